@@ -1,0 +1,59 @@
+package io.apiwarden.agent;
+
+import io.apiwarden.core.Warden;
+import io.apiwarden.core.config.WardenConfig;
+import io.apiwarden.jdkhttp.InternalClients;
+
+import java.net.http.HttpClient;
+
+/**
+ * The one {@link Warden} of the JVM, created on first use so that start-up stays cheap: every
+ * client, JDK or OkHttp, shares its token manager.
+ */
+final class AgentRuntime {
+    private static volatile WardenConfig config;
+    private static volatile Warden warden;
+
+    private AgentRuntime() {
+    }
+
+    static void configure(WardenConfig c) {
+        config = c;
+    }
+
+    /** The shared runtime, or null when the agent is not configured. */
+    static Warden warden() {
+        Warden w = warden;
+        if (w != null) {
+            return w;
+        }
+        WardenConfig c = config;
+        if (c == null) {
+            return null;
+        }
+        synchronized (AgentRuntime.class) {
+            if (warden == null) {
+                warden = Warden.create(c, AgentRuntime::tokenClient);
+            }
+            return warden;
+        }
+    }
+
+    private static volatile HttpClient tokenClient;
+
+    /** The token endpoint's own client: not managed, never follows redirects (a token must not be redirected). */
+    private static HttpClient tokenClient() {
+        HttpClient c = tokenClient;
+        if (c == null) {
+            synchronized (AgentRuntime.class) {
+                if (tokenClient == null) {
+                    tokenClient = InternalClients.build(HttpClient.newBuilder()
+                            .connectTimeout(config.tokenTimeout())
+                            .followRedirects(HttpClient.Redirect.NEVER));
+                }
+                c = tokenClient;
+            }
+        }
+        return c;
+    }
+}

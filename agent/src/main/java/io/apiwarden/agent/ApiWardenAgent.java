@@ -1,0 +1,55 @@
+package io.apiwarden.agent;
+
+import io.apiwarden.core.config.ConfigException;
+import io.apiwarden.core.config.ConfigProperty;
+import io.apiwarden.core.config.WardenConfig;
+import io.apiwarden.core.log.AgentLog;
+
+import java.lang.instrument.Instrumentation;
+
+/**
+ * The agent's entry points. Start-up does the least it can: read and check the configuration,
+ * and register class-file transformers that match by name. Byte Buddy is only loaded when a
+ * class the agent instruments is, and the token manager only on the first managed call.
+ */
+public final class ApiWardenAgent {
+
+    private ApiWardenAgent() {
+    }
+
+    /** Called for {@code -javaagent:apiwarden-agent.jar}. */
+    public static void premain(String args, Instrumentation inst) {
+        install(inst);
+    }
+
+    /** Called when the agent is loaded into a running JVM. */
+    public static void agentmain(String args, Instrumentation inst) {
+        install(inst);
+    }
+
+    private static void install(Instrumentation inst) {
+        try {
+            if (!WardenConfig.isEnabled(System::getProperty, System.getenv())) {
+                return;
+            }
+            if (!AgentLog.setLevel(System.getProperty(ConfigProperty.LOG_LEVEL.key(), System.getenv(ConfigProperty.LOG_LEVEL.envName())))) {
+                AgentLog.warn(ConfigProperty.LOG_LEVEL.key() + " is not one of off, error, warn, info, debug; using info");
+            }
+            WardenConfig config;
+            try {
+                config = WardenConfig.fromEnvironment();
+            } catch (ConfigException e) {
+                AgentLog.error("configuration is invalid, the agent stays inactive and the app runs without it: " + e.getMessage());
+                return;
+            }
+            AgentRuntime.configure(config);
+            if (config.jdkHttpClientEnabled()) {
+                JdkHttpClientInstrumentation.install(inst);
+            }
+            AgentLog.info("managing calls to " + config.scope().baseUrl()
+                    + (config.jdkHttpClientEnabled() ? " through java.net.http.HttpClient" : " (java.net.http.HttpClient off)"));
+        } catch (Throwable t) {
+            AgentLog.error("could not start; the app runs without the agent", t);
+        }
+    }
+}

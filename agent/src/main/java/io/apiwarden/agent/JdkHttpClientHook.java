@@ -1,0 +1,33 @@
+package io.apiwarden.agent;
+
+import io.apiwarden.core.Warden;
+import io.apiwarden.core.log.AgentLog;
+import io.apiwarden.jdkhttp.InternalClients;
+import io.apiwarden.jdkhttp.WardenHttpClient;
+
+import java.net.http.HttpClient;
+
+/**
+ * What the advice in {@code HttpClientBuilderImpl.build()} calls: wraps every client the app
+ * builds. Public and static because the advice, running inside {@code java.net.http}, reaches it
+ * by reflection through the system class loader, where the agent jar lives.
+ */
+public final class JdkHttpClientHook {
+
+    private JdkHttpClientHook() {
+    }
+
+    /** Returns the client to hand to the app; on any failure the one the JDK built. */
+    public static HttpClient wrap(HttpClient built) {
+        try {
+            if (built == null || InternalClients.isBuilding()) {
+                return built;
+            }
+            Warden warden = AgentRuntime.warden();
+            return warden == null ? built : WardenHttpClient.wrap(built, warden);
+        } catch (Throwable t) {
+            AgentLog.once(AgentLog.Level.WARN, "jdk-hook", "an HttpClient could not be wrapped; it works without the agent", t);
+            return built;
+        }
+    }
+}

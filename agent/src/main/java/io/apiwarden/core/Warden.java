@@ -1,0 +1,101 @@
+package io.apiwarden.core;
+
+import io.apiwarden.core.backoff.BackoffPolicy;
+import io.apiwarden.core.call.ResendPolicy;
+import io.apiwarden.core.classify.ResponseClassifier;
+import io.apiwarden.core.config.WardenConfig;
+import io.apiwarden.core.config.WardenConfig.AuthorizationMode;
+import io.apiwarden.core.scope.ApiScope;
+import io.apiwarden.core.time.DelayScheduler;
+import io.apiwarden.core.time.SystemDelayScheduler;
+import io.apiwarden.core.token.HttpTokenEndpoint;
+import io.apiwarden.core.token.RefreshTokenFile;
+import io.apiwarden.core.token.TokenEndpoint;
+import io.apiwarden.core.token.TokenManager;
+
+import java.net.http.HttpClient;
+import java.time.Clock;
+import java.util.function.Supplier;
+
+/**
+ * Everything a managed call needs, wired once per JVM from the configuration: scope,
+ * classifier, resend policy, token manager, clock and scheduler. Shared by every client.
+ */
+public final class Warden {
+    private final WardenConfig config;
+    private final ApiScope scope;
+    private final ResponseClassifier classifier = new ResponseClassifier();
+    private final ResendPolicy resendPolicy;
+    private final TokenManager tokens;
+    private final DelayScheduler scheduler;
+    private final Clock clock;
+
+    /**
+     * Wires the parts.
+     *
+     * @param tokenEndpoint where refreshes go, or null when there is no token URL
+     */
+    public Warden(WardenConfig config, TokenEndpoint tokenEndpoint, DelayScheduler scheduler, Clock clock) {
+        this.config = config;
+        this.scope = config.tokenUrl().map(config.scope()::excluding).orElse(config.scope());
+        this.resendPolicy = new ResendPolicy(
+                new BackoffPolicy(config.backoffInitialDelay(), config.backoffMaxRetries(), config.backoffMaxDelay()), clock);
+        this.tokens = new TokenManager(tokenEndpoint, config.accessToken().orElse(null), config.refreshToken().orElse(null),
+                config.refreshTokenFile().map(RefreshTokenFile::new).orElse(null), clock);
+        this.scheduler = scheduler;
+        this.clock = clock;
+    }
+
+    /**
+     * The production wiring: real time, and token requests over {@code tokenClient}, a client
+     * that the agent does not manage.
+     */
+    public static Warden create(WardenConfig config, Supplier<HttpClient> tokenClient) {
+        DelayScheduler scheduler = new SystemDelayScheduler();
+        Clock clock = Clock.systemUTC();
+        TokenEndpoint endpoint = config.tokenUrl()
+                .map(url -> (TokenEndpoint) new HttpTokenEndpoint(url, config.clientId().orElse(null),
+                        config.clientSecret().orElse(null), config.tokenTimeout(), tokenClient, scheduler, clock))
+                .orElse(null);
+        return new Warden(config, endpoint, scheduler, clock);
+    }
+
+    public WardenConfig config() {
+        return config;
+    }
+
+    /** Which URLs are managed: the base URL, less the token endpoint. */
+    public ApiScope scope() {
+        return scope;
+    }
+
+    public ResponseClassifier classifier() {
+        return classifier;
+    }
+
+    public ResendPolicy resendPolicy() {
+        return resendPolicy;
+    }
+
+    public TokenManager tokens() {
+        return tokens;
+    }
+
+    public DelayScheduler scheduler() {
+        return scheduler;
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    /** Whether the agent's token replaces an {@code Authorization} header the app set itself. */
+    public boolean replacesAppAuthorization() {
+        return config.authorizationMode() == AuthorizationMode.ALWAYS;
+    }
+
+    @Override
+    public String toString() {
+        return "Warden{" + config + "}";
+    }
+}

@@ -1,0 +1,58 @@
+package io.apiwarden.core.call;
+
+import java.time.Duration;
+
+/** What to do with a managed response. */
+public final class Decision {
+    /** The kind of step. */
+    public enum Action {
+        /** Hand the response to the app. */
+        RETURN,
+        /** Refresh the token (or take the one another caller already got) and resend once. */
+        REFRESH_AND_RESEND,
+        /** Wait {@link #delay()} and resend: retry number {@link #retry()} for a global rate limit. */
+        WAIT_AND_RESEND
+    }
+
+    static final Decision RETURN = new Decision(Action.RETURN, Duration.ZERO, 0, null);
+    static final Decision REFRESH = new Decision(Action.REFRESH_AND_RESEND, Duration.ZERO, 0, null);
+
+    private final Action action;
+    private final Duration delay;
+    private final int retry;
+    private final String reason;
+
+    private Decision(Action action, Duration delay, int retry, String reason) {
+        this.action = action;
+        this.delay = delay;
+        this.retry = retry;
+        this.reason = reason;
+    }
+
+    static Decision waitAndResend(Duration delay, int retry, String reason) {
+        return new Decision(Action.WAIT_AND_RESEND, delay, retry, reason);
+    }
+
+    public Action action() {
+        return action;
+    }
+
+    public Duration delay() {
+        return delay;
+    }
+
+    /** The 1-based retry number of a wait; 0 otherwise. */
+    public int retry() {
+        return retry;
+    }
+
+    /** Why the wait is as long as it is ({@code backoff} or {@code retry-after}); null otherwise. */
+    public String reason() {
+        return reason;
+    }
+
+    @Override
+    public String toString() {
+        return action == Action.WAIT_AND_RESEND ? action + "(retry " + retry + " after " + delay + ", " + reason + ")" : action.toString();
+    }
+}

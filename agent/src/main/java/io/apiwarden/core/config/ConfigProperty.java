@@ -1,0 +1,86 @@
+package io.apiwarden.core.config;
+
+import java.util.Locale;
+
+/**
+ * Every property the agent reads: its name, default and meaning.
+ *
+ * <p>This is the single source for the configuration class, the command-line help and the
+ * documentation check, so the three cannot drift apart.
+ */
+public enum ConfigProperty {
+    ENABLED("apiwarden.enabled", "true", false,
+            "false: the agent installs nothing at all"),
+    BASE_URL("apiwarden.base-url", null, false,
+            "the API base, e.g. https://api.example.com/v1 (required); only requests under it are managed"),
+    AUTH_URL("apiwarden.auth-url", null, false,
+            "the token service base; the token endpoint is {auth-url}/token (required to refresh)"),
+    TOKEN_URL("apiwarden.token-url", "{auth-url}/token", false,
+            "the full token endpoint, for providers that use another path"),
+    ACCESS_TOKEN("apiwarden.access-token", null, true,
+            "the first access token (without one, the agent refreshes before the first call)"),
+    ACCESS_TOKEN_FILE("apiwarden.access-token-file", null, false,
+            "a file holding the first access token"),
+    REFRESH_TOKEN("apiwarden.refresh-token", null, true,
+            "the refresh token"),
+    REFRESH_TOKEN_FILE("apiwarden.refresh-token-file", null, false,
+            "a file holding the refresh token; rewritten (owner-only) when the server rotates it"),
+    CLIENT_ID("apiwarden.client-id", null, false,
+            "client id for HTTP Basic authentication at the token endpoint (RFC 6749 section 2.3.1)"),
+    CLIENT_SECRET("apiwarden.client-secret", null, true,
+            "client secret for HTTP Basic authentication at the token endpoint"),
+    CLIENT_SECRET_FILE("apiwarden.client-secret-file", null, false,
+            "a file holding the client secret"),
+    AUTHORIZATION("apiwarden.authorization", "if-absent", false,
+            "if-absent: add the bearer only when the app set no Authorization header; always: replace it"),
+    BACKOFF_INITIAL_DELAY("apiwarden.backoff.initial-delay", "2s", false,
+            "wait before retry 1 of a rate-limited call; doubled for each further retry"),
+    BACKOFF_MAX_RETRIES("apiwarden.backoff.max-retries", "5", false,
+            "how many times a rate-limited call is resent at most (0 to 10)"),
+    BACKOFF_MAX_DELAY("apiwarden.backoff.max-delay", "5m", false,
+            "cap on one wait, Retry-After included"),
+    TOKEN_TIMEOUT("apiwarden.token.timeout", "10s", false,
+            "time limit for one request to the token endpoint"),
+    JDK_HTTP_CLIENT_ENABLED("apiwarden.instrumentation.jdk-http-client.enabled", "true", false,
+            "false: leave java.net.http.HttpClient alone"),
+    OKHTTP_ENABLED("apiwarden.instrumentation.okhttp.enabled", "true", false,
+            "false: leave OkHttp alone"),
+    LOG_LEVEL("apiwarden.log.level", "info", false,
+            "the agent's own log on standard error: off, error, warn, info or debug");
+
+    private final String key;
+    private final String defaultValue;
+    private final boolean secret;
+    private final String description;
+
+    ConfigProperty(String key, String defaultValue, boolean secret, String description) {
+        this.key = key;
+        this.defaultValue = defaultValue;
+        this.secret = secret;
+        this.description = description;
+    }
+
+    /** The system property name, e.g. {@code apiwarden.base-url}. */
+    public String key() {
+        return key;
+    }
+
+    /** The environment variable that stands for the property, e.g. {@code APIWARDEN_BASE_URL}. */
+    public String envName() {
+        return key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+    }
+
+    /** The default as written in the documentation, or null when there is none. */
+    public String defaultValue() {
+        return defaultValue;
+    }
+
+    /** True for values that must never be printed. */
+    public boolean secret() {
+        return secret;
+    }
+
+    public String description() {
+        return description;
+    }
+}

@@ -1,0 +1,432 @@
+package io.apiwarden.core.config;
+
+import io.apiwarden.core.scope.ApiScope;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The agent's configuration, read once from system properties and environment variables and
+ * validated as a whole. Immutable; secrets are held but never printed.
+ */
+public final class WardenConfig {
+    /** Beyond ten doublings of even a 2 s start the waits exceed half an hour: no caller waits that long. */
+    static final int MAX_RETRIES_LIMIT = 10;
+
+    /** What the agent does when the app set its own {@code Authorization} header. */
+    public enum AuthorizationMode {
+        IF_ABSENT, ALWAYS
+    }
+
+    private final boolean enabled;
+    private final ApiScope scope;
+    private final URI tokenUrl;
+    private final String accessToken;
+    private final String refreshToken;
+    private final Path refreshTokenFile;
+    private final String clientId;
+    private final String clientSecret;
+    private final AuthorizationMode authorizationMode;
+    private final Duration backoffInitialDelay;
+    private final int backoffMaxRetries;
+    private final Duration backoffMaxDelay;
+    private final Duration tokenTimeout;
+    private final boolean jdkHttpClientEnabled;
+    private final boolean okHttpEnabled;
+
+    private WardenConfig(Reader r) {
+        this.enabled = r.enabled;
+        this.scope = r.scope;
+        this.tokenUrl = r.tokenUrl;
+        this.accessToken = r.accessToken;
+        this.refreshToken = r.refreshToken;
+        this.refreshTokenFile = r.refreshTokenFile;
+        this.clientId = r.clientId;
+        this.clientSecret = r.clientSecret;
+        this.authorizationMode = r.authorizationMode;
+        this.backoffInitialDelay = r.backoffInitialDelay;
+        this.backoffMaxRetries = r.backoffMaxRetries;
+        this.backoffMaxDelay = r.backoffMaxDelay;
+        this.tokenTimeout = r.tokenTimeout;
+        this.jdkHttpClientEnabled = r.jdkHttpClientEnabled;
+        this.okHttpEnabled = r.okHttpEnabled;
+    }
+
+    /** Reads the JVM's system properties and environment. */
+    public static WardenConfig fromEnvironment() throws ConfigException {
+        return from(System::getProperty, System.getenv());
+    }
+
+    /**
+     * Reads the configuration: a system property wins over its environment variable.
+     *
+     * @throws ConfigException naming every property that is wrong and what to do about it
+     */
+    public static WardenConfig from(Function<String, String> systemProperties, Map<String, String> environment)
+            throws ConfigException {
+        Reader r = new Reader(systemProperties, environment);
+        r.read();
+        if (!r.problems.isEmpty()) {
+            throw new ConfigException(r.problems);
+        }
+        return new WardenConfig(r);
+    }
+
+    /** Whether the agent should install anything. Only {@code apiwarden.enabled} is read when it is false. */
+    public static boolean isEnabled(Function<String, String> systemProperties, Map<String, String> environment) {
+        String value = new Reader(systemProperties, environment).raw(ConfigProperty.ENABLED);
+        return value == null || !value.trim().equalsIgnoreCase("false");
+    }
+
+    public boolean enabled() {
+        return enabled;
+    }
+
+    /** Which requests are managed. */
+    public ApiScope scope() {
+        return scope;
+    }
+
+    /** The token endpoint, or empty when no refresh is possible. */
+    public Optional<URI> tokenUrl() {
+        return Optional.ofNullable(tokenUrl);
+    }
+
+    /** The first access token, or empty when the agent must refresh before the first call. */
+    public Optional<String> accessToken() {
+        return Optional.ofNullable(accessToken);
+    }
+
+    public Optional<String> refreshToken() {
+        return Optional.ofNullable(refreshToken);
+    }
+
+    /** Where a rotated refresh token is written back, when the refresh token came from a file. */
+    public Optional<Path> refreshTokenFile() {
+        return Optional.ofNullable(refreshTokenFile);
+    }
+
+    public Optional<String> clientId() {
+        return Optional.ofNullable(clientId);
+    }
+
+    public Optional<String> clientSecret() {
+        return Optional.ofNullable(clientSecret);
+    }
+
+    public AuthorizationMode authorizationMode() {
+        return authorizationMode;
+    }
+
+    public Duration backoffInitialDelay() {
+        return backoffInitialDelay;
+    }
+
+    public int backoffMaxRetries() {
+        return backoffMaxRetries;
+    }
+
+    public Duration backoffMaxDelay() {
+        return backoffMaxDelay;
+    }
+
+    public Duration tokenTimeout() {
+        return tokenTimeout;
+    }
+
+    public boolean jdkHttpClientEnabled() {
+        return jdkHttpClientEnabled;
+    }
+
+    public boolean okHttpEnabled() {
+        return okHttpEnabled;
+    }
+
+    /** Describes the configuration with every secret replaced by whether it is set. */
+    @Override
+    public String toString() {
+        return "WardenConfig{base-url=" + scope.baseUrl()
+                + ", token-url=" + tokenUrl
+                + ", access-token=" + (accessToken == null ? "<none>" : "<set>")
+                + ", refresh-token=" + (refreshToken == null ? "<none>" : "<set>")
+                + ", refresh-token-file=" + refreshTokenFile
+                + ", client-id=" + clientId
+                + ", client-secret=" + (clientSecret == null ? "<none>" : "<set>")
+                + ", authorization=" + authorizationMode.name().toLowerCase(Locale.ROOT).replace('_', '-')
+                + ", backoff=" + Durations.format(backoffInitialDelay) + " x2 up to " + backoffMaxRetries
+                + " retries, max " + Durations.format(backoffMaxDelay)
+                + ", jdk-http-client=" + jdkHttpClientEnabled
+                + ", okhttp=" + okHttpEnabled + "}";
+    }
+
+    /** Reads and checks each property, collecting every problem rather than stopping at the first. */
+    private static final class Reader {
+        private final Function<String, String> systemProperties;
+        private final Map<String, String> environment;
+        final List<String> problems = new ArrayList<>();
+        /** Secrets that were set but unusable: their absence is already reported. */
+        private final Set<ConfigProperty> unusableSecrets = EnumSet.noneOf(ConfigProperty.class);
+
+        boolean enabled;
+        ApiScope scope;
+        URI tokenUrl;
+        String accessToken;
+        String refreshToken;
+        Path refreshTokenFile;
+        String clientId;
+        String clientSecret;
+        AuthorizationMode authorizationMode;
+        Duration backoffInitialDelay;
+        int backoffMaxRetries;
+        Duration backoffMaxDelay;
+        Duration tokenTimeout;
+        boolean jdkHttpClientEnabled;
+        boolean okHttpEnabled;
+
+        Reader(Function<String, String> systemProperties, Map<String, String> environment) {
+            this.systemProperties = systemProperties;
+            this.environment = environment;
+        }
+
+        void read() {
+            enabled = bool(ConfigProperty.ENABLED);
+            scope = baseUrl();
+            tokenUrl = tokenUrl();
+            accessToken = secret(ConfigProperty.ACCESS_TOKEN, ConfigProperty.ACCESS_TOKEN_FILE);
+            refreshToken = secret(ConfigProperty.REFRESH_TOKEN, ConfigProperty.REFRESH_TOKEN_FILE);
+            String file = raw(ConfigProperty.REFRESH_TOKEN_FILE);
+            refreshTokenFile = file == null ? null : Paths.get(file);
+            clientId = raw(ConfigProperty.CLIENT_ID);
+            clientSecret = secret(ConfigProperty.CLIENT_SECRET, ConfigProperty.CLIENT_SECRET_FILE);
+            authorizationMode = authorizationMode();
+            backoffInitialDelay = positiveDuration(ConfigProperty.BACKOFF_INITIAL_DELAY);
+            backoffMaxRetries = maxRetries();
+            backoffMaxDelay = positiveDuration(ConfigProperty.BACKOFF_MAX_DELAY);
+            tokenTimeout = positiveDuration(ConfigProperty.TOKEN_TIMEOUT);
+            jdkHttpClientEnabled = bool(ConfigProperty.JDK_HTTP_CLIENT_ENABLED);
+            okHttpEnabled = bool(ConfigProperty.OKHTTP_ENABLED);
+            checkTokensFitTogether();
+        }
+
+        /** The value as set, trimmed, or null when it is unset or blank. */
+        String raw(ConfigProperty p) {
+            String value = systemProperties.apply(p.key());
+            if (value == null) {
+                value = environment.get(p.envName());
+            }
+            if (value == null || value.trim().isEmpty()) {
+                return null;
+            }
+            return value.trim();
+        }
+
+        private String valueOrDefault(ConfigProperty p) {
+            String value = raw(p);
+            return value == null ? p.defaultValue() : value;
+        }
+
+        private String where(ConfigProperty p) {
+            return p.key() + " (or " + p.envName() + ")";
+        }
+
+        private boolean bool(ConfigProperty p) {
+            String value = valueOrDefault(p);
+            if (value.equalsIgnoreCase("true")) {
+                return true;
+            }
+            if (value.equalsIgnoreCase("false")) {
+                return false;
+            }
+            problems.add(where(p) + " is '" + value + "': set it to true or false");
+            return Boolean.parseBoolean(p.defaultValue());
+        }
+
+        private ApiScope baseUrl() {
+            ConfigProperty p = ConfigProperty.BASE_URL;
+            String value = raw(p);
+            if (value == null) {
+                problems.add(where(p) + " is required: set it to the API base, e.g. -D" + p.key()
+                        + "=https://api.example.com/v1");
+                return null;
+            }
+            URI uri = httpUrl(p, value);
+            if (uri == null) {
+                return null;
+            }
+            if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
+                problems.add(where(p) + " has a query or fragment: give only scheme, host, port and path");
+                return null;
+            }
+            return ApiScope.of(uri);
+        }
+
+        private URI tokenUrl() {
+            String explicit = raw(ConfigProperty.TOKEN_URL);
+            if (explicit != null) {
+                return httpUrl(ConfigProperty.TOKEN_URL, explicit);
+            }
+            String auth = raw(ConfigProperty.AUTH_URL);
+            if (auth == null) {
+                return null;
+            }
+            URI base = httpUrl(ConfigProperty.AUTH_URL, auth);
+            if (base == null) {
+                return null;
+            }
+            String s = base.toString();
+            return URI.create(s.endsWith("/") ? s + "token" : s + "/token");
+        }
+
+        private URI httpUrl(ConfigProperty p, String value) {
+            URI uri;
+            try {
+                uri = new URI(value);
+            } catch (URISyntaxException e) {
+                problems.add(where(p) + " is not a valid URL (" + e.getReason() + "): write it like https://host[:port]/path");
+                return null;
+            }
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            if (!scheme.equals("http") && !scheme.equals("https")) {
+                problems.add(where(p) + " must be an http or https URL, like https://host[:port]/path");
+                return null;
+            }
+            if (uri.getHost() == null) {
+                problems.add(where(p) + " has no host: write it like https://host[:port]/path");
+                return null;
+            }
+            if (uri.getRawUserInfo() != null) {
+                problems.add(where(p) + " contains user information: credentials never go into a URL, use the token properties");
+                return null;
+            }
+            return uri;
+        }
+
+        /** A secret from its property or from its file; never both, never with control characters. */
+        private String secret(ConfigProperty valueProperty, ConfigProperty fileProperty) {
+            String value = readSecret(valueProperty, fileProperty);
+            if (value == null && (raw(valueProperty) != null || raw(fileProperty) != null)) {
+                unusableSecrets.add(valueProperty);
+            }
+            return value;
+        }
+
+        private String readSecret(ConfigProperty valueProperty, ConfigProperty fileProperty) {
+            String value = raw(valueProperty);
+            String file = raw(fileProperty);
+            if (value != null && file != null) {
+                problems.add("both " + valueProperty.key() + " and " + fileProperty.key() + " are set: keep one of them");
+                return null;
+            }
+            String source = valueProperty.key();
+            if (file != null) {
+                source = fileProperty.key() + " (" + file + ")";
+                try {
+                    value = new String(Files.readAllBytes(Paths.get(file)), StandardCharsets.UTF_8).trim();
+                } catch (IOException | RuntimeException e) {
+                    problems.add("cannot read " + where(fileProperty) + " = " + file + " (" + e.getClass().getSimpleName()
+                            + "): check that the file exists and that this process may read it");
+                    return null;
+                }
+                if (value.isEmpty()) {
+                    problems.add(where(fileProperty) + " = " + file + " is empty: put the token in it, or unset the property");
+                    return null;
+                }
+            }
+            if (value != null && !isTokenText(value)) {
+                problems.add(source + " contains spaces or control characters: set the bare token, without quotes or line breaks");
+                return null;
+            }
+            return value;
+        }
+
+        private AuthorizationMode authorizationMode() {
+            ConfigProperty p = ConfigProperty.AUTHORIZATION;
+            String value = valueOrDefault(p).toLowerCase(Locale.ROOT);
+            if (value.equals("if-absent")) {
+                return AuthorizationMode.IF_ABSENT;
+            }
+            if (value.equals("always")) {
+                return AuthorizationMode.ALWAYS;
+            }
+            problems.add(where(p) + " is '" + value + "': set it to if-absent or always");
+            return AuthorizationMode.IF_ABSENT;
+        }
+
+        private Duration positiveDuration(ConfigProperty p) {
+            String value = valueOrDefault(p);
+            try {
+                Duration d = Durations.parse(value);
+                if (d.isZero()) {
+                    problems.add(where(p) + " is zero: give a positive duration such as " + p.defaultValue());
+                    return Durations.parse(p.defaultValue());
+                }
+                return d;
+            } catch (IllegalArgumentException e) {
+                problems.add(where(p) + ": " + e.getMessage());
+                return Durations.parse(p.defaultValue());
+            }
+        }
+
+        private int maxRetries() {
+            ConfigProperty p = ConfigProperty.BACKOFF_MAX_RETRIES;
+            String value = valueOrDefault(p);
+            try {
+                int n = Integer.parseInt(value);
+                if (n >= 0 && n <= MAX_RETRIES_LIMIT) {
+                    return n;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            problems.add(where(p) + " is '" + value + "': give a whole number from 0 to " + MAX_RETRIES_LIMIT);
+            return Integer.parseInt(p.defaultValue());
+        }
+
+        private void checkTokensFitTogether() {
+            if (clientSecret != null && clientId == null) {
+                problems.add(ConfigProperty.CLIENT_SECRET.key() + " is set without " + where(ConfigProperty.CLIENT_ID)
+                        + ": set the client id too");
+            }
+            if (clientId != null && !isTokenText(clientId)) {
+                problems.add(where(ConfigProperty.CLIENT_ID) + " contains spaces or control characters");
+            }
+            if (unusableSecrets.contains(ConfigProperty.REFRESH_TOKEN) || unusableSecrets.contains(ConfigProperty.ACCESS_TOKEN)) {
+                return;
+            }
+            if (accessToken == null && refreshToken == null) {
+                problems.add("no token is configured: set " + ConfigProperty.REFRESH_TOKEN.key() + " (or "
+                        + ConfigProperty.REFRESH_TOKEN_FILE.key() + ") and " + ConfigProperty.AUTH_URL.key()
+                        + ", or at least " + ConfigProperty.ACCESS_TOKEN.key());
+            } else if (refreshToken != null && tokenUrl == null && raw(ConfigProperty.AUTH_URL) == null
+                    && raw(ConfigProperty.TOKEN_URL) == null) {
+                problems.add(ConfigProperty.REFRESH_TOKEN.key() + " is set but there is no token endpoint: set "
+                        + where(ConfigProperty.AUTH_URL) + " or " + ConfigProperty.TOKEN_URL.key());
+            }
+        }
+
+        /** Tokens are printable ASCII without spaces (RFC 6750 b64token is a subset). */
+        private static boolean isTokenText(String s) {
+            for (int i = 0; i < s.length(); i++) {
+                char c = s.charAt(i);
+                if (c <= 0x20 || c >= 0x7f) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+}

@@ -1,0 +1,93 @@
+package io.apiwarden.core.log;
+
+import java.io.PrintStream;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The agent's own log, on standard error with an {@code [apiwarden]} prefix.
+ *
+ * <p>Deliberately not java.util.logging or any framework: touching the app's logging set-up from
+ * {@code premain} can break apps that configure it later (a custom {@code LogManager} must be
+ * the first). Callers never pass a token or secret into a message.
+ */
+public final class AgentLog {
+    /** Severity, most severe first. */
+    public enum Level {
+        OFF, ERROR, WARN, INFO, DEBUG
+    }
+
+    private static volatile Level threshold = Level.INFO;
+    private static volatile PrintStream out = System.err;
+    /** Keys of messages that are printed once per JVM: repeated failures must not flood the app's log. */
+    private static final Set<String> ONCE = ConcurrentHashMap.newKeySet();
+
+    private AgentLog() {
+    }
+
+    /** Sets the level from {@code off|error|warn|info|debug}; anything else leaves it unchanged and returns false. */
+    public static boolean setLevel(String name) {
+        if (name == null) {
+            return true;
+        }
+        try {
+            threshold = Level.valueOf(name.trim().toUpperCase(Locale.ROOT));
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    public static boolean enabled(Level level) {
+        Level t = threshold;
+        return t != Level.OFF && level.ordinal() <= t.ordinal();
+    }
+
+    public static void error(String message) {
+        log(Level.ERROR, message, null);
+    }
+
+    public static void error(String message, Throwable t) {
+        log(Level.ERROR, message, t);
+    }
+
+    public static void warn(String message) {
+        log(Level.WARN, message, null);
+    }
+
+    public static void info(String message) {
+        log(Level.INFO, message, null);
+    }
+
+    public static void debug(String message) {
+        log(Level.DEBUG, message, null);
+    }
+
+    /** Logs {@code message} the first time {@code key} is seen, and never again in this JVM. */
+    public static void once(Level level, String key, String message, Throwable t) {
+        if (enabled(level) && ONCE.add(key)) {
+            log(level, message, t);
+        }
+    }
+
+    private static void log(Level level, String message, Throwable t) {
+        if (!enabled(level)) {
+            return;
+        }
+        StringBuilder line = new StringBuilder(96)
+                .append(Instant.now()).append(" [apiwarden] ").append(level).append(' ').append(message);
+        if (t != null) {
+            // Only the type and where it came from: exception messages of other libraries may quote
+            // request data, and the agent does not vouch for them.
+            line.append(" (").append(t.getClass().getName());
+            StackTraceElement[] trace = t.getStackTrace();
+            if (trace.length > 0) {
+                line.append(" at ").append(trace[0]);
+            }
+            line.append(')');
+        }
+        out.println(line);
+    }
+}

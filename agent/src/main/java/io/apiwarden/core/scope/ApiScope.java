@@ -1,0 +1,110 @@
+package io.apiwarden.core.scope;
+
+import java.net.URI;
+import java.util.Locale;
+
+/**
+ * Decides whether a request URL belongs to the managed API: same scheme, host and port as the
+ * base URL, and a path under the base path on a segment boundary ({@code /v1} covers
+ * {@code /v1/user}, not {@code /v1beta}). The token endpoint is never in scope.
+ */
+public final class ApiScope {
+    private final URI baseUrl;
+    private final String scheme;
+    private final String host;
+    private final int port;
+    /** The base path without a trailing slash; empty for the root. */
+    private final String basePath;
+    /** The token endpoint's origin and path: never managed. Null when there is none. */
+    private final ApiScope excludedOrigin;
+    private final String excludedPath;
+
+    private ApiScope(URI baseUrl) {
+        this(baseUrl, null);
+    }
+
+    private ApiScope(URI baseUrl, URI excluded) {
+        this.excludedOrigin = excluded == null ? null : new ApiScope(excluded);
+        this.excludedPath = excluded == null ? null : trimSlashes(excluded.getRawPath());
+        this.baseUrl = baseUrl;
+        this.scheme = baseUrl.getScheme().toLowerCase(Locale.ROOT);
+        this.host = normalizeHost(baseUrl.getHost());
+        this.port = effectivePort(scheme, baseUrl.getPort());
+        this.basePath = trimSlashes(baseUrl.getRawPath());
+    }
+
+    private static String trimSlashes(String rawPath) {
+        String path = rawPath == null ? "" : rawPath;
+        while (path.endsWith("/")) {
+            path = path.substring(0, path.length() - 1);
+        }
+        return path;
+    }
+
+    /** A scope for an http or https base URL with a host. */
+    public static ApiScope of(URI baseUrl) {
+        if (baseUrl.getScheme() == null || baseUrl.getHost() == null) {
+            throw new IllegalArgumentException("the base URL needs a scheme and a host");
+        }
+        return new ApiScope(baseUrl);
+    }
+
+    /** Returns a scope that treats {@code tokenUrl} as out of scope even when it lies under the base. */
+    public ApiScope excluding(URI tokenUrl) {
+        return new ApiScope(baseUrl, tokenUrl);
+    }
+
+    public URI baseUrl() {
+        return baseUrl;
+    }
+
+    /** True when the agent manages a request to {@code uri}. */
+    public boolean contains(URI uri) {
+        if (uri == null || !sameOrigin(uri)) {
+            return false;
+        }
+        String path = uri.getRawPath() == null ? "" : uri.getRawPath();
+        if (!underBasePath(path)) {
+            return false;
+        }
+        return excludedOrigin == null || !(excludedOrigin.sameOrigin(uri) && trimSlashes(path).equals(excludedPath));
+    }
+
+    /** True when {@code uri} has the API's scheme, host and port: where the token may go. */
+    public boolean sameOrigin(URI uri) {
+        String s = uri.getScheme();
+        String h = uri.getHost();
+        if (s == null || h == null) {
+            return false;
+        }
+        String ls = s.toLowerCase(Locale.ROOT);
+        return ls.equals(scheme) && normalizeHost(h).equals(host) && effectivePort(ls, uri.getPort()) == port;
+    }
+
+    private boolean underBasePath(String path) {
+        if (basePath.isEmpty()) {
+            return true;
+        }
+        if (!path.startsWith(basePath)) {
+            return false;
+        }
+        return path.length() == basePath.length() || path.charAt(basePath.length()) == '/';
+    }
+
+    private static String normalizeHost(String host) {
+        String h = host.toLowerCase(Locale.ROOT);
+        return h.endsWith(".") ? h.substring(0, h.length() - 1) : h;
+    }
+
+    private static int effectivePort(String scheme, int port) {
+        if (port != -1) {
+            return port;
+        }
+        return scheme.equals("https") ? 443 : 80;
+    }
+
+    @Override
+    public String toString() {
+        return "ApiScope{" + scheme + "://" + host + ":" + port + basePath + "}";
+    }
+}

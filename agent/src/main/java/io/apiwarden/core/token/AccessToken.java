@@ -1,0 +1,51 @@
+package io.apiwarden.core.token;
+
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * An access token and what is known of its life. Compared by identity: a refresh always makes a
+ * new instance, even if a server were to hand back the same string.
+ */
+public final class AccessToken {
+    private final String value;
+    private final long generation;
+    private final Instant expiresAt;
+    private final Instant refreshAt;
+
+    AccessToken(String value, long generation, Instant expiresAt, Instant refreshAt) {
+        this.value = value;
+        this.generation = generation;
+        this.expiresAt = expiresAt;
+        this.refreshAt = refreshAt;
+    }
+
+    /** The header value to send: {@code Bearer <token>}. */
+    public String authorizationHeader() {
+        return "Bearer " + value;
+    }
+
+    /** 0 for the configured token, then 1, 2, ... for each refresh. */
+    public long generation() {
+        return generation;
+    }
+
+    /** When the server said the token stops working; empty when it did not say. */
+    public Optional<Instant> expiresAt() {
+        return Optional.ofNullable(expiresAt);
+    }
+
+    boolean isExpired(Instant now) {
+        return expiresAt != null && !now.isBefore(expiresAt);
+    }
+
+    boolean isDueForRefresh(Instant now) {
+        return refreshAt != null && !now.isBefore(refreshAt);
+    }
+
+    /** Never shows the token itself. */
+    @Override
+    public String toString() {
+        return "AccessToken{generation=" + generation + ", expiresAt=" + expiresAt + "}";
+    }
+}

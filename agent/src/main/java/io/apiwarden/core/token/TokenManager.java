@@ -1,0 +1,213 @@
+package io.apiwarden.core.token;
+
+import io.apiwarden.core.log.AgentLog;
+
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * Holds the current access token and refreshes it, one refresh at a time for the whole JVM.
+ *
+ * <ul>
+ *   <li>Single flight: every caller that needs a refresh while one runs shares it.
+ *   <li>Keyed on the failed token: a caller whose rejected token was already replaced gets the
+ *       current one at once, without a second refresh.
+ *   <li>Ahead of expiry: a call made inside the refresh window ({@link #refreshWindow}) uses the
+ *       current token and starts a refresh in the background, so most calls never see a 401.
+ *       Nothing runs while the app makes no calls.
+ *   <li>Rotation: a new refresh token replaces the old one, in memory and in its file.
+ *   <li>A permanent refusal ({@code invalid_grant}) stops all refreshing: one error line, then
+ *       the API's own responses reach the app.
+ *   <li>After a failed refresh, callers within {@link #FAILURE_COOL_DOWN} fail fast instead of
+ *       each asking a struggling token service again.
+ * </ul>
+ */
+public final class TokenManager {
+    /** Spring Security refreshes 60 s ahead; a shorter life is refreshed at 80% of it. */
+    static final Duration MAX_REFRESH_AHEAD = Duration.ofSeconds(60);
+    /** Long enough that a storm of 401s during an outage of the token service asks it once. */
+    static final Duration FAILURE_COOL_DOWN = Duration.ofSeconds(5);
+
+    private final TokenEndpoint endpoint;
+    private final RefreshTokenFile refreshTokenFile;
+    private final Clock clock;
+    private final Object lock = new Object();
+
+    private volatile AccessToken current;
+    private String refreshToken;
+    private CompletableFuture<AccessToken> inFlight;
+    private boolean stopped;
+    private Instant coolDownUntil = Instant.MIN;
+    private long generation;
+
+    /**
+     * @param endpoint where refreshes go; null when none is configured (the token is only attached)
+     * @param accessToken the configured first token, or null
+     * @param refreshToken the configured refresh token, or null
+     * @param refreshTokenFile where a rotated refresh token is written, or null
+     */
+    public TokenManager(TokenEndpoint endpoint, String accessToken, String refreshToken,
+                        RefreshTokenFile refreshTokenFile, Clock clock) {
+        this.endpoint = endpoint;
+        this.refreshToken = refreshToken;
+        this.refreshTokenFile = refreshTokenFile;
+        this.clock = clock;
+        this.current = accessToken == null ? null : new AccessToken(accessToken, 0, null, null);
+    }
+
+    /** Whether a refresh can be attempted at all. */
+    public boolean canRefresh() {
+        synchronized (lock) {
+            return endpoint != null && refreshToken != null && !stopped;
+        }
+    }
+
+    /** The token now held, or null. */
+    public AccessToken current() {
+        return current;
+    }
+
+    /**
+     * The token to send with a new call. Completes at once unless there is no usable token yet
+     * (none configured, or expired), in which case it completes when a refresh ends; after a
+     * failed refresh it completes with what there is (possibly null) and lets the API decide.
+     */
+    public CompletableFuture<AccessToken> tokenForRequest() {
+        AccessToken t = current;
+        Instant now = clock.instant();
+        if (t != null && !t.isExpired(now)) {
+            if (t.isDueForRefresh(now)) {
+                refresh(t);
+            }
+            return CompletableFuture.completedFuture(t);
+        }
+        return refresh(t).handle((fresh, failure) -> failure == null ? fresh : t);
+    }
+
+    /**
+     * A new token for a call whose token {@code rejected} the API refused. Completes with the
+     * current token when another caller already replaced {@code rejected}; otherwise refreshes
+     * (or joins the refresh under way). Completes exceptionally with
+     * {@link TokenRefreshException} when no new token can be had.
+     */
+    public CompletableFuture<AccessToken> tokenAfterRejection(AccessToken rejected) {
+        return refresh(rejected);
+    }
+
+    private CompletableFuture<AccessToken> refresh(AccessToken failed) {
+        CompletableFuture<AccessToken> mine;
+        String usingRefreshToken;
+        synchronized (lock) {
+            AccessToken now = current;
+            if (now != null && now != failed) {
+                return CompletableFuture.completedFuture(now);
+            }
+            if (inFlight != null) {
+                return inFlight;
+            }
+            if (endpoint == null || refreshToken == null) {
+                return failed("no refresh is possible: set apiwarden.refresh-token and apiwarden.auth-url", true);
+            }
+            if (stopped) {
+                return failed("refreshing is stopped after a permanent refusal", true);
+            }
+            if (clock.instant().isBefore(coolDownUntil)) {
+                return failed("the last refresh failed moments ago", false);
+            }
+            mine = new CompletableFuture<>();
+            inFlight = mine;
+            usingRefreshToken = refreshToken;
+        }
+        CompletableFuture<TokenGrant> grant;
+        try {
+            grant = endpoint.refresh(usingRefreshToken);
+        } catch (RuntimeException e) {
+            grant = CompletableFuture.failedFuture(new TokenRefreshException(
+                    "the token request failed (" + e.getClass().getSimpleName() + ")", false));
+        }
+        grant.whenComplete((g, failure) -> finish(mine, usingRefreshToken, g, failure));
+        return mine;
+    }
+
+    private void finish(CompletableFuture<AccessToken> mine, String usedRefreshToken, TokenGrant grant, Throwable failure) {
+        AccessToken fresh = null;
+        TokenRefreshException error = null;
+        String rotated = null;
+        synchronized (lock) {
+            inFlight = null;
+            if (failure == null) {
+                Instant now = clock.instant();
+                generation++;
+                Instant expiresAt = grant.expiresIn().map(now::plus).orElse(null);
+                Instant refreshAt = grant.expiresIn().map(life -> now.plus(life).minus(refreshWindow(life))).orElse(null);
+                fresh = new AccessToken(grant.accessToken(), generation, expiresAt, refreshAt);
+                current = fresh;
+                if (grant.refreshToken().isPresent() && !grant.refreshToken().get().equals(usedRefreshToken)) {
+                    rotated = grant.refreshToken().get();
+                    refreshToken = rotated;
+                }
+            } else {
+                error = asRefreshException(failure);
+                if (error.permanent()) {
+                    stopped = true;
+                } else {
+                    coolDownUntil = clock.instant().plus(FAILURE_COOL_DOWN);
+                }
+            }
+        }
+        if (fresh != null) {
+            AgentLog.debug("access token refreshed: " + fresh);
+            if (rotated != null) {
+                persist(rotated);
+            }
+            mine.complete(fresh);
+        } else {
+            if (error.permanent()) {
+                AgentLog.error("token refresh refused for good, calls now go out with the last token: " + error.getMessage());
+            } else {
+                AgentLog.warn("token refresh failed: " + error.getMessage());
+            }
+            mine.completeExceptionally(error);
+        }
+    }
+
+    /** How long before expiry a token is refreshed: 60 s, or a fifth of a shorter life. */
+    static Duration refreshWindow(Duration lifetime) {
+        Duration fifth = lifetime.dividedBy(5);
+        return fifth.compareTo(MAX_REFRESH_AHEAD) < 0 ? fifth : MAX_REFRESH_AHEAD;
+    }
+
+    private void persist(String rotated) {
+        if (refreshTokenFile == null) {
+            return;
+        }
+        try {
+            refreshTokenFile.write(rotated);
+        } catch (IOException | RuntimeException e) {
+            AgentLog.error("the rotated refresh token could not be written to " + refreshTokenFile.path()
+                    + "; it is kept in memory, but a restart will need a new one. Make the folder writable for this process", e);
+        }
+    }
+
+    private static TokenRefreshException asRefreshException(Throwable failure) {
+        Throwable t = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        if (t instanceof TokenRefreshException) {
+            return (TokenRefreshException) t;
+        }
+        return new TokenRefreshException("the token request failed (" + t.getClass().getSimpleName() + ")", false);
+    }
+
+    private static CompletableFuture<AccessToken> failed(String message, boolean permanent) {
+        return CompletableFuture.failedFuture(new TokenRefreshException(message, permanent));
+    }
+
+    /** Never shows a token. */
+    @Override
+    public String toString() {
+        return "TokenManager{current=" + current + ", canRefresh=" + canRefresh() + "}";
+    }
+}

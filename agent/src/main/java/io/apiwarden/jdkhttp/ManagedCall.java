@@ -1,0 +1,274 @@
+package io.apiwarden.jdkhttp;
+
+import io.apiwarden.core.Warden;
+import io.apiwarden.core.call.CallState;
+import io.apiwarden.core.call.Decision;
+import io.apiwarden.core.classify.Verdict;
+import io.apiwarden.core.log.AgentLog;
+import io.apiwarden.core.time.DelayScheduler;
+import io.apiwarden.core.token.AccessToken;
+
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandler;
+import java.net.http.HttpResponse.BodySubscribers;
+import java.net.http.HttpResponse.PushPromiseHandler;
+import java.net.http.HttpResponse.ResponseInfo;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * One logical call to the API: attempts it, and resends it after a token refresh or a
+ * rate-limit wait until the response is final. {@link #send} runs on the caller's thread and
+ * waits there; {@link #sendAsync} chains the attempts on futures and schedules its waits.
+ */
+final class ManagedCall<T> implements OutcomeHandler.Decider {
+    private final Warden warden;
+    private final HttpClient appClient;
+    private final HttpClient sender;
+    private final RedirectRule redirects;
+    private final HttpRequest appRequest;
+    private final BodyHandler<T> appHandler;
+    private final PushPromiseHandler<T> pushHandler;
+    private final CallState state = new CallState();
+
+    // The request being managed: the app's, or where a managed redirect led. Written by one
+    // attempt at a time; the futures that chain attempts publish it to the next.
+    private HttpRequest current;
+    private boolean repeatable;
+    private boolean agentOwnsAuthorization;
+    private AccessToken token;
+    private int hops;
+
+    // sendAsync only.
+    private CompletableFuture<HttpResponse<T>> result;
+    private volatile CompletableFuture<?> inFlight;
+    private volatile DelayScheduler.Scheduled timer;
+
+    /**
+     * @param sender sends the attempts; it must not follow redirects when {@code redirects} is not null
+     * @param redirects how the app's client follows redirects, or null when it does not
+     */
+    ManagedCall(Warden warden, HttpClient appClient, HttpClient sender, RedirectRule redirects, HttpRequest appRequest,
+                BodyHandler<T> appHandler, PushPromiseHandler<T> pushHandler) {
+        this.warden = warden;
+        this.appClient = appClient;
+        this.sender = sender;
+        this.redirects = redirects;
+        this.appRequest = appRequest;
+        this.appHandler = appHandler;
+        this.pushHandler = pushHandler;
+        manage(appRequest);
+    }
+
+    HttpResponse<T> send() throws IOException, InterruptedException {
+        token = awaitToken();
+        while (true) {
+            HttpResponse<Outcome<T>> response = sender.send(prepare(), handler());
+            Outcome<T> outcome = response.body();
+            if (outcome.delivered) {
+                return new AppResponse<>(response, appRequest, outcome.body);
+            }
+            if (outcome.redirect != null) {
+                HttpRequest next = Requests.redirected(current, outcome.redirect.target, outcome.redirect.method);
+                if (!warden.scope().contains(next.uri())) {
+                    return appClient.send(next, appHandler);
+                }
+                manage(next);
+                continue;
+            }
+            if (outcome.decision.action() == Decision.Action.WAIT_AND_RESEND) {
+                warden.scheduler().sleep(outcome.decision.delay());
+                continue;
+            }
+            try {
+                token = warden.tokens().tokenAfterRejection(token).get();
+            } catch (ExecutionException refreshFailed) {
+                return join(heldResponse(response, outcome));
+            }
+        }
+    }
+
+    CompletableFuture<HttpResponse<T>> sendAsync() {
+        result = new CompletableFuture<>();
+        result.whenComplete((r, e) -> {
+            if (result.isCancelled()) {
+                cancelPending();
+            }
+        });
+        CompletableFuture<AccessToken> first = warden.tokens().tokenForRequest();
+        if (first.isDone()) {
+            // Same thread, as the JDK does: a request it rejects outright throws from sendAsync itself.
+            token = first.getNow(null);
+            attempt(true);
+        } else {
+            first.whenComplete((t, e) -> {
+                token = e == null ? t : null;
+                attempt(false);
+            });
+        }
+        return result;
+    }
+
+    @Override
+    public Decision decide(Verdict verdict, ResponseInfo info) {
+        return warden.resendPolicy().decide(state, verdict, info.headers().firstValue("Retry-After").orElse(null),
+                repeatable, agentOwnsAuthorization, warden.tokens().canRefresh());
+    }
+
+    private void manage(HttpRequest request) {
+        if (current != null) {
+            hops++;
+        }
+        current = request;
+        repeatable = Requests.isRepeatable(request);
+        agentOwnsAuthorization = warden.replacesAppAuthorization()
+                || request.headers().firstValue(Requests.AUTHORIZATION).isEmpty();
+    }
+
+    /** The request to put on the wire: the current one with the agent's token when it owns the header. */
+    private HttpRequest prepare() {
+        if (!agentOwnsAuthorization || token == null) {
+            return current;
+        }
+        return Requests.withAuthorization(current, token.authorizationHeader());
+    }
+
+    private OutcomeHandler<T> handler() {
+        return new OutcomeHandler<>(appHandler, warden.classifier(), this,
+                hops < RedirectRule.MAX_HOPS ? redirects : null, current.method(), current.uri());
+    }
+
+    private AccessToken awaitToken() throws InterruptedException {
+        try {
+            return warden.tokens().tokenForRequest().get();
+        } catch (ExecutionException e) {
+            return warden.tokens().current();
+        }
+    }
+
+    /** The response that was held back for a refresh that then failed: the app gets it after all. */
+    private CompletionStage<HttpResponse<T>> heldResponse(HttpResponse<Outcome<T>> response, Outcome<T> outcome) {
+        return PeekingSubscriber.replay(appHandler, outcome.info, outcome.held)
+                .thenApply(body -> new AppResponse<>(response, appRequest, body));
+    }
+
+    private void attempt(boolean mayThrow) {
+        if (result.isDone()) {
+            return;
+        }
+        CompletableFuture<HttpResponse<Outcome<T>>> sent;
+        try {
+            sent = pushHandler == null
+                    ? sender.sendAsync(prepare(), handler())
+                    : sender.sendAsync(prepare(), handler(), adaptPushHandler());
+        } catch (RuntimeException e) {
+            if (mayThrow) {
+                throw e;
+            }
+            result.completeExceptionally(e);
+            return;
+        }
+        inFlight = sent;
+        sent.whenComplete(this::onResponse);
+    }
+
+    private void onResponse(HttpResponse<Outcome<T>> response, Throwable failure) {
+        if (failure != null) {
+            result.completeExceptionally(failure);
+            return;
+        }
+        try {
+            next(response, response.body());
+        } catch (RuntimeException e) {
+            AgentLog.once(AgentLog.Level.WARN, "async-step", "an asynchronous call could not be continued; it is sent again as is", e);
+            pipe(appClient.sendAsync(appRequest, appHandler));
+        }
+    }
+
+    private void next(HttpResponse<Outcome<T>> response, Outcome<T> outcome) {
+        if (outcome.delivered) {
+            result.complete(new AppResponse<>(response, appRequest, outcome.body));
+            return;
+        }
+        if (outcome.redirect != null) {
+            HttpRequest next = Requests.redirected(current, outcome.redirect.target, outcome.redirect.method);
+            if (!warden.scope().contains(next.uri())) {
+                pipe(appClient.sendAsync(next, appHandler));
+                return;
+            }
+            manage(next);
+            attempt(false);
+            return;
+        }
+        if (outcome.decision.action() == Decision.Action.WAIT_AND_RESEND) {
+            timer = warden.scheduler().schedule(outcome.decision.delay(), () -> attempt(false));
+            if (result.isCancelled()) {
+                timer.cancel();
+            }
+            return;
+        }
+        warden.tokens().tokenAfterRejection(token).whenComplete((fresh, refreshFailed) -> {
+            if (refreshFailed == null) {
+                token = fresh;
+                attempt(false);
+            } else {
+                pipe(heldResponse(response, outcome));
+            }
+        });
+    }
+
+    private void pipe(CompletionStage<HttpResponse<T>> stage) {
+        inFlight = stage.toCompletableFuture();
+        stage.whenComplete((r, e) -> {
+            if (e != null) {
+                result.completeExceptionally(e);
+            } else {
+                result.complete(r);
+            }
+        });
+    }
+
+    private void cancelPending() {
+        DelayScheduler.Scheduled t = timer;
+        if (t != null) {
+            t.cancel();
+        }
+        CompletableFuture<?> f = inFlight;
+        if (f != null) {
+            f.cancel(true);
+        }
+    }
+
+    /** Server push for the app's handler: the app sees its own request and its own body type. */
+    private PushPromiseHandler<Outcome<T>> adaptPushHandler() {
+        return (initiating, pushRequest, acceptor) -> pushHandler.applyPushPromise(appRequest, pushRequest,
+                appBodyHandler -> acceptor.apply(info -> BodySubscribers.mapping(appBodyHandler.apply(info),
+                                body -> Outcome.delivered(Verdict.SUCCESS, body)))
+                        .thenApply(pushed -> new AppResponse<>(pushed, pushed.request(), pushed.body().body)));
+    }
+
+    /** Waits for a stage the way {@code HttpClient.send} waits for its body. */
+    private static <R> R join(CompletionStage<R> stage) throws IOException, InterruptedException {
+        try {
+            return stage.toCompletableFuture().get();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() instanceof CompletionException && e.getCause().getCause() != null
+                    ? e.getCause().getCause() : e.getCause();
+            if (cause instanceof IOException) {
+                throw (IOException) cause;
+            }
+            if (cause instanceof RuntimeException) {
+                throw (RuntimeException) cause;
+            }
+            if (cause instanceof Error) {
+                throw (Error) cause;
+            }
+            throw new IOException(cause);
+        }
+    }
+}

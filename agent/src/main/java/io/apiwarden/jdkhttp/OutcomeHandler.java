@@ -1,0 +1,87 @@
+package io.apiwarden.jdkhttp;
+
+import io.apiwarden.core.call.Decision;
+import io.apiwarden.core.classify.ResponseClassifier;
+import io.apiwarden.core.classify.Verdict;
+import io.apiwarden.core.log.AgentLog;
+
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandler;
+import java.net.http.HttpResponse.BodySubscriber;
+import java.net.http.HttpResponse.BodySubscribers;
+import java.net.http.HttpResponse.ResponseInfo;
+
+/**
+ * Wraps the app's {@link BodyHandler} for one attempt of a managed call.
+ *
+ * <p>A success streams straight into the app's own subscriber. An error whose meaning status and
+ * headers settle is either handed to the app (when it is final) or drained (when it is resent).
+ * Only an error whose body may change the verdict, or one that a refresh may still hand back to
+ * the app, is read into memory, and at most {@link ResponseClassifier#BODY_PEEK_LIMIT} of it.
+ */
+final class OutcomeHandler<T> implements BodyHandler<Outcome<T>> {
+    /** Decides what a classified response means for the call, counting the step. */
+    interface Decider {
+        Decision decide(Verdict verdict, ResponseInfo info);
+    }
+
+    private final BodyHandler<T> app;
+    private final ResponseClassifier classifier;
+    private final Decider decider;
+    /** How the app's client follows redirects, or null when the JDK does it (or nobody does). */
+    private final RedirectRule redirects;
+    private final String method;
+    private final java.net.URI uri;
+
+    OutcomeHandler(BodyHandler<T> app, ResponseClassifier classifier, Decider decider, RedirectRule redirects,
+                   String method, java.net.URI uri) {
+        this.app = app;
+        this.classifier = classifier;
+        this.decider = decider;
+        this.redirects = redirects;
+        this.method = method;
+        this.uri = uri;
+    }
+
+    @Override
+    public BodySubscriber<Outcome<T>> apply(ResponseInfo info) {
+        try {
+            return choose(info);
+        } catch (RuntimeException e) {
+            AgentLog.once(AgentLog.Level.WARN, "outcome-handler", "a response could not be classified; it goes to the app as is", e);
+            return deliver(info, Verdict.SUCCESS);
+        }
+    }
+
+    private BodySubscriber<Outcome<T>> choose(ResponseInfo info) {
+        Verdict verdict = classifier.fromHead(info.statusCode(), name -> info.headers().allValues(name));
+        if (verdict == Verdict.SUCCESS) {
+            RedirectRule.Hop hop = redirects == null ? null : redirects.hop(info.statusCode(), info.headers(), uri, method);
+            if (hop != null) {
+                return BodySubscribers.replacing(Outcome.redirect(hop));
+            }
+            return deliver(info, verdict);
+        }
+        if (verdict == null) {
+            return new PeekingSubscriber<>(info, app, classifier, decider, null);
+        }
+        Decision decision = decider.decide(verdict, info);
+        switch (decision.action()) {
+            case WAIT_AND_RESEND:
+                return BodySubscribers.replacing(Outcome.resend(verdict, decision, info, null));
+            case REFRESH_AND_RESEND:
+                return new PeekingSubscriber<>(info, app, classifier, decider, Outcome.resend(verdict, decision, info, null));
+            default:
+                return deliver(info, verdict);
+        }
+    }
+
+    private BodySubscriber<Outcome<T>> deliver(ResponseInfo info, Verdict verdict) {
+        return BodySubscribers.mapping(app.apply(info), body -> Outcome.delivered(verdict, body));
+    }
+
+    /** The app's handler, for a later replay. */
+    HttpResponse.BodyHandler<T> app() {
+        return app;
+    }
+}

@@ -1,0 +1,76 @@
+package io.apiwarden.jdkhttp;
+
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpRequest.BodyPublisher;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Copies of an app's {@link HttpRequest}, made by hand because
+ * {@code HttpRequest.newBuilder(request, filter)} only exists from Java 16.
+ */
+final class Requests {
+    static final String AUTHORIZATION = "Authorization";
+
+    /**
+     * Publishers of the JDK that produce the same bytes every time they are subscribed:
+     * {@code ofString}, {@code ofByteArray(s)}, {@code ofFile}, {@code noBody} and
+     * {@code ofInputStream}, whose supplier is asked for a new stream on each subscription
+     * (the JDK itself relies on that for redirects). {@code fromPublisher} and the app's own
+     * publishers may be one-shot, so they are never resent.
+     */
+    private static final Set<String> REPEATABLE_PUBLISHERS = Set.of(
+            "jdk.internal.net.http.RequestPublishers$ByteArrayPublisher",
+            "jdk.internal.net.http.RequestPublishers$StringPublisher",
+            "jdk.internal.net.http.RequestPublishers$IterablePublisher",
+            "jdk.internal.net.http.RequestPublishers$FilePublisher",
+            "jdk.internal.net.http.RequestPublishers$EmptyPublisher",
+            "jdk.internal.net.http.RequestPublishers$InputStreamPublisher");
+
+    private Requests() {
+    }
+
+    /** Whether the request can be sent again with the same body. */
+    static boolean isRepeatable(HttpRequest request) {
+        return request.bodyPublisher()
+                .map(p -> REPEATABLE_PUBLISHERS.contains(p.getClass().getName()))
+                .orElse(true);
+    }
+
+    /** The app's request with {@code Authorization} set to {@code value}, everything else the same. */
+    static HttpRequest withAuthorization(HttpRequest request, String value) {
+        HttpRequest.Builder b = copy(request, request.uri(), request.method(), request.bodyPublisher().orElse(null));
+        b.setHeader(AUTHORIZATION, value);
+        return b.build();
+    }
+
+    /**
+     * The request for following a redirect to {@code target}, as the JDK builds it: same headers,
+     * the body only when the method stays the same.
+     */
+    static HttpRequest redirected(HttpRequest request, URI target, String method) {
+        BodyPublisher body = method.equals(request.method()) ? request.bodyPublisher().orElse(null) : null;
+        return copy(request, target, method, body).build();
+    }
+
+    private static HttpRequest.Builder copy(HttpRequest request, URI uri, String method, BodyPublisher body) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri).expectContinue(request.expectContinue());
+        request.timeout().ifPresent(b::timeout);
+        request.version().ifPresent(b::version);
+        for (Map.Entry<String, List<String>> header : request.headers().map().entrySet()) {
+            for (String value : header.getValue()) {
+                b.header(header.getKey(), value);
+            }
+        }
+        if (body == null && method.equals("GET")) {
+            b.GET();
+        } else if (body == null && method.equals("DELETE")) {
+            b.DELETE();
+        } else {
+            b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : body);
+        }
+        return b;
+    }
+}
