@@ -1,0 +1,120 @@
+package io.apiwarden.it;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** Runs a test app in its own JVM, with the built agent jar attached unless told otherwise. */
+final class AgentJvm {
+    /** A whole app run is a few calls; a minute means something hangs. */
+    private static final long TIMEOUT_SECONDS = 60;
+
+    private final Map<String, String> properties = new LinkedHashMap<>();
+    private final List<String> classPath = new ArrayList<>();
+    private boolean withAgent = true;
+
+    AgentJvm() {
+        classPath.add(required("apiwarden.it.app-classes"));
+    }
+
+    static Path agentJar() {
+        return Paths.get(required("apiwarden.it.agent-jar"));
+    }
+
+    static Path itLib(String name) {
+        return Paths.get(required("apiwarden.it.libs"), name);
+    }
+
+    AgentJvm property(String key, String value) {
+        properties.put(key, value);
+        return this;
+    }
+
+    AgentJvm classPath(Path entry) {
+        classPath.add(entry.toString());
+        return this;
+    }
+
+    AgentJvm withoutAgent() {
+        withAgent = false;
+        return this;
+    }
+
+    Result run(Class<?> main, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        if (withAgent) {
+            command.add("-javaagent:" + agentJar());
+        }
+        properties.forEach((k, v) -> command.add("-D" + k + "=" + v));
+        command.add("-cp");
+        command.add(String.join(File.pathSeparator, classPath));
+        command.add(main.getName());
+        command.addAll(Arrays.asList(args));
+
+        Path out = Files.createTempFile("apiwarden-it-", ".out");
+        Path err = Files.createTempFile("apiwarden-it-", ".err");
+        ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+        pb.environment().keySet().removeIf(k -> k.startsWith("APIWARDEN_") || k.startsWith("JAVA_TOOL_OPTIONS"));
+        Process p = pb.start();
+        if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("the app did not finish within " + TIMEOUT_SECONDS + " s: " + command
+                    + "\nstdout:\n" + Files.readString(out) + "\nstderr:\n" + Files.readString(err));
+        }
+        Result r = new Result(p.exitValue(), Files.readAllLines(out, StandardCharsets.UTF_8), Files.readAllLines(err, StandardCharsets.UTF_8));
+        Files.delete(out);
+        Files.delete(err);
+        return r;
+    }
+
+    private static String required(String key) {
+        String v = System.getProperty(key);
+        if (v == null) {
+            throw new IllegalStateException(key + " is not set: run the integration tests through Maven (./mvnw verify)");
+        }
+        return v;
+    }
+
+    /** What the app did. */
+    static final class Result {
+        final int exitCode;
+        final List<String> stdout;
+        final List<String> stderr;
+
+        Result(int exitCode, List<String> stdout, List<String> stderr) {
+            this.exitCode = exitCode;
+            this.stdout = stdout;
+            this.stderr = stderr;
+        }
+
+        /** Lines the agent logged. */
+        List<String> agentLog() {
+            List<String> lines = new ArrayList<>();
+            for (String line : stderr) {
+                if (line.contains("[apiwarden]")) {
+                    lines.add(line);
+                }
+            }
+            return lines;
+        }
+
+        String all() {
+            return String.join("\n", stdout) + "\n" + String.join("\n", stderr);
+        }
+
+        @Override
+        public String toString() {
+            return "exit " + exitCode + "\nstdout:\n" + String.join("\n", stdout) + "\nstderr:\n" + String.join("\n", stderr);
+        }
+    }
+}

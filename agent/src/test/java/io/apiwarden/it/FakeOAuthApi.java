@@ -1,0 +1,58 @@
+package io.apiwarden.it;
+
+import mockwebserver3.Dispatcher;
+import mockwebserver3.MockResponse;
+import mockwebserver3.RecordedRequest;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The API of the spec in miniature, for MockWebServer: a token endpoint at {@code /auth/token}
+ * that issues {@link #ISSUED_TOKEN}, and an API under {@code /api/v1} that accepts only that
+ * token. The first {@link #rateLimitFirst} API requests are throttled.
+ */
+final class FakeOAuthApi extends Dispatcher {
+    static final String ISSUED_TOKEN = "issued-access-7f3a9c";
+    static final String ROTATED_REFRESH_TOKEN = "rotated-refresh-51d2e8";
+
+    final List<RecordedRequest> tokenRequests = new CopyOnWriteArrayList<>();
+    final List<RecordedRequest> apiRequests = new CopyOnWriteArrayList<>();
+    final List<Long> apiArrivalNanos = new CopyOnWriteArrayList<>();
+    final List<RecordedRequest> otherRequests = new CopyOnWriteArrayList<>();
+    private final AtomicInteger throttled = new AtomicInteger();
+    volatile int rateLimitFirst;
+    volatile String tokenError;
+
+    @Override
+    public MockResponse dispatch(RecordedRequest request) {
+        String path = request.getUrl().encodedPath();
+        if (path.equals("/auth/token")) {
+            tokenRequests.add(request);
+            if (tokenError != null) {
+                return json(400, "{\"error\":\"" + tokenError + "\",\"error_description\":\"refresh token revoked\"}");
+            }
+            return json(200, "{\"access_token\":\"" + ISSUED_TOKEN + "\",\"token_type\":\"Bearer\",\"expires_in\":3600,"
+                    + "\"refresh_token\":\"" + ROTATED_REFRESH_TOKEN + "\"}");
+        }
+        if (!path.startsWith("/api/v1")) {
+            otherRequests.add(request);
+            return new MockResponse.Builder().code(200).body("other").build();
+        }
+        apiArrivalNanos.add(System.nanoTime());
+        apiRequests.add(request);
+        if (throttled.getAndIncrement() < rateLimitFirst) {
+            return json(429, "{\"message\":\"API rate limit exceeded (global)\"}");
+        }
+        if (!("Bearer " + ISSUED_TOKEN).equals(request.getHeaders().get("Authorization"))) {
+            return new MockResponse.Builder().code(401).addHeader("WWW-Authenticate", "Bearer error=\"invalid_token\"")
+                    .body("{\"message\":\"OAuth invalid token\"}").build();
+        }
+        return new MockResponse.Builder().code(200).body("user").build();
+    }
+
+    private static MockResponse json(int code, String body) {
+        return new MockResponse.Builder().code(code).addHeader("Content-Type", "application/json").body(body).build();
+    }
+}

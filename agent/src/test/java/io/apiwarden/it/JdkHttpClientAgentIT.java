@@ -1,0 +1,186 @@
+package io.apiwarden.it;
+
+import io.apiwarden.it.apps.JdkClientApp;
+import io.apiwarden.it.apps.OwnByteBuddyApp;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A plain JDK-HttpClient app, started with {@code -javaagent}, against a real local server. */
+class JdkHttpClientAgentIT {
+    private static final String STALE_TOKEN = "stale-access-c0ffee";
+    private static final String REFRESH_TOKEN = "first-refresh-9b8a7";
+
+    private final MockWebServer server = new MockWebServer();
+    private final FakeOAuthApi api = new FakeOAuthApi();
+
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void start() throws Exception {
+        server.setDispatcher(api);
+        server.start(0);
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
+
+    private String url(String path) {
+        return server.url(path).toString();
+    }
+
+    private AgentJvm app() {
+        return new AgentJvm()
+                .property("apiwarden.base-url", url("/api/v1"))
+                .property("apiwarden.auth-url", url("/auth"))
+                .property("apiwarden.access-token", STALE_TOKEN)
+                .property("apiwarden.refresh-token", REFRESH_TOKEN)
+                .property("apiwarden.backoff.initial-delay", "100ms");
+    }
+
+    @Test
+    void refreshesAnExpiredTokenAndManagesOnlyTheApi() throws Exception {
+        AgentJvm.Result r = app().run(JdkClientApp.class,
+                "send:" + url("/api/v1/user"), "async:" + url("/api/v1/user"), "send:" + url("/other"));
+
+        assertThat(r.exitCode).as(r.toString()).isZero();
+        assertThat(r.stdout).containsExactly("STATUS 200 user", "STATUS 200 user", "STATUS 200 other");
+        assertThat(api.tokenRequests).hasSize(1);
+        RecordedRequest token = api.tokenRequests.get(0);
+        assertThat(token.getMethod()).isEqualTo("POST");
+        assertThat(token.getHeaders().get("Content-Type")).isEqualTo("application/x-www-form-urlencoded");
+        assertThat(token.getBody().utf8()).isEqualTo("grant_type=refresh_token&refresh_token=" + REFRESH_TOKEN);
+        assertThat(api.apiRequests).extracting(q -> q.getHeaders().get("Authorization"))
+                .containsExactly("Bearer " + STALE_TOKEN, "Bearer " + FakeOAuthApi.ISSUED_TOKEN, "Bearer " + FakeOAuthApi.ISSUED_TOKEN);
+        assertThat(api.otherRequests.get(0).getHeaders().get("Authorization")).isNull();
+        assertThat(r.all()).doesNotContain(STALE_TOKEN, REFRESH_TOKEN, FakeOAuthApi.ISSUED_TOKEN, FakeOAuthApi.ROTATED_REFRESH_TOKEN);
+    }
+
+    @Test
+    void twoHundredConcurrentCallsWithAnExpiredTokenCauseOneTokenRequest() throws Exception {
+        AgentJvm.Result r = app().run(JdkClientApp.class, "concurrent:200:" + url("/api/v1/user"));
+
+        assertThat(r.stdout).as(r.toString()).containsExactly("STATUSES {200=200}");
+        assertThat(api.tokenRequests).hasSize(1);
+    }
+
+    @Test
+    void aRateLimitedCallWaitsDoublingDelaysAndSucceeds() throws Exception {
+        api.rateLimitFirst = 3;
+
+        AgentJvm.Result r = app().property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN)
+                .run(JdkClientApp.class, "send:" + url("/api/v1/user"));
+
+        assertThat(r.stdout).as(r.toString()).containsExactly("STATUS 200 user");
+        assertThat(api.apiArrivalNanos).hasSize(4);
+        // Lower bounds only: a wait may run late on a busy machine, never early.
+        assertThat(gapMillis(0)).isGreaterThanOrEqualTo(100);
+        assertThat(gapMillis(1)).isGreaterThanOrEqualTo(200);
+        assertThat(gapMillis(2)).isGreaterThanOrEqualTo(400);
+    }
+
+    private long gapMillis(int i) {
+        return (api.apiArrivalNanos.get(i + 1) - api.apiArrivalNanos.get(i)) / 1_000_000;
+    }
+
+    @Test
+    void aCrossOriginRedirectNeverCarriesTheToken() throws Exception {
+        try (MockWebServer elsewhere = new MockWebServer()) {
+            elsewhere.start(0);
+            elsewhere.enqueue(new MockResponse.Builder().code(200).body("landed").build());
+            api.rateLimitFirst = 0;
+            server.setDispatcher(new mockwebserver3.Dispatcher() {
+                @Override
+                public MockResponse dispatch(RecordedRequest request) {
+                    return new MockResponse.Builder().code(302).addHeader("Location", elsewhere.url("/landing")).build();
+                }
+            });
+
+            AgentJvm.Result r = app().run(JdkClientApp.class, "follow:" + url("/api/v1/user"));
+
+            assertThat(r.stdout).as(r.toString()).containsExactly("STATUS 200 landed");
+            assertThat(server.takeRequest().getHeaders().get("Authorization")).isEqualTo("Bearer " + STALE_TOKEN);
+            assertThat(elsewhere.takeRequest().getHeaders().get("Authorization")).isNull();
+        }
+    }
+
+    @Test
+    void aRotatedRefreshTokenIsWrittenBackOwnerOnly() throws Exception {
+        Path file = dir.resolve("refresh-token");
+        Files.writeString(file, REFRESH_TOKEN + "\n");
+
+        AgentJvm.Result r = new AgentJvm()
+                .property("apiwarden.base-url", url("/api/v1"))
+                .property("apiwarden.auth-url", url("/auth"))
+                .property("apiwarden.refresh-token-file", file.toString())
+                .run(JdkClientApp.class, "send:" + url("/api/v1/user"));
+
+        assertThat(r.stdout).as(r.toString()).containsExactly("STATUS 200 user");
+        assertThat(Files.readString(file).trim()).isEqualTo(FakeOAuthApi.ROTATED_REFRESH_TOKEN);
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+        try (var leftovers = Files.list(dir)) {
+            assertThat(leftovers).containsExactly(file);
+        }
+    }
+
+    @Test
+    void aRevokedRefreshTokenIsFinalAndTheAppGetsTheApisAnswer() throws Exception {
+        api.tokenError = "invalid_grant";
+
+        AgentJvm.Result r = app().run(JdkClientApp.class, "send:" + url("/api/v1/user"), "send:" + url("/api/v1/user"));
+
+        assertThat(r.stdout).as(r.toString()).containsExactly(
+                "STATUS 401 {\"message\":\"OAuth invalid token\"}", "STATUS 401 {\"message\":\"OAuth invalid token\"}");
+        assertThat(api.tokenRequests).hasSize(1);
+        assertThat(r.agentLog()).filteredOn(l -> l.contains("ERROR")).singleElement().asString().contains("invalid_grant");
+    }
+
+    @Test
+    void aBrokenConfigurationLeavesTheAppRunningWithOneClearLine() throws Exception {
+        AgentJvm.Result r = app().property("apiwarden.base-url", "api.example.com/v1")
+                .run(JdkClientApp.class, "send:" + url("/api/v1/user"));
+
+        assertThat(r.exitCode).isZero();
+        assertThat(r.stdout).containsExactly("STATUS 401 {\"message\":\"OAuth invalid token\"}");
+        assertThat(api.apiRequests.get(0).getHeaders().get("Authorization")).isNull();
+        assertThat(r.agentLog()).singleElement().asString()
+                .contains("ERROR", "apiwarden.base-url", "http or https URL")
+                .doesNotContain(STALE_TOKEN, REFRESH_TOKEN);
+    }
+
+    @Test
+    void disabledTheAgentInstallsNothing() throws Exception {
+        AgentJvm.Result r = app().property("apiwarden.enabled", "false").run(JdkClientApp.class, "send:" + url("/api/v1/user"));
+
+        assertThat(r.stdout).containsExactly("STATUS 401 {\"message\":\"OAuth invalid token\"}");
+        assertThat(api.apiRequests.get(0).getHeaders().get("Authorization")).isNull();
+        assertThat(r.agentLog()).isEmpty();
+    }
+
+    @Test
+    void anAppWithItsOwnByteBuddyWorksBesideTheAgent() throws Exception {
+        Path appByteBuddy = AgentJvm.itLib("app-byte-buddy.jar");
+
+        AgentJvm.Result r = app().property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN)
+                .classPath(appByteBuddy)
+                .run(OwnByteBuddyApp.class, url("/api/v1/user"));
+
+        assertThat(r.exitCode).as(r.toString()).isZero();
+        assertThat(r.stdout).containsExactly(
+                "BYTEBUDDY io.apiwarden.it.apps.Made from " + appByteBuddy, "STATUS 200");
+        assertThat(api.apiRequests.get(0).getHeaders().get("Authorization")).isEqualTo("Bearer " + FakeOAuthApi.ISSUED_TOKEN);
+    }
+}

@@ -1,0 +1,88 @@
+package io.apiwarden.it.apps;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A plain app with no auth code, run in its own JVM by the agent's integration tests. Each
+ * argument is one step:
+ * <ul>
+ *   <li>{@code send:URL} and {@code async:URL}: one GET, prints {@code STATUS code body};
+ *   <li>{@code follow:URL}: one GET with a client that follows redirects (NORMAL);
+ *   <li>{@code concurrent:N:URL}: N GETs at once, half sent with {@code send} on their own
+ *       threads and half with {@code sendAsync}, prints {@code STATUSES {code=count}}.
+ * </ul>
+ */
+public final class JdkClientApp {
+    private JdkClientApp() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        HttpClient client = HttpClient.newHttpClient();
+        for (String step : args) {
+            int colon = step.indexOf(':');
+            String kind = step.substring(0, colon);
+            String rest = step.substring(colon + 1);
+            switch (kind) {
+                case "send":
+                    print(client.send(get(rest), BodyHandlers.ofString()));
+                    break;
+                case "async":
+                    print(client.sendAsync(get(rest), BodyHandlers.ofString()).get(60, TimeUnit.SECONDS));
+                    break;
+                case "follow":
+                    HttpClient following = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).build();
+                    print(following.send(get(rest), BodyHandlers.ofString()));
+                    break;
+                case "concurrent":
+                    int n = Integer.parseInt(rest.substring(0, rest.indexOf(':')));
+                    concurrent(client, n, rest.substring(rest.indexOf(':') + 1));
+                    break;
+                default:
+                    throw new IllegalArgumentException("unknown step " + step);
+            }
+        }
+    }
+
+    private static HttpRequest get(String url) {
+        return HttpRequest.newBuilder(URI.create(url)).build();
+    }
+
+    private static void print(HttpResponse<String> response) {
+        System.out.println("STATUS " + response.statusCode() + " " + response.body());
+    }
+
+    private static void concurrent(HttpClient client, int n, String url) throws Exception {
+        ExecutorService threads = Executors.newFixedThreadPool(n / 2 + 1);
+        List<CompletableFuture<Integer>> calls = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            if (i % 2 == 0) {
+                calls.add(client.sendAsync(get(url), BodyHandlers.ofString()).thenApply(HttpResponse::statusCode));
+            } else {
+                calls.add(CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return client.send(get(url), BodyHandlers.ofString()).statusCode();
+                    } catch (Exception e) {
+                        return -1;
+                    }
+                }, threads));
+            }
+        }
+        TreeMap<Integer, Integer> counts = new TreeMap<>();
+        for (CompletableFuture<Integer> call : calls) {
+            counts.merge(call.get(60, TimeUnit.SECONDS), 1, Integer::sum);
+        }
+        threads.shutdown();
+        System.out.println("STATUSES " + counts);
+    }
+}
