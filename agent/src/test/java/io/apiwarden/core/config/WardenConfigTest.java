@@ -1,0 +1,176 @@
+package io.apiwarden.core.config;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class WardenConfigTest {
+    @TempDir
+    Path dir;
+
+    private final Map<String, String> props = new HashMap<>();
+    private final Map<String, String> env = new HashMap<>();
+
+    private WardenConfig read() throws ConfigException {
+        return WardenConfig.from(props::get, env);
+    }
+
+    private void minimal() {
+        props.put("apiwarden.base-url", "https://api.example.com/v1");
+        props.put("apiwarden.auth-url", "https://auth.example.com/");
+        props.put("apiwarden.refresh-token", "r-1");
+    }
+
+    @Test
+    void defaultsFollowTheSpec() throws Exception {
+        minimal();
+        WardenConfig c = read();
+
+        assertThat(c.tokenUrl()).contains(URI.create("https://auth.example.com/token"));
+        assertThat(c.backoffInitialDelay()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(c.backoffMaxRetries()).isEqualTo(5);
+        assertThat(c.backoffMaxDelay()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(c.authorizationMode()).isEqualTo(WardenConfig.AuthorizationMode.IF_ABSENT);
+        assertThat(c.jdkHttpClientEnabled()).isTrue();
+        assertThat(c.accessToken()).isEmpty();
+    }
+
+    @Test
+    void environmentVariablesWorkAndSystemPropertiesWin() throws Exception {
+        env.put("APIWARDEN_BASE_URL", "https://env.example.com");
+        env.put("APIWARDEN_ACCESS_TOKEN", "from-env");
+        env.put("APIWARDEN_BACKOFF_INITIAL_DELAY", "500ms");
+        props.put("apiwarden.backoff.initial-delay", "1m");
+
+        WardenConfig c = read();
+
+        assertThat(c.scope().baseUrl()).isEqualTo(URI.create("https://env.example.com"));
+        assertThat(c.accessToken()).contains("from-env");
+        assertThat(c.backoffInitialDelay()).isEqualTo(Duration.ofMinutes(1));
+    }
+
+    @Test
+    void anExplicitTokenUrlWinsOverTheAuthUrl() throws Exception {
+        minimal();
+        props.put("apiwarden.token-url", "https://auth.example.com/oauth2/token");
+
+        assertThat(read().tokenUrl()).contains(URI.create("https://auth.example.com/oauth2/token"));
+    }
+
+    @Test
+    void aMissingBaseUrlIsNamedWithWhatToDo() {
+        props.put("apiwarden.access-token", "a");
+
+        assertThatThrownBy(this::read).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("apiwarden.base-url (or APIWARDEN_BASE_URL) is required");
+    }
+
+    @Test
+    void everyProblemIsReportedAtOnce() {
+        props.put("apiwarden.base-url", "ftp://api.example.com");
+        props.put("apiwarden.backoff.initial-delay", "-2s");
+        props.put("apiwarden.backoff.max-retries", "50");
+        props.put("apiwarden.authorization", "sometimes");
+        props.put("apiwarden.enabled", "yes");
+
+        assertThatThrownBy(this::read).isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems())
+                .anySatisfy(p -> assertThat(p).contains("apiwarden.base-url", "http or https"))
+                .anySatisfy(p -> assertThat(p).contains("apiwarden.backoff.initial-delay", "500ms, 2s, 1m or 1h"))
+                .anySatisfy(p -> assertThat(p).contains("apiwarden.backoff.max-retries", "0 to 10"))
+                .anySatisfy(p -> assertThat(p).contains("apiwarden.authorization", "if-absent or always"))
+                .anySatisfy(p -> assertThat(p).contains("apiwarden.enabled", "true or false"))
+                .anySatisfy(p -> assertThat(p).contains("no token is configured")));
+    }
+
+    @Test
+    void aTokenWithControlCharactersIsRejectedWithoutEchoingIt() {
+        minimal();
+        props.put("apiwarden.access-token", "abc\u0007secret-part");
+
+        assertThatThrownBy(this::read).hasMessageContaining("apiwarden.access-token contains spaces or control characters")
+                .hasMessageNotContaining("secret-part");
+    }
+
+    @Test
+    void tokensAreReadFromFilesWithoutTheTrailingNewline() throws Exception {
+        Path file = dir.resolve("refresh");
+        Files.writeString(file, "file-token\n");
+        props.put("apiwarden.base-url", "https://api.example.com");
+        props.put("apiwarden.auth-url", "https://auth.example.com");
+        props.put("apiwarden.refresh-token-file", file.toString());
+
+        WardenConfig c = read();
+
+        assertThat(c.refreshToken()).contains("file-token");
+        assertThat(c.refreshTokenFile()).contains(file);
+    }
+
+    @Test
+    void anUnreadableFileIsNamed() {
+        minimal();
+        props.remove("apiwarden.refresh-token");
+        props.put("apiwarden.refresh-token-file", dir.resolve("missing").toString());
+
+        assertThatThrownBy(this::read).hasMessageContaining("cannot read apiwarden.refresh-token-file")
+                .hasMessageContaining("missing");
+    }
+
+    @Test
+    void aSecretMayNotComeFromBothItsPropertyAndItsFile() {
+        minimal();
+        props.put("apiwarden.refresh-token-file", "/x");
+
+        assertThatThrownBy(this::read).hasMessageContaining("both apiwarden.refresh-token and apiwarden.refresh-token-file are set");
+    }
+
+    @Test
+    void aRefreshTokenNeedsATokenEndpoint() {
+        props.put("apiwarden.base-url", "https://api.example.com");
+        props.put("apiwarden.refresh-token", "r");
+
+        assertThatThrownBy(this::read).hasMessageContaining("there is no token endpoint");
+    }
+
+    @Test
+    void credentialsInTheUrlAreRefused() {
+        minimal();
+        props.put("apiwarden.base-url", "https://user:pw@api.example.com");
+
+        assertThatThrownBy(this::read).hasMessageContaining("user information").hasMessageNotContaining("pw@");
+    }
+
+    @Test
+    void toStringNeverShowsSecrets() throws Exception {
+        minimal();
+        props.put("apiwarden.access-token", "access-secret");
+        props.put("apiwarden.client-id", "svc");
+        props.put("apiwarden.client-secret", "client-secret-value");
+
+        assertThat(read().toString()).doesNotContain("access-secret", "r-1", "client-secret-value").contains("svc", "<set>");
+    }
+
+    @Test
+    void onlyEnabledFalseTurnsTheAgentOff() {
+        assertThat(WardenConfig.isEnabled(k -> null, Map.of())).isTrue();
+        assertThat(WardenConfig.isEnabled(k -> null, Map.of("APIWARDEN_ENABLED", "FALSE"))).isFalse();
+        assertThat(WardenConfig.isEnabled(k -> k.equals("apiwarden.enabled") ? "false" : null, Map.of())).isFalse();
+    }
+
+    @Test
+    void durationsHaveUnits() {
+        assertThat(Durations.parse("500ms")).isEqualTo(Duration.ofMillis(500));
+        assertThat(Durations.parse("1h")).isEqualTo(Duration.ofHours(1));
+        assertThatThrownBy(() -> Durations.parse("2")).hasMessageContaining("500ms, 2s, 1m or 1h");
+        assertThat(Durations.format(Duration.ofSeconds(120))).isEqualTo("2m");
+        assertThat(Durations.format(Duration.ofMillis(1500))).isEqualTo("1500ms");
+    }
+}

@@ -1,0 +1,51 @@
+package io.apiwarden.core.scope;
+
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ApiScopeTest {
+    private final ApiScope scope = ApiScope.of(URI.create("https://api.example.com/v1"));
+
+    private boolean in(String url) {
+        return scope.contains(URI.create(url));
+    }
+
+    @Test
+    void pathsUnderTheBaseOnASegmentBoundaryAreInScope() {
+        assertThat(in("https://api.example.com/v1")).isTrue();
+        assertThat(in("https://api.example.com/v1/")).isTrue();
+        assertThat(in("https://api.example.com/v1/user?x=1")).isTrue();
+        assertThat(in("https://api.example.com/v1beta/user")).isFalse();
+        assertThat(in("https://api.example.com/v2/user")).isFalse();
+        assertThat(in("https://api.example.com/")).isFalse();
+    }
+
+    @Test
+    void schemeHostAndPortMustMatchWithDefaultsAndCaseFolded() {
+        assertThat(in("https://API.Example.com:443/v1/user")).isTrue();
+        assertThat(in("http://api.example.com/v1/user")).isFalse();
+        assertThat(in("https://api.example.com:8443/v1/user")).isFalse();
+        assertThat(in("https://evil.example.com/v1/user")).isFalse();
+        assertThat(in("https://api.example.com.evil.net/v1/user")).isFalse();
+    }
+
+    @Test
+    void aRootBaseCoversTheWholeOrigin() {
+        ApiScope root = ApiScope.of(URI.create("http://localhost:8080/"));
+
+        assertThat(root.contains(URI.create("http://localhost:8080/anything"))).isTrue();
+        assertThat(root.contains(URI.create("http://localhost:8081/anything"))).isFalse();
+    }
+
+    @Test
+    void theTokenEndpointIsNeverInScopeEvenUnderTheBase() {
+        ApiScope withToken = scope.excluding(URI.create("https://api.example.com/v1/oauth/token"));
+
+        assertThat(withToken.contains(URI.create("https://api.example.com/v1/oauth/token"))).isFalse();
+        assertThat(withToken.contains(URI.create("https://api.example.com/v1/oauth/token/"))).isFalse();
+        assertThat(withToken.contains(URI.create("https://api.example.com/v1/user"))).isTrue();
+    }
+}
