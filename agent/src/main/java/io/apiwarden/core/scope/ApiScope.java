@@ -70,15 +70,20 @@ public final class ApiScope {
         return excludedOrigin == null || !(excludedOrigin.sameOrigin(uri) && trimSlashes(path).equals(excludedPath));
     }
 
-    /** True when {@code uri} has the API's scheme, host and port: where the token may go. */
+    /**
+     * True when {@code uri} has the API's scheme, host and port: where the token may go.
+     * Compares without allocating, as it runs for every call of every wrapped client.
+     */
     public boolean sameOrigin(URI uri) {
         String s = uri.getScheme();
         String h = uri.getHost();
-        if (s == null || h == null) {
+        if (s == null || h == null || !s.equalsIgnoreCase(scheme)) {
             return false;
         }
-        String ls = s.toLowerCase(Locale.ROOT);
-        return ls.equals(scheme) && normalizeHost(h).equals(host) && effectivePort(ls, uri.getPort()) == port;
+        boolean hostMatches = h.length() == host.length()
+                ? h.equalsIgnoreCase(host)
+                : h.length() == host.length() + 1 && h.endsWith(".") && h.regionMatches(true, 0, host, 0, host.length());
+        return hostMatches && effectivePort(scheme, uri.getPort()) == port;
     }
 
     private boolean underBasePath(String path) {
