@@ -1,0 +1,196 @@
+package io.apiwarden.demo;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The demo: starts the simulated API, runs {@link DemoProgram} in a child JVM under the agent, and
+ * reports from the server's counters what the agent had to do.
+ *
+ * <p>The app starts with an access token that has already expired, as one kept from an earlier
+ * run would be, so its first call meets "OAuth invalid token". The settings are tuned so that one
+ * run of about ten seconds also exceeds the global rate limit once and outlives a token.
+ */
+public final class DemoLauncher {
+    /** Shorter than the program's pause, so the token expires between its two phases. */
+    static final Duration TOKEN_LIFETIME = Duration.ofSeconds(3);
+    /** The program's burst of ten calls exceeds six per window; its second phase stays within. */
+    static final int RATE_LIMIT = 6;
+    static final Duration RATE_LIMIT_WINDOW = Duration.ofSeconds(2);
+    /** One second: Retry-After is whole seconds, so this is the shortest throttle a client can be told. */
+    static final Duration THROTTLE_PERIOD = Duration.ofSeconds(1);
+    /** Scaled down from the spec's 2 s, so the demo does not wait through the full back-off schedule. */
+    static final String BACKOFF_INITIAL_DELAY = "200ms";
+    /** The program pauses this long past the token lifetime, so its next call surely finds the token expired. */
+    static final Duration EXPIRY_MARGIN = Duration.ofMillis(500);
+    /** Far beyond a normal run; a child that takes longer hangs and is stopped. */
+    static final Duration CHILD_TIME_LIMIT = Duration.ofMinutes(2);
+    /** Passed on to the child when set, so {@code -Dapiwarden.log.level=debug} shows the agent's work. */
+    static final String LOG_LEVEL_PROPERTY = "apiwarden.log.level";
+
+    static SimulatedApi.Settings demoSettings() {
+        // No proxy faults: a 502/504 is not one of the spec's two errors, so the agent rightly leaves it to the app.
+        return SimulatedApi.Settings.builder()
+                .tokenLifetime(TOKEN_LIFETIME)
+                .rateLimit(RATE_LIMIT, RATE_LIMIT_WINDOW)
+                .throttlePeriod(THROTTLE_PERIOD)
+                .build();
+    }
+
+    /** How a demo run ended. */
+    static final class Result {
+        final int exitCode;
+        final ApiCounters counters;
+
+        Result(int exitCode, ApiCounters counters) {
+            this.exitCode = exitCode;
+            this.counters = counters;
+        }
+    }
+
+    private final Path agentJar;
+    private final Path demoClassPath;
+    private final PrintStream out;
+
+    DemoLauncher(Path agentJar, Path demoClassPath, PrintStream out) {
+        this.agentJar = agentJar;
+        this.demoClassPath = demoClassPath;
+        this.out = out;
+    }
+
+    public static void main(String[] args) {
+        int exitCode;
+        try {
+            Path codeSource = AgentJarLocator.demoCodeSource();
+            Path agentJar = AgentJarLocator.locate(System.getProperty(AgentJarLocator.AGENT_JAR_PROPERTY),
+                    Paths.get("").toAbsolutePath(), codeSource);
+            exitCode = new DemoLauncher(agentJar, codeSource, System.out).run().exitCode;
+        } catch (AgentJarLocator.AgentJarNotFoundException e) {
+            System.err.println("demo: " + e.getMessage());
+            exitCode = 2;
+        } catch (IOException | UncheckedIOException e) {
+            System.err.println("demo: could not run the demo: " + e);
+            exitCode = 2;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            System.err.println("demo: interrupted");
+            exitCode = 2;
+        }
+        System.exit(exitCode);
+    }
+
+    /** Runs the whole demo and prints its report; the result carries the app's exit code. */
+    Result run() throws IOException, InterruptedException {
+        try (SimulatedApi api = new SimulatedApi(demoSettings()).start()) {
+            out.println("demo: simulated API at " + api.baseUrl() + ", token endpoint " + api.tokenUrl());
+            out.println("demo: " + api.settings());
+            Path refreshTokenFile = writeOwnerOnly(api.currentRefreshToken());
+            Path accessTokenFile = writeOwnerOnly(api.staleAccessToken());
+            try {
+                int exitCode = runApp(command(api, accessTokenFile, refreshTokenFile));
+                printReport(api, refreshTokenFile, exitCode);
+                return new Result(exitCode, api.counters());
+            } finally {
+                Files.deleteIfExists(refreshTokenFile);
+                Files.deleteIfExists(accessTokenFile);
+            }
+        }
+    }
+
+    List<String> command(SimulatedApi api, Path accessTokenFile, Path refreshTokenFile) {
+        boolean windows = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows");
+        Path java = Paths.get(System.getProperty("java.home"), "bin", windows ? "java.exe" : "java");
+        List<String> command = new ArrayList<>();
+        command.add(java.toString());
+        command.add("-javaagent:" + agentJar);
+        command.add("-Dapiwarden.base-url=" + api.baseUrl());
+        command.add("-Dapiwarden.auth-url=" + api.authUrl());
+        command.add("-Dapiwarden.access-token-file=" + accessTokenFile);
+        command.add("-Dapiwarden.refresh-token-file=" + refreshTokenFile);
+        command.add("-Dapiwarden.backoff.initial-delay=" + BACKOFF_INITIAL_DELAY);
+        command.add("-D" + DemoProgram.EXPIRY_WAIT_PROPERTY + "=" + TOKEN_LIFETIME.plus(EXPIRY_MARGIN).toMillis());
+        String logLevel = System.getProperty(LOG_LEVEL_PROPERTY);
+        if (logLevel != null) {
+            command.add("-D" + LOG_LEVEL_PROPERTY + "=" + logLevel);
+        }
+        command.add("-cp");
+        command.add(demoClassPath.toString());
+        command.add(DemoProgram.class.getName());
+        return command;
+    }
+
+    /** Starts the app, copies its output (the agent's log on standard error included) with a prefix, returns its exit code. */
+    private int runApp(List<String> command) throws IOException, InterruptedException {
+        out.println("demo: starting the app with -javaagent:" + agentJar);
+        Process app = new ProcessBuilder(command).redirectErrorStream(true).start();
+        app.getOutputStream().close();
+        Thread copier = new Thread(() -> copyLines(app, "  app | "), "demo-app-output");
+        copier.setDaemon(true);
+        copier.start();
+        if (!app.waitFor(CHILD_TIME_LIMIT.toMillis(), TimeUnit.MILLISECONDS)) {
+            app.destroyForcibly().waitFor();
+            out.println("demo: the app did not finish within " + CHILD_TIME_LIMIT.getSeconds()
+                    + " s and was stopped; rerun with -D" + LOG_LEVEL_PROPERTY + "=debug to see where it waits");
+        }
+        copier.join(TimeUnit.SECONDS.toMillis(5));
+        return app.exitValue();
+    }
+
+    private void copyLines(Process app, String prefix) {
+        // The child writes in its platform encoding; this JVM runs on the same platform.
+        Charset charset = Charset.defaultCharset();
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(app.getInputStream(), charset))) {
+            String line;
+            while ((line = lines.readLine()) != null) {
+                out.println(prefix + line);
+            }
+        } catch (IOException e) {
+            out.println("demo: lost the app's output: " + e);
+        }
+    }
+
+    private void printReport(SimulatedApi api, Path refreshTokenFile, int exitCode) throws IOException {
+        ApiCounters c = api.counters();
+        String fileState = Files.isRegularFile(refreshTokenFile)
+                && new String(Files.readAllBytes(refreshTokenFile), StandardCharsets.UTF_8).trim()
+                        .equals(api.currentRefreshToken())
+                ? "holds the latest rotated refresh token" : "does not hold the latest refresh token";
+        out.println();
+        out.println("demo report (counted by the simulated API)");
+        out.println("  requests to the API      : " + c.apiRequests() + " (the app's calls and the agent's resends)");
+        out.println("  token requests           : " + c.tokenRequests() + " (" + c.tokensIssued() + " answered with a token)");
+        out.println("  token refreshes          : " + c.tokensIssued() + " (the app started with an expired token; every new one was a refresh)");
+        out.println("  401 OAuth invalid token  : " + c.unauthorized());
+        out.println("  429 rate limit exceeded  : " + c.rateLimited());
+        out.println("  502/504 from the proxy   : " + c.proxyErrors());
+        out.println("  refresh-token file       : " + fileState);
+        out.println("  app exit code            : " + exitCode + (exitCode == 0
+                ? " (every call ended in 200)" : " (some calls did not end in 200; see the app's lines above)"));
+    }
+
+    /** A temporary file only this user can read, holding the secret: it must not go on a command line. */
+    static Path writeOwnerOnly(String secret) throws IOException {
+        FileAttribute<?>[] ownerOnly = FileSystems.getDefault().supportedFileAttributeViews().contains("posix")
+                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))}
+                : new FileAttribute<?>[0];
+        Path file = Files.createTempFile("apiwarden-demo-refresh-token-", ".txt", ownerOnly);
+        Files.write(file, (secret + "\n").getBytes(StandardCharsets.UTF_8));
+        return file;
+    }
+}

@@ -1,0 +1,80 @@
+package io.apiwarden.demo;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The whole demo against the real agent jar: the app, which has no auth code, must end with every
+ * call answered 200. The agent module builds first in the reactor, so its jar is there.
+ */
+class DemoIT {
+    private static final Pattern REFRESHES = Pattern.compile("token refreshes\\s*:\\s*(\\d+)");
+
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void appEndsWithEveryCallAnswered200AndTheAgentRefreshedTheToken() throws Exception {
+        Path agentJar = Paths.get(System.getProperty(AgentJarLocator.AGENT_JAR_PROPERTY,
+                "../" + AgentJarLocator.AGENT_JAR_IN_PROJECT)).toAbsolutePath().normalize();
+        assertThat(agentJar).as("the agent jar: build the whole project (./mvnw verify)").isRegularFile();
+
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        DemoLauncher.Result result;
+        try (PrintStream out = new PrintStream(new Tee(captured, System.out), true, StandardCharsets.UTF_8)) {
+            result = new DemoLauncher(agentJar, AgentJarLocator.demoCodeSource(), out).run();
+        }
+        String report = captured.toString(StandardCharsets.UTF_8);
+
+        assertThat(result.exitCode).as("app exit code; its output:%n%s", report).isZero();
+        Matcher refreshes = REFRESHES.matcher(report);
+        assertThat(refreshes.find()).as("report has a refresh count:%n%s", report).isTrue();
+        assertThat(Integer.parseInt(refreshes.group(1))).as("after the stale token, and after expiry").isGreaterThanOrEqualTo(2);
+        assertThat(result.counters.tokensIssued()).isGreaterThanOrEqualTo(2);
+        assertThat(result.counters.unauthorized()).as("the stale first token met OAuth invalid token").isPositive();
+        assertThat(result.counters.rateLimited()).as("the burst met the global rate limit").isPositive();
+        int calls = DemoProgram.TOTAL_CALLS;
+        assertThat(report).contains("summary: " + calls + " calls, " + calls + " ended in 200, 0 did not")
+                .contains("holds the latest rotated refresh token");
+    }
+
+    /** Keeps the demo's output for the assertions and shows it in the build log as it happens. */
+    private static final class Tee extends OutputStream {
+        private final OutputStream first;
+        private final OutputStream second;
+
+        Tee(OutputStream first, OutputStream second) {
+            this.first = first;
+            this.second = second;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            first.write(b);
+            second.write(b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            first.write(b, off, len);
+            second.write(b, off, len);
+        }
+
+        @Override
+        public void flush() throws IOException {
+            first.flush();
+            second.flush();
+        }
+    }
+}
