@@ -43,11 +43,17 @@ public final class ApiWardenAgent {
                 return;
             }
             AgentRuntime.configure(config);
+            StringBuilder through = new StringBuilder();
             if (config.jdkHttpClientEnabled()) {
                 JdkHttpClientInstrumentation.install(inst);
+                through.append(" java.net.http.HttpClient");
+            }
+            if (config.okHttpEnabled()) {
+                OkHttpInstrumentation.install(inst);
+                through.append(through.length() == 0 ? " OkHttp" : " and OkHttp");
             }
             AgentLog.info("managing calls to " + config.scope().baseUrl()
-                    + (config.jdkHttpClientEnabled() ? " through java.net.http.HttpClient" : " (java.net.http.HttpClient off)"));
+                    + (through.length() == 0 ? ": every client is switched off" : " through" + through));
         } catch (Throwable t) {
             AgentLog.error("could not start; the app runs without the agent", t);
         }

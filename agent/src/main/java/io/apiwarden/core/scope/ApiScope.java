@@ -60,14 +60,25 @@ public final class ApiScope {
 
     /** True when the agent manages a request to {@code uri}. */
     public boolean contains(URI uri) {
-        if (uri == null || !sameOrigin(uri)) {
+        return uri != null && contains(uri.getScheme(), uri.getHost(), uri.getPort(), uri.getRawPath());
+    }
+
+    /**
+     * True when the agent manages a request to the URL made of these parts, for clients whose
+     * URL type is not {@link URI} (building one per call would cost an allocation and a parse).
+     *
+     * @param port the port, or -1 for the scheme's default
+     * @param rawPath the path as sent, percent-encoded
+     */
+    public boolean contains(String scheme, String host, int port, String rawPath) {
+        if (!sameOrigin(scheme, host, port)) {
             return false;
         }
-        String path = uri.getRawPath() == null ? "" : uri.getRawPath();
+        String path = rawPath == null ? "" : rawPath;
         if (!underBasePath(path)) {
             return false;
         }
-        return excludedOrigin == null || !(excludedOrigin.sameOrigin(uri) && trimSlashes(path).equals(excludedPath));
+        return excludedOrigin == null || !(excludedOrigin.sameOrigin(scheme, host, port) && trimSlashes(path).equals(excludedPath));
     }
 
     /**
@@ -75,15 +86,17 @@ public final class ApiScope {
      * Compares without allocating, as it runs for every call of every wrapped client.
      */
     public boolean sameOrigin(URI uri) {
-        String s = uri.getScheme();
-        String h = uri.getHost();
+        return sameOrigin(uri.getScheme(), uri.getHost(), uri.getPort());
+    }
+
+    private boolean sameOrigin(String s, String h, int p) {
         if (s == null || h == null || !s.equalsIgnoreCase(scheme)) {
             return false;
         }
         boolean hostMatches = h.length() == host.length()
                 ? h.equalsIgnoreCase(host)
                 : h.length() == host.length() + 1 && h.endsWith(".") && h.regionMatches(true, 0, host, 0, host.length());
-        return hostMatches && effectivePort(scheme, uri.getPort()) == port;
+        return hostMatches && effectivePort(scheme, p) == port;
     }
 
     private boolean underBasePath(String path) {

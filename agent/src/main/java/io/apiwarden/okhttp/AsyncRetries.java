@@ -1,0 +1,197 @@
+package io.apiwarden.okhttp;
+
+import io.apiwarden.core.Warden;
+import io.apiwarden.core.call.CallState;
+import io.apiwarden.core.time.DelayScheduler;
+import okhttp3.Call;
+import okhttp3.Callback;
+import okhttp3.Response;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Rate-limit waits that hold no OkHttp thread.
+ *
+ * <p>For {@code enqueue}, the app's callback is wrapped. When the interceptor decides to wait, it
+ * lets the rate-limited response go back to the wrapped callback, which closes it and schedules
+ * a {@link Call#clone() copy} of the call on the agent's timer; the copy is enqueued in its turn.
+ * The app's callback is called once, with the app's own {@link Call}. {@code Call.cancel()}
+ * stops a pending retry at once and cancels a copy in flight.
+ *
+ * <p>For {@code execute}, the wait blocks the caller's thread, as the app asked for, but a
+ * {@code cancel()} from another thread ends it at once.
+ */
+final class AsyncRetries {
+    private final DelayScheduler scheduler;
+    /** Every managed enqueued call in flight, the app's and the copies, to the call's state. */
+    private final Map<Call, State> calls = new ConcurrentHashMap<>();
+    /** Synchronous calls waiting out a rate limit, so that cancel() can wake them. */
+    private final Map<Call, CountDownLatch> sleepers = new ConcurrentHashMap<>();
+
+    AsyncRetries(Warden warden) {
+        this.scheduler = warden.scheduler();
+    }
+
+    /** The state of an enqueued managed call, or null for a call made with execute(). */
+    State stateOf(Call call) {
+        return calls.get(call);
+    }
+
+    Callback wrap(Call call, Callback app) {
+        State state = new State(call, app);
+        calls.put(call, state);
+        return new RetryingCallback(state);
+    }
+
+    void cancelled(Call call) {
+        CountDownLatch sleeper = sleepers.get(call);
+        if (sleeper != null) {
+            sleeper.countDown();
+        }
+        State state = calls.get(call);
+        if (state != null && state.original == call) {
+            state.cancel();
+        }
+    }
+
+    /** Blocks a synchronous call for {@code delay}; a cancel ends the wait with the error OkHttp gives a cancelled call. */
+    void waitFor(Call call, Duration delay) throws IOException {
+        CountDownLatch latch = new CountDownLatch(1);
+        sleepers.put(call, latch);
+        DelayScheduler.Scheduled timer = scheduler.schedule(delay, latch::countDown);
+        try {
+            if (!call.isCanceled()) {
+                latch.await();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting out a rate limit");
+        } finally {
+            timer.cancel();
+            sleepers.remove(call);
+        }
+        if (call.isCanceled()) {
+            throw new IOException("Canceled");
+        }
+    }
+
+    /** One enqueued logical call, across its copies. */
+    final class State {
+        final Call original;
+        final Callback app;
+        final CallState callState = new CallState();
+        private final AtomicBoolean finished = new AtomicBoolean();
+        private final AtomicBoolean cancelled = new AtomicBoolean();
+        private volatile Call current;
+        private volatile Duration pendingDelay;
+        private volatile DelayScheduler.Scheduled timer;
+
+        State(Call original, Callback app) {
+            this.original = original;
+            this.app = app;
+            this.current = original;
+        }
+
+        /** Called by the interceptor: the response it returns is to be resent after {@code delay}. */
+        void resendAfter(Duration delay) {
+            pendingDelay = delay;
+        }
+
+        private void cancel() {
+            if (!cancelled.compareAndSet(false, true)) {
+                return;
+            }
+            DelayScheduler.Scheduled t = timer;
+            if (t != null) {
+                t.cancel();
+            }
+            Call c = current;
+            if (c != original) {
+                c.cancel();
+            }
+            if (t != null && c == original) {
+                // Waiting, with no copy in flight: nothing else will call back.
+                fail(new IOException("Canceled"));
+            }
+        }
+
+        private void resend() {
+            if (cancelled.get()) {
+                fail(new IOException("Canceled"));
+                return;
+            }
+            Call copy = original.clone();
+            calls.put(copy, this);
+            current = copy;
+            copy.enqueue(new RetryingCallback(this));
+            if (cancelled.get()) {
+                copy.cancel();
+            }
+        }
+
+        private void deliver(Response response) throws IOException {
+            if (finished.compareAndSet(false, true)) {
+                forget();
+                app.onResponse(original, response);
+            } else {
+                response.close();
+            }
+        }
+
+        private void fail(IOException e) {
+            if (finished.compareAndSet(false, true)) {
+                forget();
+                app.onFailure(original, e);
+            }
+        }
+
+        private void forget() {
+            calls.remove(original);
+            Call c = current;
+            if (c != null) {
+                calls.remove(c);
+            }
+        }
+    }
+
+    /** The callback OkHttp sees for a managed enqueued call and its copies. */
+    final class RetryingCallback implements Callback {
+        private final State state;
+
+        RetryingCallback(State state) {
+            this.state = state;
+        }
+
+        @Override
+        public void onResponse(Call call, Response response) throws IOException {
+            Duration delay = state.pendingDelay;
+            state.pendingDelay = null;
+            if (delay == null || state.cancelled.get()) {
+                state.deliver(response);
+                return;
+            }
+            response.close();
+            if (call != state.original) {
+                calls.remove(call);
+            }
+            state.current = state.original;
+            state.timer = scheduler.schedule(delay, state::resend);
+            if (state.cancelled.get()) {
+                // cancel() ran before the timer existed: it is this thread's to stop.
+                state.timer.cancel();
+                state.fail(new IOException("Canceled"));
+            }
+        }
+
+        @Override
+        public void onFailure(Call call, IOException e) {
+            state.fail(e);
+        }
+    }
+}

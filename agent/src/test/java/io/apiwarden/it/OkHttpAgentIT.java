@@ -1,0 +1,161 @@
+package io.apiwarden.it;
+
+import io.apiwarden.it.apps.ChildLoaderOkHttpApp;
+import io.apiwarden.it.apps.JdkClientApp;
+import io.apiwarden.it.apps.OkHttpApp;
+import io.apiwarden.it.apps.RetrofitApp;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Plain OkHttp apps (3.x, 4.x, 5.x), a Retrofit app and OkHttp in a child loader, started with the agent. */
+class OkHttpAgentIT {
+    private static final String STALE_TOKEN = "stale-access-c0ffee";
+
+    private final MockWebServer server = new MockWebServer();
+    private final FakeOAuthApi api = new FakeOAuthApi();
+
+    @BeforeEach
+    void start() throws Exception {
+        server.setDispatcher(api);
+        server.start(0);
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
+
+    private String url(String path) {
+        return server.url(path).toString();
+    }
+
+    private AgentJvm app(String okhttp) throws Exception {
+        AgentJvm jvm = new AgentJvm()
+                .property("apiwarden.base-url", url("/api/v1"))
+                .property("apiwarden.auth-url", url("/auth"))
+                .property("apiwarden.access-token", STALE_TOKEN)
+                .property("apiwarden.refresh-token", "first-refresh-9b8a7")
+                .property("apiwarden.backoff.initial-delay", "100ms");
+        try (Stream<Path> jars = Files.list(AgentJvm.itLib(okhttp))) {
+            jars.sorted().forEach(jvm::classPath);
+        }
+        return jvm;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"okhttp3", "okhttp4", "okhttp5"})
+    void executeAndEnqueueAreManagedOnlyForTheApi(String okhttp) throws Exception {
+        AgentJvm.Result r = app(okhttp).run(OkHttpApp.class,
+                "execute:" + url("/api/v1/user"), "enqueue:" + url("/api/v1/user"), "execute:" + url("/other"));
+
+        assertThat(r.stdout).as(r.toString()).containsExactly("STATUS 200 user", "STATUS 200 user", "STATUS 200 other");
+        assertThat(api.tokenRequests).hasSize(1);
+        assertThat(api.apiRequests).extracting(q -> q.getHeaders().values("Authorization"))
+                .containsExactly(java.util.List.of("Bearer " + STALE_TOKEN),
+                        java.util.List.of("Bearer " + FakeOAuthApi.ISSUED_TOKEN), java.util.List.of("Bearer " + FakeOAuthApi.ISSUED_TOKEN));
+        assertThat(api.otherRequests.get(0).getHeaders().get("Authorization")).isNull();
+        assertThat(r.all()).doesNotContain(STALE_TOKEN, FakeOAuthApi.ISSUED_TOKEN, "first-refresh-9b8a7");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"okhttp4", "okhttp5"})
+    void rateLimitedAsyncCallsHoldNoDispatcherThreadWhileTheyWait(String okhttp) throws Exception {
+        api.rateLimitFirst = 100;
+
+        AgentJvm.Result r = app(okhttp).property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN)
+                .property("apiwarden.backoff.initial-delay", "1s")
+                .run(OkHttpApp.class, "storm:100:" + url("/api/v1/user") + ":" + url("/other"));
+
+        assertThat(r.stdout).as(r.toString()).containsExactly("OTHER STATUS 200 other first=true", "STORM {STATUS 200 user=100}");
+        assertThat(api.apiRequests).hasSize(200);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"okhttp4", "okhttp5"})
+    void cancellingAnEnqueuedCallStopsItsPendingRetryAndCallsBackOnce(String okhttp) throws Exception {
+        api.rateLimitFirst = 100;
+
+        AgentJvm.Result r = app(okhttp).property("apiwarden.backoff.initial-delay", "30s")
+                .run(OkHttpApp.class, "cancel:" + url("/api/v1/user"));
+
+        assertThat(r.stdout).as(r.toString()).singleElement().asString()
+                .startsWith("CANCEL ").endsWith(" callbacks=1 fast=true");
+        assertThat(r.stdout.get(0)).matches("CANCEL (FAILURE Canceled same-call=true|STATUS 429) callbacks=1 fast=true");
+        assertThat(api.apiRequests).hasSize(1);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"okhttp4", "okhttp5"})
+    void copiesMadeWithNewBuilderDoNotStackTheInterceptor(String okhttp) throws Exception {
+        AgentJvm.Result r = app(okhttp).property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN)
+                .run(OkHttpApp.class, "copies:" + url("/api/v1/user"));
+
+        assertThat(r.stdout).as(r.toString()).containsExactly("INTERCEPTORS 1 1 2", "STATUS 200 user");
+        assertThat(api.apiRequests.get(0).getHeaders().values("Authorization")).hasSize(1);
+    }
+
+    @Test
+    void aCrossHostRedirectNeverCarriesTheToken() throws Exception {
+        try (MockWebServer elsewhere = new MockWebServer()) {
+            elsewhere.start(0);
+            elsewhere.enqueue(new MockResponse.Builder().code(200).body("landed").build());
+            server.setDispatcher(new mockwebserver3.Dispatcher() {
+                @Override
+                public MockResponse dispatch(RecordedRequest request) {
+                    return new MockResponse.Builder().code(302).addHeader("Location", elsewhere.url("/landing")).build();
+                }
+            });
+
+            AgentJvm.Result r = app("okhttp4").run(OkHttpApp.class, "execute:" + url("/api/v1/user"));
+
+            assertThat(r.stdout).as(r.toString()).containsExactly("STATUS 200 landed");
+            assertThat(server.takeRequest().getHeaders().get("Authorization")).isEqualTo("Bearer " + STALE_TOKEN);
+            assertThat(elsewhere.takeRequest().getHeaders().get("Authorization")).isNull();
+        }
+    }
+
+    @Test
+    void okHttpLoadedByAChildClassLoaderIsManaged() throws Exception {
+        AgentJvm.Result r = new AgentJvm()
+                .property("apiwarden.base-url", url("/api/v1"))
+                .property("apiwarden.auth-url", url("/auth"))
+                .property("apiwarden.access-token", STALE_TOKEN)
+                .property("apiwarden.refresh-token", "first-refresh-9b8a7")
+                .run(ChildLoaderOkHttpApp.class, AgentJvm.itLib("okhttp5").toString(), url("/api/v1/user"));
+
+        assertThat(r.stdout).as(r.toString()).containsExactly("LOADER true", "STATUS 200 user");
+        assertThat(api.tokenRequests).hasSize(1);
+    }
+
+    @Test
+    void retrofitWorksUnchanged() throws Exception {
+        AgentJvm.Result r = app("okhttp4").run(RetrofitApp.class, url("/api/v1/"));
+
+        assertThat(r.stdout).as(r.toString()).containsExactly("STATUS 200 user");
+        assertThat(api.tokenRequests).hasSize(1);
+    }
+
+    @Test
+    void switchingOkHttpOffLeavesItAloneAndTheJdkClientManaged() throws Exception {
+        AgentJvm.Result okhttp = app("okhttp4").property("apiwarden.instrumentation.okhttp.enabled", "false")
+                .run(OkHttpApp.class, "execute:" + url("/api/v1/user"));
+        AgentJvm.Result jdk = app("okhttp4").property("apiwarden.instrumentation.okhttp.enabled", "false")
+                .run(JdkClientApp.class, "send:" + url("/api/v1/user"));
+
+        assertThat(okhttp.stdout).as(okhttp.toString()).containsExactly("STATUS 401 {\"message\":\"OAuth invalid token\"}");
+        assertThat(jdk.stdout).as(jdk.toString()).containsExactly("STATUS 200 user");
+        assertThat(api.apiRequests.get(0).getHeaders().get("Authorization")).isNull();
+    }
+}

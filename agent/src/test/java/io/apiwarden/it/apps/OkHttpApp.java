@@ -1,0 +1,158 @@
+package io.apiwarden.it.apps;
+
+import okhttp3.Call;
+import okhttp3.Callback;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A plain OkHttp app with no auth code, run in its own JVM (with OkHttp 3, 4 or 5 on its class
+ * path) by the agent's integration tests. Each argument is one step:
+ * <ul>
+ *   <li>{@code execute:URL}, {@code enqueue:URL}: one GET, prints {@code STATUS code body};
+ *   <li>{@code copies:URL}: GETs through {@code newBuilder()} copies, prints their interceptor counts;
+ *   <li>{@code storm:N:URL:OTHER}: N managed GETs enqueued at once, then one unmanaged GET on the same
+ *       client and host; prints whether the unmanaged one finished before any managed one;
+ *   <li>{@code cancel:URL}: enqueues a GET, cancels it after it was sent, prints what the callback got.
+ * </ul>
+ */
+public final class OkHttpApp {
+    private static final OkHttpClient CLIENT = new OkHttpClient();
+
+    private OkHttpApp() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        for (String step : args) {
+            String[] parts = step.split(":", 2);
+            String rest = parts[1];
+            switch (parts[0]) {
+                case "execute":
+                    try (Response r = CLIENT.newCall(get(rest)).execute()) {
+                        System.out.println("STATUS " + r.code() + " " + r.body().string());
+                    }
+                    break;
+                case "enqueue":
+                    System.out.println(enqueue(CLIENT, rest).get(60, TimeUnit.SECONDS));
+                    break;
+                case "copies":
+                    copies(rest);
+                    break;
+                case "storm":
+                    storm(rest);
+                    break;
+                case "cancel":
+                    cancel(rest);
+                    break;
+                default:
+                    throw new IllegalArgumentException("unknown step " + step);
+            }
+        }
+        CLIENT.dispatcher().executorService().shutdown();
+    }
+
+    static Request get(String url) {
+        return new Request.Builder().url(url).build();
+    }
+
+    static CompletableFuture<String> enqueue(OkHttpClient client, String url) {
+        CompletableFuture<String> result = new CompletableFuture<>();
+        AtomicInteger callbacks = new AtomicInteger();
+        client.newCall(get(url)).enqueue(new Callback() {
+            @Override
+            public void onFailure(Call call, IOException e) {
+                result.complete("FAILURE " + e.getMessage() + " callbacks=" + callbacks.incrementAndGet());
+            }
+
+            @Override
+            public void onResponse(Call call, Response response) throws IOException {
+                try (Response r = response) {
+                    result.complete("STATUS " + r.code() + " " + r.body().string());
+                }
+            }
+        });
+        return result;
+    }
+
+    private static void copies(String url) throws IOException {
+        OkHttpClient copy = CLIENT.newBuilder().build();
+        OkHttpClient withOwn = copy.newBuilder().addInterceptor(chain -> chain.proceed(chain.request())).build();
+        System.out.println("INTERCEPTORS " + CLIENT.interceptors().size() + " " + copy.interceptors().size() + " " + withOwn.interceptors().size());
+        try (Response r = withOwn.newCall(get(url)).execute()) {
+            System.out.println("STATUS " + r.code() + " " + r.body().string());
+        }
+    }
+
+    private static void storm(String spec) throws Exception {
+        String[] p = spec.split(":", 2);
+        int n = Integer.parseInt(p[0]);
+        String urls = p[1];
+        int split = urls.indexOf(":http");
+        String managed = urls.substring(0, split);
+        String other = urls.substring(split + 1);
+        long[] firstManagedDone = {Long.MAX_VALUE};
+        List<CompletableFuture<String>> calls = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            calls.add(enqueue(CLIENT, managed).whenComplete((s, e) -> {
+                synchronized (firstManagedDone) {
+                    firstManagedDone[0] = Math.min(firstManagedDone[0], System.nanoTime());
+                }
+            }));
+        }
+        String otherResult = enqueue(CLIENT, other).get(60, TimeUnit.SECONDS);
+        long otherDone = System.nanoTime();
+        TreeMap<String, Integer> counts = new TreeMap<>();
+        for (CompletableFuture<String> call : calls) {
+            counts.merge(call.get(60, TimeUnit.SECONDS), 1, Integer::sum);
+        }
+        synchronized (firstManagedDone) {
+            System.out.println("OTHER " + otherResult + " first=" + (otherDone < firstManagedDone[0]));
+        }
+        System.out.println("STORM " + counts);
+    }
+
+    private static void cancel(String url) throws Exception {
+        java.util.concurrent.CountDownLatch answered = new java.util.concurrent.CountDownLatch(1);
+        OkHttpClient listening = CLIENT.newBuilder().eventListener(new okhttp3.EventListener() {
+            @Override
+            public void responseHeadersEnd(Call c, Response response) {
+                answered.countDown();
+            }
+        }).build();
+        Call call = listening.newCall(get(url));
+        CompletableFuture<String> result = new CompletableFuture<>();
+        AtomicInteger callbacks = new AtomicInteger();
+        long start = System.nanoTime();
+        call.enqueue(new Callback() {
+            @Override
+            public void onFailure(Call c, IOException e) {
+                callbacks.incrementAndGet();
+                result.complete("FAILURE " + e.getMessage() + " same-call=" + (c == call));
+            }
+
+            @Override
+            public void onResponse(Call c, Response response) {
+                callbacks.incrementAndGet();
+                response.close();
+                result.complete("STATUS " + response.code());
+            }
+        });
+        // Cancel once the first (rate-limited) answer is in, while the retry waits.
+        answered.await(60, TimeUnit.SECONDS);
+        call.cancel();
+        String outcome = result.get(60, TimeUnit.SECONDS);
+        listening.dispatcher().executorService().shutdown();
+        listening.dispatcher().executorService().awaitTermination(60, TimeUnit.SECONDS);
+        System.out.println("CANCEL " + outcome + " callbacks=" + callbacks.get()
+                + " fast=" + (TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start) < 20));
+    }
+}
