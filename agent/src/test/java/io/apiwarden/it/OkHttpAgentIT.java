@@ -98,6 +98,27 @@ class OkHttpAgentIT {
 
     @ParameterizedTest
     @ValueSource(strings = {"okhttp4", "okhttp5"})
+    void cancellingAnExecutingCallEndsItsWaitAtOnce(String okhttp) throws Exception {
+        api.rateLimitFirst = 100;
+
+        AgentJvm.Result r = app(okhttp).property("apiwarden.backoff.initial-delay", "30s")
+                .run(OkHttpApp.class, "execute-cancel:" + url("/api/v1/user"));
+
+        assertThat(r.stdout).as(r.toString()).containsExactly("EXECUTE-CANCEL FAILURE Canceled fast=true");
+        assertThat(api.apiRequests).hasSize(1);
+    }
+
+    @Test
+    void aOneShotBodyIsNeverResent() throws Exception {
+        AgentJvm.Result r = app("okhttp5").run(OkHttpApp.class, "post-oneshot:" + url("/api/v1/items"));
+
+        assertThat(r.stdout).as(r.toString()).containsExactly("STATUS 401");
+        assertThat(api.apiRequests).hasSize(1);
+        assertThat(api.tokenRequests).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"okhttp4", "okhttp5"})
     void copiesMadeWithNewBuilderDoNotStackTheInterceptor(String okhttp) throws Exception {
         AgentJvm.Result r = app(okhttp).property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN)
                 .run(OkHttpApp.class, "copies:" + url("/api/v1/user"));

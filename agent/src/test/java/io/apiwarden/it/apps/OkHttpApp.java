@@ -22,7 +22,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code copies:URL}: GETs through {@code newBuilder()} copies, prints their interceptor counts;
  *   <li>{@code storm:N:URL:OTHER}: N managed GETs enqueued at once, then one unmanaged GET on the same
  *       client and host; prints whether the unmanaged one finished before any managed one;
- *   <li>{@code cancel:URL}: enqueues a GET, cancels it after it was sent, prints what the callback got.
+ *   <li>{@code cancel:URL}: enqueues a GET, cancels it after it was answered, prints what the callback got;
+ *   <li>{@code execute-cancel:URL}: the same with {@code execute()} on another thread;
+ *   <li>{@code post-oneshot:URL}: a POST whose body can be written once.
  * </ul>
  */
 public final class OkHttpApp {
@@ -52,6 +54,12 @@ public final class OkHttpApp {
                     break;
                 case "cancel":
                     cancel(rest);
+                    break;
+                case "execute-cancel":
+                    executeCancel(rest);
+                    break;
+                case "post-oneshot":
+                    postOneShot(rest);
                     break;
                 default:
                     throw new IllegalArgumentException("unknown step " + step);
@@ -154,5 +162,50 @@ public final class OkHttpApp {
         listening.dispatcher().executorService().awaitTermination(60, TimeUnit.SECONDS);
         System.out.println("CANCEL " + outcome + " callbacks=" + callbacks.get()
                 + " fast=" + (TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start) < 20));
+    }
+
+    private static void executeCancel(String url) throws Exception {
+        java.util.concurrent.CountDownLatch answered = new java.util.concurrent.CountDownLatch(1);
+        OkHttpClient listening = CLIENT.newBuilder().eventListener(new okhttp3.EventListener() {
+            @Override
+            public void responseHeadersEnd(Call c, Response response) {
+                answered.countDown();
+            }
+        }).build();
+        Call call = listening.newCall(get(url));
+        long start = System.nanoTime();
+        CompletableFuture<String> outcome = CompletableFuture.supplyAsync(() -> {
+            try (Response r = call.execute()) {
+                return "STATUS " + r.code();
+            } catch (IOException e) {
+                return "FAILURE " + e.getMessage();
+            }
+        });
+        answered.await(60, TimeUnit.SECONDS);
+        call.cancel();
+        System.out.println("EXECUTE-CANCEL " + outcome.get(60, TimeUnit.SECONDS)
+                + " fast=" + (TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start) < 20));
+    }
+
+    private static void postOneShot(String url) throws IOException {
+        okhttp3.RequestBody oneShot = new okhttp3.RequestBody() {
+            @Override
+            public okhttp3.MediaType contentType() {
+                return null;
+            }
+
+            @Override
+            public void writeTo(okio.BufferedSink sink) throws IOException {
+                sink.writeUtf8("streamed once");
+            }
+
+            @Override
+            public boolean isOneShot() {
+                return true;
+            }
+        };
+        try (Response r = CLIENT.newCall(new Request.Builder().url(url).post(oneShot).build()).execute()) {
+            System.out.println("STATUS " + r.code());
+        }
     }
 }
