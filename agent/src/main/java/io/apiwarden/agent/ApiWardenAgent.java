@@ -42,6 +42,7 @@ public final class ApiWardenAgent {
                 AgentLog.error("configuration is invalid, the agent stays inactive and the app runs without it: " + e.getMessage());
                 return;
             }
+            config.warnings().forEach(AgentLog::warn);
             AgentRuntime.configure(config);
             StringBuilder through = new StringBuilder();
             if (config.jdkHttpClientEnabled()) {

@@ -20,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 
 /**
  * One logical call to the API: attempts it, and resends it after a token refresh or a
@@ -27,6 +28,9 @@ import java.util.concurrent.ExecutionException;
  * waits there; {@link #sendAsync} chains the attempts on futures and schedules its waits.
  */
 final class ManagedCall<T> implements OutcomeHandler.Decider {
+    /** Where the JDK's client completes the futures it hands out: the default pool of CompletableFuture. */
+    private static final Executor ASYNC_POOL = new CompletableFuture<Void>().defaultExecutor();
+
     private final Warden warden;
     private final HttpClient appClient;
     private final HttpClient sender;
@@ -88,7 +92,11 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
             try {
                 token = warden.tokens().tokenAfterRejection(token).get();
             } catch (ExecutionException refreshFailed) {
-                return join(heldResponse(response, outcome));
+                try {
+                    return join(heldResponse(response, outcome));
+                } catch (RuntimeException appHandlerFailed) {
+                    throw sendFailure(appHandlerFailed);
+                }
             }
         }
     }
@@ -170,29 +178,34 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
             if (mayThrow) {
                 throw e;
             }
-            result.completeExceptionally(e);
+            fail(e);
             return;
         }
         inFlight = sent;
+        if (result.isCancelled()) {
+            // The app cancelled between the check above and now.
+            sent.cancel(true);
+        }
         sent.whenComplete(this::onResponse);
     }
 
     private void onResponse(HttpResponse<Outcome<T>> response, Throwable failure) {
         if (failure != null) {
-            result.completeExceptionally(failure);
+            fail(failure);
             return;
         }
         try {
             next(response, response.body());
         } catch (RuntimeException e) {
-            AgentLog.once(AgentLog.Level.WARN, "async-step", "an asynchronous call could not be continued; it is sent again as is", e);
-            pipe(appClient.sendAsync(appRequest, appHandler));
+            // Never resend here: the request may have been processed, and its body may be spent.
+            AgentLog.once(AgentLog.Level.WARN, "async-step", "an asynchronous call could not be continued", e);
+            fail(asSendException(e));
         }
     }
 
     private void next(HttpResponse<Outcome<T>> response, Outcome<T> outcome) {
         if (outcome.delivered) {
-            result.complete(new AppResponse<>(response, appRequest, outcome.body));
+            complete(new AppResponse<>(response, appRequest, outcome.body));
             return;
         }
         if (outcome.redirect != null) {
@@ -213,24 +226,40 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
             return;
         }
         warden.tokens().tokenAfterRejection(token).whenComplete((fresh, refreshFailed) -> {
-            if (refreshFailed == null) {
-                token = fresh;
-                attempt(false);
-            } else {
-                pipe(heldResponse(response, outcome));
+            try {
+                if (refreshFailed == null) {
+                    token = fresh;
+                    attempt(false);
+                } else {
+                    pipe(heldResponse(response, outcome));
+                }
+            } catch (RuntimeException e) {
+                fail(asSendException(e));
             }
         });
     }
 
+    /**
+     * Completes the app's future from the JDK's asynchronous pool, as the JDK's own client does:
+     * the app's continuations must never run on the agent's timer or the token client's threads.
+     */
     private void pipe(CompletionStage<HttpResponse<T>> stage) {
         inFlight = stage.toCompletableFuture();
-        stage.whenComplete((r, e) -> {
+        stage.whenCompleteAsync((r, e) -> {
             if (e != null) {
                 result.completeExceptionally(e);
             } else {
                 result.complete(r);
             }
-        });
+        }, ASYNC_POOL);
+    }
+
+    private void complete(HttpResponse<T> response) {
+        pipe(CompletableFuture.completedFuture(response));
+    }
+
+    private void fail(Throwable failure) {
+        ASYNC_POOL.execute(() -> result.completeExceptionally(failure));
     }
 
     private void cancelPending() {
@@ -252,6 +281,26 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
                         .thenApply(pushed -> new AppResponse<>(pushed, pushed.request(), pushed.body().body)));
     }
 
+    /**
+     * What {@code HttpClient.send} throws for a failure of the app's body handler: argument and
+     * security errors as they are, anything else wrapped in an {@link IOException}.
+     */
+    private static Exception asSendException(RuntimeException e) {
+        if (e instanceof IllegalArgumentException || e instanceof SecurityException) {
+            return e;
+        }
+        return new IOException(e.getClass().getName() + " while the response was handled", e);
+    }
+
+    /** {@link #asSendException} for {@code send}: throws the runtime exceptions, returns the I/O one to throw. */
+    private static IOException sendFailure(RuntimeException e) {
+        Exception mapped = asSendException(e);
+        if (mapped instanceof RuntimeException) {
+            throw (RuntimeException) mapped;
+        }
+        return (IOException) mapped;
+    }
+
     /** Waits for a stage the way {@code HttpClient.send} waits for its body. */
     private static <R> R join(CompletionStage<R> stage) throws IOException, InterruptedException {
         try {
@@ -263,7 +312,7 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
                 throw (IOException) cause;
             }
             if (cause instanceof RuntimeException) {
-                throw (RuntimeException) cause;
+                throw sendFailure((RuntimeException) cause);
             }
             if (cause instanceof Error) {
                 throw (Error) cause;

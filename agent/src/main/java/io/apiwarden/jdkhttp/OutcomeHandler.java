@@ -45,27 +45,30 @@ final class OutcomeHandler<T> implements BodyHandler<Outcome<T>> {
 
     @Override
     public BodySubscriber<Outcome<T>> apply(ResponseInfo info) {
+        Verdict verdict;
+        Decision decision = null;
+        RedirectRule.Hop hop = null;
         try {
-            return choose(info);
+            verdict = classifier.fromHead(info.statusCode(), name -> info.headers().allValues(name));
+            if (verdict == Verdict.SUCCESS && redirects != null) {
+                hop = redirects.hop(info.statusCode(), info.headers(), uri, method);
+            } else if (verdict != null && verdict != Verdict.SUCCESS) {
+                decision = decider.decide(verdict, info);
+            }
         } catch (RuntimeException e) {
             AgentLog.once(AgentLog.Level.WARN, "outcome-handler", "a response could not be classified; it goes to the app as is", e);
             return deliver(info, Verdict.SUCCESS);
         }
-    }
-
-    private BodySubscriber<Outcome<T>> choose(ResponseInfo info) {
-        Verdict verdict = classifier.fromHead(info.statusCode(), name -> info.headers().allValues(name));
+        // The app's own handler is called outside the guard: what it throws is the app's to see, once.
+        if (hop != null) {
+            return BodySubscribers.replacing(Outcome.redirect(hop));
+        }
         if (verdict == Verdict.SUCCESS) {
-            RedirectRule.Hop hop = redirects == null ? null : redirects.hop(info.statusCode(), info.headers(), uri, method);
-            if (hop != null) {
-                return BodySubscribers.replacing(Outcome.redirect(hop));
-            }
             return deliver(info, verdict);
         }
         if (verdict == null) {
             return new PeekingSubscriber<>(info, app, classifier, decider, null);
         }
-        Decision decision = decider.decide(verdict, info);
         switch (decision.action()) {
             case WAIT_AND_RESEND:
                 return BodySubscribers.replacing(Outcome.resend(verdict, decision, info, null));
@@ -78,10 +81,5 @@ final class OutcomeHandler<T> implements BodyHandler<Outcome<T>> {
 
     private BodySubscriber<Outcome<T>> deliver(ResponseInfo info, Verdict verdict) {
         return BodySubscribers.mapping(app.apply(info), body -> Outcome.delivered(verdict, body));
-    }
-
-    /** The app's handler, for a later replay. */
-    HttpResponse.BodyHandler<T> app() {
-        return app;
     }
 }

@@ -45,14 +45,20 @@ final class RelaySubscription implements Flow.Subscription {
 
     @Override
     public void request(long n) {
+        Flow.Subscription up = null;
         synchronized (this) {
             if (n <= 0) {
+                // Reactive Streams rule 3.9: signal the error, and let go of the connection.
                 upstreamError = new IllegalArgumentException("non-positive request: " + n);
+                up = upstreamDone ? null : upstream;
                 upstreamDone = true;
                 queue.clear();
             } else {
                 demand = demand + n < 0 ? Long.MAX_VALUE : demand + n;
             }
+        }
+        if (up != null) {
+            up.cancel();
         }
         drain();
     }

@@ -16,18 +16,17 @@ final class Requests {
 
     /**
      * Publishers of the JDK that produce the same bytes every time they are subscribed:
-     * {@code ofString}, {@code ofByteArray(s)}, {@code ofFile}, {@code noBody} and
-     * {@code ofInputStream}, whose supplier is asked for a new stream on each subscription
-     * (the JDK itself relies on that for redirects). {@code fromPublisher} and the app's own
-     * publishers may be one-shot, so they are never resent.
+     * {@code ofString}, {@code ofByteArray(s)}, {@code ofFile} and {@code noBody}.
+     * {@code ofInputStream} asks its supplier for a stream on each subscription, but a supplier
+     * may well hand back the same, spent stream; {@code fromPublisher} and the app's own
+     * publishers may be one-shot. None of those is ever resent.
      */
     private static final Set<String> REPEATABLE_PUBLISHERS = Set.of(
             "jdk.internal.net.http.RequestPublishers$ByteArrayPublisher",
             "jdk.internal.net.http.RequestPublishers$StringPublisher",
             "jdk.internal.net.http.RequestPublishers$IterablePublisher",
             "jdk.internal.net.http.RequestPublishers$FilePublisher",
-            "jdk.internal.net.http.RequestPublishers$EmptyPublisher",
-            "jdk.internal.net.http.RequestPublishers$InputStreamPublisher");
+            "jdk.internal.net.http.RequestPublishers$EmptyPublisher");
 
     private Requests() {
     }
@@ -41,27 +40,40 @@ final class Requests {
 
     /** The app's request with {@code Authorization} set to {@code value}, everything else the same. */
     static HttpRequest withAuthorization(HttpRequest request, String value) {
-        HttpRequest.Builder b = copy(request, request.uri(), request.method(), request.bodyPublisher().orElse(null));
+        HttpRequest.Builder b = copy(request, request.uri(), request.method(), request.bodyPublisher().orElse(null), true);
         b.setHeader(AUTHORIZATION, value);
         return b.build();
     }
 
     /**
      * The request for following a redirect to {@code target}, as the JDK builds it: same headers,
-     * the body only when the method stays the same.
+     * the body only when the method stays the same. A hop to another origin loses
+     * {@code Authorization}, the app's own included, as on JDK 21 and later.
      */
     static HttpRequest redirected(HttpRequest request, URI target, String method) {
         BodyPublisher body = method.equals(request.method()) ? request.bodyPublisher().orElse(null) : null;
-        return copy(request, target, method, body).build();
+        return copy(request, target, method, body, sameOrigin(request.uri(), target)).build();
     }
 
-    private static HttpRequest.Builder copy(HttpRequest request, URI uri, String method, BodyPublisher body) {
+    static boolean sameOrigin(URI a, URI b) {
+        return a.getScheme().equalsIgnoreCase(b.getScheme()) && a.getHost().equalsIgnoreCase(b.getHost())
+                && port(a) == port(b);
+    }
+
+    private static int port(URI u) {
+        return u.getPort() != -1 ? u.getPort() : u.getScheme().equalsIgnoreCase("https") ? 443 : 80;
+    }
+
+    private static HttpRequest.Builder copy(HttpRequest request, URI uri, String method, BodyPublisher body,
+                                            boolean keepAuthorization) {
         HttpRequest.Builder b = HttpRequest.newBuilder(uri).expectContinue(request.expectContinue());
         request.timeout().ifPresent(b::timeout);
         request.version().ifPresent(b::version);
         for (Map.Entry<String, List<String>> header : request.headers().map().entrySet()) {
-            for (String value : header.getValue()) {
-                b.header(header.getKey(), value);
+            if (keepAuthorization || !header.getKey().equalsIgnoreCase(AUTHORIZATION)) {
+                for (String value : header.getValue()) {
+                    b.header(header.getKey(), value);
+                }
             }
         }
         if (body == null && method.equals("GET")) {

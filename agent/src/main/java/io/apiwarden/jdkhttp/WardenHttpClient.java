@@ -35,6 +35,8 @@ public final class WardenHttpClient extends HttpClient {
     private final Warden warden;
     private final RedirectRule redirects;
     private volatile HttpClient noRedirectTwin;
+    /** Set by the Java 21 life-cycle methods: no twin is built after the app shut the client down. */
+    private volatile boolean shutDown;
 
     private WardenHttpClient(HttpClient delegate, Warden warden) {
         this.delegate = delegate;
@@ -91,7 +93,7 @@ public final class WardenHttpClient extends HttpClient {
 
     /** The client for managed attempts: the wrapped one, or its non-redirecting twin. */
     private HttpClient sender() {
-        if (redirects == null) {
+        if (redirects == null || shutDown) {
             return delegate;
         }
         HttpClient twin = noRedirectTwin;
@@ -162,11 +164,13 @@ public final class WardenHttpClient extends HttpClient {
 
     /** Java 21+: shuts the wrapped client (and its twin) down. */
     public void shutdown() {
+        shutDown = true;
         ClientLifecycle.shutdown(delegate, noRedirectTwin);
     }
 
     /** Java 21+: shuts the wrapped client (and its twin) down now. */
     public void shutdownNow() {
+        shutDown = true;
         ClientLifecycle.shutdownNow(delegate, noRedirectTwin);
     }
 
@@ -182,6 +186,7 @@ public final class WardenHttpClient extends HttpClient {
 
     /** Java 21+: closes the wrapped client (and its twin). */
     public void close() {
+        shutDown = true;
         ClientLifecycle.close(delegate, noRedirectTwin);
     }
 

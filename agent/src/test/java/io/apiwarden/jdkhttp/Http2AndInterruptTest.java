@@ -78,10 +78,24 @@ class Http2AndInterruptTest {
     }
 
     @Test
+    void theAppsContinuationsNeverRunOnTheAgentsTimerThread() throws Exception {
+        server.start(0);
+        server.enqueue(new MockResponse.Builder().code(429).build());
+        server.enqueue(new MockResponse.Builder().code(200).body("ok").build());
+        HttpClient client = WardenHttpClient.wrap(HttpClient.newHttpClient(), warden("10ms"));
+
+        String thread = client.sendAsync(HttpRequest.newBuilder(server.url("/api/user").uri()).build(), BodyHandlers.ofString())
+                .thenApply(r -> Thread.currentThread().getName()).get(10, TimeUnit.SECONDS);
+
+        assertThat(thread).doesNotStartWith("apiwarden");
+        assertThat(server.getRequestCount()).isEqualTo(2);
+    }
+
+    @Test
     void sendStaysInterruptibleWhileItWaitsOutARateLimit() throws Exception {
         server.start(0);
         server.enqueue(new MockResponse.Builder().code(429).build());
-        HttpClient client = WardenHttpClient.wrap(HttpClient.newHttpClient(), warden("1h"));
+        HttpClient client = WardenHttpClient.wrap(HttpClient.newHttpClient(), warden("5m"));
         CompletableFuture<Throwable> outcome = new CompletableFuture<>();
         Thread caller = new Thread(() -> {
             try {

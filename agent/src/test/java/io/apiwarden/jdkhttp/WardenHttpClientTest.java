@@ -231,6 +231,37 @@ class WardenHttpClientTest {
     }
 
     @Test
+    void anInputStreamBodyIsNeverResentSinceItsSupplierMayHandBackASpentStream() throws Exception {
+        server.enqueue(response(429, "slow"));
+        java.io.ByteArrayInputStream once = new java.io.ByteArrayInputStream("{\"order\":42}".getBytes(StandardCharsets.UTF_8));
+        HttpRequest post = HttpRequest.newBuilder(server.url("/api/v1/orders").uri())
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> once)).build();
+
+        assertThat(client.send(post, BodyHandlers.ofString()).statusCode()).isEqualTo(429);
+        assertThat(server.getRequestCount()).isEqualTo(1);
+    }
+
+    @Test
+    void whenARefreshFailsAndTheAppsHandlerThrowsTheAsyncCallFailsAndTheHandlerRunsOnce() throws Exception {
+        tokens.failingWith(new TokenRefreshException("refused", false));
+        server.enqueue(response(401, "expired"));
+        java.util.concurrent.atomic.AtomicInteger handlerCalls = new java.util.concurrent.atomic.AtomicInteger();
+        HttpResponse.BodyHandler<String> strict = info -> {
+            handlerCalls.incrementAndGet();
+            if (info.statusCode() >= 400) {
+                throw new IllegalStateException("HTTP " + info.statusCode());
+            }
+            return HttpResponse.BodySubscribers.ofString(StandardCharsets.UTF_8);
+        };
+
+        CompletableFuture<HttpResponse<String>> call = client.sendAsync(get("/api/v1/user"), strict);
+
+        assertThat(call).failsWithin(Duration.ofSeconds(10)).withThrowableThat().havingRootCause()
+                .isInstanceOf(IllegalStateException.class).withMessage("HTTP 401");
+        assertThat(handlerCalls).hasValue(1);
+    }
+
+    @Test
     void aRepeatableBodyIsResentWhole() throws Exception {
         server.enqueue(response(401, "expired"));
         server.enqueue(response(201, "created"));
@@ -327,6 +358,24 @@ class WardenHttpClientTest {
 
             assertThat(response.body()).isEqualTo("landed");
             assertThat(authorizationOf(server.takeRequest())).isEqualTo("Bearer access-0");
+            assertThat(authorizationOf(elsewhere.takeRequest())).isNull();
+        }
+    }
+
+    @Test
+    void theAppsOwnAuthorizationStaysWithItsOriginOnAManagedRedirect() throws Exception {
+        try (MockWebServer elsewhere = new MockWebServer()) {
+            elsewhere.start(0);
+            elsewhere.enqueue(response(200, "landed"));
+            server.enqueue(new MockResponse.Builder().code(307)
+                    .addHeader("Location", elsewhere.url("/landing").toString()).build());
+            HttpClient following = managed(HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).build(),
+                    "apiwarden.access-token", "access-0");
+            HttpRequest own = HttpRequest.newBuilder(server.url("/api/v1/user").uri()).header("Authorization", "Basic YXBwOnB3").build();
+
+            following.send(own, BodyHandlers.ofString());
+
+            assertThat(authorizationOf(server.takeRequest())).isEqualTo("Basic YXBwOnB3");
             assertThat(authorizationOf(elsewhere.takeRequest())).isNull();
         }
     }

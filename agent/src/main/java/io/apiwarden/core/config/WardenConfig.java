@@ -1,6 +1,7 @@
 package io.apiwarden.core.config;
 
 import io.apiwarden.core.scope.ApiScope;
+import io.apiwarden.core.token.TokenText;
 
 import java.io.IOException;
 import java.net.URI;
@@ -26,6 +27,8 @@ import java.util.function.Function;
 public final class WardenConfig {
     /** Beyond ten doublings of even a 2 s start the waits exceed half an hour: no caller waits that long. */
     static final int MAX_RETRIES_LIMIT = 10;
+    /** No wait or time-out the agent keeps is longer than a day; longer values are typing mistakes. */
+    static final Duration MAX_DURATION = Duration.ofHours(24);
 
     /** What the agent does when the app set its own {@code Authorization} header. */
     public enum AuthorizationMode {
@@ -47,6 +50,7 @@ public final class WardenConfig {
     private final Duration tokenTimeout;
     private final boolean jdkHttpClientEnabled;
     private final boolean okHttpEnabled;
+    private final List<String> warnings;
 
     private WardenConfig(Reader r) {
         this.enabled = r.enabled;
@@ -64,6 +68,7 @@ public final class WardenConfig {
         this.tokenTimeout = r.tokenTimeout;
         this.jdkHttpClientEnabled = r.jdkHttpClientEnabled;
         this.okHttpEnabled = r.okHttpEnabled;
+        this.warnings = List.copyOf(r.warnings);
     }
 
     /** Reads the JVM's system properties and environment. */
@@ -156,6 +161,11 @@ public final class WardenConfig {
         return okHttpEnabled;
     }
 
+    /** Settings that work but deserve a look (cleartext HTTP to another host, an unwritable token folder). */
+    public List<String> warnings() {
+        return warnings;
+    }
+
     /** Describes the configuration with every secret replaced by whether it is set. */
     @Override
     public String toString() {
@@ -178,6 +188,7 @@ public final class WardenConfig {
         private final Function<String, String> systemProperties;
         private final Map<String, String> environment;
         final List<String> problems = new ArrayList<>();
+        final List<String> warnings = new ArrayList<>();
         /** Secrets that were set but unusable: their absence is already reported. */
         private final Set<ConfigProperty> unusableSecrets = EnumSet.noneOf(ConfigProperty.class);
 
@@ -220,6 +231,30 @@ public final class WardenConfig {
             jdkHttpClientEnabled = bool(ConfigProperty.JDK_HTTP_CLIENT_ENABLED);
             okHttpEnabled = bool(ConfigProperty.OKHTTP_ENABLED);
             checkTokensFitTogether();
+            if (backoffInitialDelay.compareTo(backoffMaxDelay) > 0) {
+                problems.add(where(ConfigProperty.BACKOFF_MAX_DELAY) + " is shorter than " + ConfigProperty.BACKOFF_INITIAL_DELAY.key()
+                        + ": make it at least as long");
+            }
+            warnAboutCleartext(ConfigProperty.BASE_URL, scope == null ? null : scope.baseUrl());
+            warnAboutCleartext(ConfigProperty.TOKEN_URL, tokenUrl);
+            if (refreshTokenFile != null && refreshToken != null) {
+                Path folder = refreshTokenFile.toAbsolutePath().getParent();
+                if (folder == null || !Files.isWritable(folder)) {
+                    warnings.add("the folder of " + ConfigProperty.REFRESH_TOKEN_FILE.key() + " (" + folder
+                            + ") is not writable: a rotated refresh token will be kept in memory only");
+                }
+            }
+        }
+
+        private void warnAboutCleartext(ConfigProperty p, URI url) {
+            if (url != null && url.getScheme().equalsIgnoreCase("http") && !isLoopback(url.getHost())) {
+                warnings.add(p.key() + " is plain http to " + url.getHost() + ": tokens would cross the network unencrypted; use https");
+            }
+        }
+
+        private static boolean isLoopback(String host) {
+            String h = host.toLowerCase(Locale.ROOT);
+            return h.equals("localhost") || h.startsWith("127.") || h.equals("[::1]") || h.equals("::1");
         }
 
         /** The value as set, trimmed, or null when it is unset or blank. */
@@ -287,6 +322,11 @@ public final class WardenConfig {
             if (base == null) {
                 return null;
             }
+            if (base.getRawQuery() != null || base.getRawFragment() != null) {
+                problems.add(where(ConfigProperty.AUTH_URL) + " has a query or fragment, so {auth-url}/token would be wrong: "
+                        + "give the base alone, or the whole endpoint as " + ConfigProperty.TOKEN_URL.key());
+                return null;
+            }
             String s = base.toString();
             return URI.create(s.endsWith("/") ? s + "token" : s + "/token");
         }
@@ -346,7 +386,7 @@ public final class WardenConfig {
                     return null;
                 }
             }
-            if (value != null && !isTokenText(value)) {
+            if (value != null && !TokenText.isValid(value)) {
                 problems.add(source + " contains spaces or control characters: set the bare token, without quotes or line breaks");
                 return null;
             }
@@ -370,8 +410,9 @@ public final class WardenConfig {
             String value = valueOrDefault(p);
             try {
                 Duration d = Durations.parse(value);
-                if (d.isZero()) {
-                    problems.add(where(p) + " is zero: give a positive duration such as " + p.defaultValue());
+                if (d.isZero() || d.compareTo(MAX_DURATION) > 0) {
+                    problems.add(where(p) + " is " + value + ": give a duration above zero and at most 24h, such as "
+                            + p.defaultValue());
                     return Durations.parse(p.defaultValue());
                 }
                 return d;
@@ -401,7 +442,7 @@ public final class WardenConfig {
                 problems.add(ConfigProperty.CLIENT_SECRET.key() + " is set without " + where(ConfigProperty.CLIENT_ID)
                         + ": set the client id too");
             }
-            if (clientId != null && !isTokenText(clientId)) {
+            if (clientId != null && !TokenText.isValid(clientId)) {
                 problems.add(where(ConfigProperty.CLIENT_ID) + " contains spaces or control characters");
             }
             if (unusableSecrets.contains(ConfigProperty.REFRESH_TOKEN) || unusableSecrets.contains(ConfigProperty.ACCESS_TOKEN)) {
@@ -416,17 +457,6 @@ public final class WardenConfig {
                 problems.add(ConfigProperty.REFRESH_TOKEN.key() + " is set but there is no token endpoint: set "
                         + where(ConfigProperty.AUTH_URL) + " or " + ConfigProperty.TOKEN_URL.key());
             }
-        }
-
-        /** Tokens are printable ASCII without spaces (RFC 6750 b64token is a subset). */
-        private static boolean isTokenText(String s) {
-            for (int i = 0; i < s.length(); i++) {
-                char c = s.charAt(i);
-                if (c <= 0x20 || c >= 0x7f) {
-                    return false;
-                }
-            }
-            return true;
         }
     }
 }

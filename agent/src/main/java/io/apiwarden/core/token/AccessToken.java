@@ -10,12 +10,14 @@ import java.util.Optional;
 public final class AccessToken {
     private final String value;
     private final long generation;
+    private final Instant obtainedAt;
     private final Instant expiresAt;
     private final Instant refreshAt;
 
-    AccessToken(String value, long generation, Instant expiresAt, Instant refreshAt) {
+    AccessToken(String value, long generation, Instant obtainedAt, Instant expiresAt, Instant refreshAt) {
         this.value = value;
         this.generation = generation;
+        this.obtainedAt = obtainedAt;
         this.expiresAt = expiresAt;
         this.refreshAt = refreshAt;
     }
@@ -37,6 +39,11 @@ public final class AccessToken {
 
     boolean isExpired(Instant now) {
         return expiresAt != null && !now.isBefore(expiresAt);
+    }
+
+    /** True when the agent obtained this token less than {@code age} ago; false for the configured one. */
+    boolean isYoungerThan(java.time.Duration age, Instant now) {
+        return obtainedAt != null && now.isBefore(obtainedAt.plus(age));
     }
 
     boolean isDueForRefresh(Instant now) {

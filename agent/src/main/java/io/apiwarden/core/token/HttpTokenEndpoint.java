@@ -113,6 +113,9 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
             if (body.accessToken == null) {
                 result.completeExceptionally(new TokenRefreshException(
                         "the token response has no access_token: check apiwarden.token-url", false));
+            } else if (!TokenText.isValid(body.accessToken) || (body.refreshToken != null && !TokenText.isValid(body.refreshToken))) {
+                result.completeExceptionally(new TokenRefreshException(
+                        "the token response holds a token with spaces or control characters, which cannot go into a header", false));
             } else if (!body.isBearer()) {
                 result.completeExceptionally(new TokenRefreshException("the token endpoint issued a token of type '"
                         + body.tokenType + "', not Bearer: this API needs bearer tokens", true));

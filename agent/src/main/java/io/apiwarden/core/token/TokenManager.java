@@ -24,6 +24,9 @@ import java.util.concurrent.CompletionException;
  *       the API's own responses reach the app.
  *   <li>After a failed refresh, callers within {@link #FAILURE_COOL_DOWN} fail fast instead of
  *       each asking a struggling token service again.
+ *   <li>A token refused within {@link #MIN_AGE_TO_REFRESH_ON_REJECTION} of its issue is not
+ *       replaced: the spec's "insufficient permissions" is the same error, and a new token has
+ *       the same rights.
  * </ul>
  */
 public final class TokenManager {
@@ -31,11 +34,20 @@ public final class TokenManager {
     static final Duration MAX_REFRESH_AHEAD = Duration.ofSeconds(60);
     /** Long enough that a storm of 401s during an outage of the token service asks it once. */
     static final Duration FAILURE_COOL_DOWN = Duration.ofSeconds(5);
+    /**
+     * A token refused younger than this is not refreshed again: the refusal is about rights, not
+     * age. Bounds the refreshes that a resource the token may not touch can cause to one per 10 s.
+     */
+    static final Duration MIN_AGE_TO_REFRESH_ON_REJECTION = Duration.ofSeconds(10);
+    /** Longer lives are treated as a year: "never expires" values must not overflow the clock. */
+    static final Duration MAX_LIFETIME = Duration.ofDays(365);
 
     private final TokenEndpoint endpoint;
     private final RefreshTokenFile refreshTokenFile;
     private final Clock clock;
     private final Object lock = new Object();
+    private final Object fileLock = new Object();
+    private long persistedGeneration;
 
     private volatile AccessToken current;
     private String refreshToken;
@@ -56,7 +68,7 @@ public final class TokenManager {
         this.refreshToken = refreshToken;
         this.refreshTokenFile = refreshTokenFile;
         this.clock = clock;
-        this.current = accessToken == null ? null : new AccessToken(accessToken, 0, null, null);
+        this.current = accessToken == null ? null : new AccessToken(accessToken, 0, null, null, null);
     }
 
     /** Whether a refresh can be attempted at all. */
@@ -95,15 +107,20 @@ public final class TokenManager {
      * {@link TokenRefreshException} when no new token can be had.
      */
     public CompletableFuture<AccessToken> tokenAfterRejection(AccessToken rejected) {
-        return refresh(rejected);
+        return refresh(rejected, true);
     }
 
     private CompletableFuture<AccessToken> refresh(AccessToken failed) {
+        return refresh(failed, false);
+    }
+
+    private CompletableFuture<AccessToken> refresh(AccessToken failed, boolean rejected) {
         CompletableFuture<AccessToken> mine;
         String usingRefreshToken;
         synchronized (lock) {
+            Instant instant = clock.instant();
             AccessToken now = current;
-            if (now != null && now != failed) {
+            if (now != null && now != failed && !now.isExpired(instant)) {
                 return CompletableFuture.completedFuture(now);
             }
             if (inFlight != null) {
@@ -115,8 +132,13 @@ public final class TokenManager {
             if (stopped) {
                 return failed("refreshing is stopped after a permanent refusal", true);
             }
-            if (clock.instant().isBefore(coolDownUntil)) {
+            if (instant.isBefore(coolDownUntil)) {
                 return failed("the last refresh failed moments ago", false);
+            }
+            if (rejected && now != null && now.isYoungerThan(MIN_AGE_TO_REFRESH_ON_REJECTION, instant)) {
+                // A token this new was refused for what it may do, not for its age ("insufficient
+                // permissions" is the same error): a new one would be refused too.
+                return failed("the token was issued moments ago; a new one would not be allowed more", false);
             }
             mine = new CompletableFuture<>();
             inFlight = mine;
@@ -125,11 +147,25 @@ public final class TokenManager {
         CompletableFuture<TokenGrant> grant;
         try {
             grant = endpoint.refresh(usingRefreshToken);
-        } catch (RuntimeException e) {
+        } catch (Throwable t) {
             grant = CompletableFuture.failedFuture(new TokenRefreshException(
-                    "the token request failed (" + e.getClass().getSimpleName() + ")", false));
+                    "the token request failed (" + t.getClass().getSimpleName() + ")", false));
         }
-        grant.whenComplete((g, failure) -> finish(mine, usingRefreshToken, g, failure));
+        grant.whenComplete((g, failure) -> {
+            try {
+                finish(mine, usingRefreshToken, g, failure);
+            } catch (Throwable t) {
+                // Whatever went wrong, no caller may wait for this refresh forever.
+                synchronized (lock) {
+                    if (inFlight == mine) {
+                        inFlight = null;
+                    }
+                    coolDownUntil = clock.instant().plus(FAILURE_COOL_DOWN);
+                }
+                AgentLog.once(AgentLog.Level.ERROR, "refresh-finish", "a token response could not be used", t);
+                mine.completeExceptionally(new TokenRefreshException("the token response could not be used", false));
+            }
+        });
         return mine;
     }
 
@@ -142,9 +178,10 @@ public final class TokenManager {
             if (failure == null) {
                 Instant now = clock.instant();
                 generation++;
-                Instant expiresAt = grant.expiresIn().map(now::plus).orElse(null);
-                Instant refreshAt = grant.expiresIn().map(life -> now.plus(life).minus(refreshWindow(life))).orElse(null);
-                fresh = new AccessToken(grant.accessToken(), generation, expiresAt, refreshAt);
+                Duration life = grant.expiresIn().map(l -> l.compareTo(MAX_LIFETIME) > 0 ? MAX_LIFETIME : l).orElse(null);
+                Instant expiresAt = life == null ? null : now.plus(life);
+                Instant refreshAt = life == null ? null : expiresAt.minus(refreshWindow(life));
+                fresh = new AccessToken(grant.accessToken(), generation, now, expiresAt, refreshAt);
                 current = fresh;
                 if (grant.refreshToken().isPresent() && !grant.refreshToken().get().equals(usedRefreshToken)) {
                     rotated = grant.refreshToken().get();
@@ -161,10 +198,10 @@ public final class TokenManager {
         }
         if (fresh != null) {
             AgentLog.debug("access token refreshed: " + fresh);
-            if (rotated != null) {
-                persist(rotated);
-            }
             mine.complete(fresh);
+            if (rotated != null) {
+                persist(rotated, fresh.generation());
+            }
         } else {
             if (error.permanent()) {
                 AgentLog.error("token refresh refused for good, calls now go out with the last token: " + error.getMessage());
@@ -181,12 +218,19 @@ public final class TokenManager {
         return fifth.compareTo(MAX_REFRESH_AHEAD) < 0 ? fifth : MAX_REFRESH_AHEAD;
     }
 
-    private void persist(String rotated) {
+    /** Writes a rotated refresh token; of two quick rotations, the older never lands last. */
+    private void persist(String rotated, long ofGeneration) {
         if (refreshTokenFile == null) {
             return;
         }
         try {
-            refreshTokenFile.write(rotated);
+            synchronized (fileLock) {
+                if (ofGeneration <= persistedGeneration) {
+                    return;
+                }
+                refreshTokenFile.write(rotated);
+                persistedGeneration = ofGeneration;
+            }
         } catch (IOException | RuntimeException e) {
             AgentLog.error("the rotated refresh token could not be written to " + refreshTokenFile.path()
                     + "; it is kept in memory, but a restart will need a new one. Make the folder writable for this process", e);

@@ -149,6 +149,34 @@ class WardenConfigTest {
     }
 
     @Test
+    void waitsAreBoundedAndTheCapIsNoShorterThanTheFirstWait() {
+        minimal();
+        props.put("apiwarden.backoff.initial-delay", "10m");
+        props.put("apiwarden.token.timeout", "48h");
+
+        assertThatThrownBy(this::read).isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems())
+                .anySatisfy(p -> assertThat(p).contains("apiwarden.backoff.max-delay", "shorter than apiwarden.backoff.initial-delay"))
+                .anySatisfy(p -> assertThat(p).contains("apiwarden.token.timeout", "at most 24h")));
+    }
+
+    @Test
+    void anAuthUrlWithAQueryIsRefusedBecauseTheTokenPathWouldLandInIt() {
+        minimal();
+        props.put("apiwarden.auth-url", "https://auth.example.com/oauth?tenant=7");
+
+        assertThatThrownBy(this::read).hasMessageContaining("apiwarden.auth-url").hasMessageContaining("apiwarden.token-url");
+    }
+
+    @Test
+    void cleartextToAnotherHostIsWarnedAboutButLoopbackIsNot() throws Exception {
+        minimal();
+        props.put("apiwarden.base-url", "http://api.example.com/v1");
+        props.put("apiwarden.auth-url", "http://127.0.0.1:8080");
+
+        assertThat(read().warnings()).singleElement().asString().contains("apiwarden.base-url", "plain http", "api.example.com");
+    }
+
+    @Test
     void toStringNeverShowsSecrets() throws Exception {
         minimal();
         props.put("apiwarden.access-token", "access-secret");

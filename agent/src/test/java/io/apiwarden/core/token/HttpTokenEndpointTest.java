@@ -108,6 +108,14 @@ class HttpTokenEndpointTest {
     }
 
     @Test
+    void aTokenThatCannotGoIntoAHeaderIsRefusedWithoutQuotingIt() {
+        server.enqueue(json(200, "{\"access_token\":\"abc\\u0007secret-part\"}"));
+
+        assertThatThrownBy(() -> endpoint(null, null).refresh("r").join()).cause()
+                .hasMessageContaining("control characters").hasMessageNotContaining("secret-part");
+    }
+
+    @Test
     void aNonBearerTokenIsRefused() {
         server.enqueue(json(200, "{\"access_token\":\"a\",\"token_type\":\"mac\"}"));
 

@@ -3,6 +3,7 @@ package io.apiwarden.core.token;
 import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
@@ -14,6 +15,8 @@ import java.util.concurrent.CompletableFuture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+/** Every refresh here completes at once or fails: a hang is a bug, and ends the test instead of the build. */
+@Timeout(10)
 class TokenManagerTest {
     private final MutableClock clock = MutableClock.atEpochDay();
     private final FakeTokenEndpoint endpoint = new FakeTokenEndpoint();
@@ -84,6 +87,38 @@ class TokenManagerTest {
     }
 
     @Test
+    void aTokenRefusedMomentsAfterItsIssueIsNotReplacedAgain() {
+        TokenManager m = manager("access-0", null);
+        AccessToken fresh = m.tokenAfterRejection(m.current()).join();
+
+        assertThat(m.tokenAfterRejection(fresh)).as("insufficient permissions: a new token would not help")
+                .isCompletedExceptionally();
+        clock.advance(TokenManager.MIN_AGE_TO_REFRESH_ON_REJECTION);
+        assertThat(header(m.tokenAfterRejection(fresh))).isEqualTo("Bearer access-2");
+        assertThat(endpoint.requests()).isEqualTo(2);
+    }
+
+    @Test
+    void aCallerWhoseRejectedTokenWasReplacedByAnAlreadyExpiredOneGetsAFreshOne() {
+        endpoint.expiresIn(Duration.ofSeconds(30));
+        TokenManager m = manager("access-0", null);
+        AccessToken old = m.current();
+        m.tokenAfterRejection(old).join();
+        clock.advance(Duration.ofSeconds(31));
+
+        assertThat(header(m.tokenAfterRejection(old))).isEqualTo("Bearer access-2");
+    }
+
+    @Test
+    void aLifetimeBeyondTheClocksRangeStillCompletesTheRefresh() {
+        endpoint.expiresIn(Duration.ofSeconds(Long.MAX_VALUE / 4));
+        TokenManager m = manager(null, null);
+
+        assertThat(header(m.tokenForRequest())).isEqualTo("Bearer access-1");
+        assertThat(m.current().expiresAt()).contains(clock.instant().plus(TokenManager.MAX_LIFETIME));
+    }
+
+    @Test
     void theRefreshWindowIsSixtySecondsOrAFifthOfAShortLife() {
         assertThat(TokenManager.refreshWindow(Duration.ofHours(1))).isEqualTo(Duration.ofSeconds(60));
         assertThat(TokenManager.refreshWindow(Duration.ofSeconds(10))).isEqualTo(Duration.ofSeconds(2));
@@ -97,6 +132,7 @@ class TokenManagerTest {
         TokenManager m = manager("access-0", new RefreshTokenFile(file));
 
         m.tokenAfterRejection(m.current()).join();
+        clock.advance(TokenManager.MIN_AGE_TO_REFRESH_ON_REJECTION);
         m.tokenAfterRejection(m.current()).join();
 
         assertThat(endpoint.refreshTokensSeen()).containsExactly("refresh-0", "refresh-1");
@@ -109,6 +145,7 @@ class TokenManagerTest {
         TokenManager m = manager("access-0", new RefreshTokenFile(dir.resolve("missing").resolve("refresh")));
 
         m.tokenAfterRejection(m.current()).join();
+        clock.advance(TokenManager.MIN_AGE_TO_REFRESH_ON_REJECTION);
         m.tokenAfterRejection(m.current()).join();
 
         assertThat(endpoint.refreshTokensSeen()).containsExactly("refresh-0", "refresh-1");
