@@ -2,9 +2,12 @@ package io.apiwarden.agent;
 
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.config.WardenConfig;
+import io.apiwarden.core.telemetry.Telemetry;
 import io.apiwarden.jdkhttp.InternalClients;
+import io.apiwarden.telemetry.TelemetryFactory;
 
 import java.net.http.HttpClient;
+import java.time.Clock;
 
 /**
  * The one {@link Warden} of the JVM, created on first use so that start-up stays cheap: every
@@ -33,7 +36,10 @@ final class AgentRuntime {
         }
         synchronized (AgentRuntime.class) {
             if (warden == null) {
-                warden = Warden.create(c, AgentRuntime::tokenClient);
+                // Telemetry comes up here, on the first call that needs the agent, not in premain:
+                // the SDK's start costs more than the rest of the agent together.
+                Telemetry telemetry = TelemetryFactory.create(c, Clock.systemUTC(), InternalClients::unwrapped);
+                warden = Warden.create(c, AgentRuntime::tokenClient, telemetry);
             }
             return warden;
         }

@@ -6,6 +6,7 @@ import io.apiwarden.core.classify.ResponseClassifier;
 import io.apiwarden.core.config.WardenConfig;
 import io.apiwarden.core.config.WardenConfig.AuthorizationMode;
 import io.apiwarden.core.scope.ApiScope;
+import io.apiwarden.core.telemetry.Telemetry;
 import io.apiwarden.core.time.DelayScheduler;
 import io.apiwarden.core.time.SystemDelayScheduler;
 import io.apiwarden.core.token.HttpTokenEndpoint;
@@ -29,6 +30,7 @@ public final class Warden {
     private final TokenManager tokens;
     private final DelayScheduler scheduler;
     private final Clock clock;
+    private final Telemetry telemetry;
 
     /**
      * Wires the parts.
@@ -36,12 +38,19 @@ public final class Warden {
      * @param tokenEndpoint where refreshes go, or null when there is no token URL
      */
     public Warden(WardenConfig config, TokenEndpoint tokenEndpoint, DelayScheduler scheduler, Clock clock) {
+        this(config, tokenEndpoint, scheduler, clock, Telemetry.NOOP);
+    }
+
+    /** Wires the parts, with spans and meters going to {@code telemetry}. */
+    public Warden(WardenConfig config, TokenEndpoint tokenEndpoint, DelayScheduler scheduler, Clock clock, Telemetry telemetry) {
         this.config = config;
+        this.telemetry = telemetry;
         this.scope = config.tokenUrl().map(config.scope()::excluding).orElse(config.scope());
         this.resendPolicy = new ResendPolicy(
                 new BackoffPolicy(config.backoffInitialDelay(), config.backoffMaxRetries(), config.backoffMaxDelay()), clock);
         this.tokens = new TokenManager(tokenEndpoint, config.accessToken().orElse(null), config.refreshToken().orElse(null),
-                config.refreshTokenFile().map(RefreshTokenFile::new).orElse(null), clock);
+                config.refreshTokenFile().map(RefreshTokenFile::new).orElse(null), clock,
+                () -> config.tokenUrl().map(telemetry::refresh).orElse(io.apiwarden.core.telemetry.RefreshObserver.NOOP));
         this.scheduler = scheduler;
         this.clock = clock;
     }
@@ -50,14 +59,14 @@ public final class Warden {
      * The production wiring: real time, and token requests over {@code tokenClient}, a client
      * that the agent does not manage.
      */
-    public static Warden create(WardenConfig config, Supplier<HttpClient> tokenClient) {
+    public static Warden create(WardenConfig config, Supplier<HttpClient> tokenClient, Telemetry telemetry) {
         DelayScheduler scheduler = new SystemDelayScheduler();
         Clock clock = Clock.systemUTC();
         TokenEndpoint endpoint = config.tokenUrl()
                 .map(url -> (TokenEndpoint) new HttpTokenEndpoint(url, config.clientId().orElse(null),
                         config.clientSecret().orElse(null), config.tokenTimeout(), tokenClient, scheduler, clock))
                 .orElse(null);
-        return new Warden(config, endpoint, scheduler, clock);
+        return new Warden(config, endpoint, scheduler, clock, telemetry);
     }
 
     public WardenConfig config() {
@@ -87,6 +96,11 @@ public final class Warden {
 
     public Clock clock() {
         return clock;
+    }
+
+    /** Where spans and meters of managed calls go. */
+    public Telemetry telemetry() {
+        return telemetry;
     }
 
     /** Whether the agent's token replaces an {@code Authorization} header the app set itself. */

@@ -19,9 +19,14 @@ public final class InternalClients {
 
     /** Builds a client that the agent does not wrap. */
     public static HttpClient build(HttpClient.Builder builder) {
+        return unwrapped(builder::build);
+    }
+
+    /** Runs {@code work}; every client it builds on this thread is left unwrapped (a library's own, say). */
+    public static <T> T unwrapped(java.util.function.Supplier<T> work) {
         BUILDING.set(Boolean.TRUE);
         try {
-            return builder.build();
+            return work.get();
         } finally {
             BUILDING.remove();
         }

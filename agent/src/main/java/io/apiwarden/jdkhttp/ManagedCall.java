@@ -5,10 +5,13 @@ import io.apiwarden.core.call.CallState;
 import io.apiwarden.core.call.Decision;
 import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.log.AgentLog;
+import io.apiwarden.core.telemetry.AttemptObserver;
+import io.apiwarden.core.telemetry.CallObserver;
 import io.apiwarden.core.time.DelayScheduler;
 import io.apiwarden.core.token.AccessToken;
 
 import java.io.IOException;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -16,6 +19,9 @@ import java.net.http.HttpResponse.BodyHandler;
 import java.net.http.HttpResponse.BodySubscribers;
 import java.net.http.HttpResponse.PushPromiseHandler;
 import java.net.http.HttpResponse.ResponseInfo;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -39,6 +45,9 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
     private final BodyHandler<T> appHandler;
     private final PushPromiseHandler<T> pushHandler;
     private final CallState state = new CallState();
+    private final CallObserver observer;
+    /** Sent in the configured request-ID header on every attempt of this call, so all of them match in the server's logs. */
+    private final String requestId;
 
     // The request being managed: the app's, or where a managed redirect led. Written by one
     // attempt at a time; the futures that chain attempts publish it to the next.
@@ -52,6 +61,7 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
     private CompletableFuture<HttpResponse<T>> result;
     private volatile CompletableFuture<?> inFlight;
     private volatile DelayScheduler.Scheduled timer;
+    private volatile AttemptObserver currentAttempt;
 
     /**
      * @param sender sends the attempts; it must not follow redirects when {@code redirects} is not null
@@ -66,14 +76,36 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
         this.appRequest = appRequest;
         this.appHandler = appHandler;
         this.pushHandler = pushHandler;
+        URI uri = appRequest.uri();
+        this.observer = warden.telemetry().call(appRequest.method(), uri.toString(), uri.getHost(), uri.getPort());
+        this.requestId = warden.config().requestIdHeader().isPresent() ? UUID.randomUUID().toString() : null;
         manage(appRequest);
     }
 
     HttpResponse<T> send() throws IOException, InterruptedException {
+        try {
+            HttpResponse<T> response = sendAttempts();
+            observer.end(response.statusCode(), verdictOf(response), null);
+            return response;
+        } catch (IOException | InterruptedException | RuntimeException | Error e) {
+            observer.end(0, null, e);
+            throw e;
+        }
+    }
+
+    private HttpResponse<T> sendAttempts() throws IOException, InterruptedException {
         token = awaitToken();
         while (true) {
-            HttpResponse<Outcome<T>> response = sender.send(prepare(), handler());
+            AttemptObserver attempt = observer.attempt(current.expectContinue());
+            HttpResponse<Outcome<T>> response;
+            try {
+                response = sender.send(prepare(attempt), handler());
+            } catch (IOException | InterruptedException | RuntimeException e) {
+                attempt.failed(e);
+                throw e;
+            }
             Outcome<T> outcome = response.body();
+            observe(attempt, response, outcome);
             if (outcome.delivered) {
                 return new AppResponse<>(response, appRequest, outcome.body);
             }
@@ -107,6 +139,7 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
             if (result.isCancelled()) {
                 cancelPending();
             }
+            observer.end(r == null ? 0 : r.statusCode(), r == null ? null : verdictOf(r), e);
         });
         CompletableFuture<AccessToken> first = warden.tokens().tokenForRequest();
         if (first.isDone()) {
@@ -138,12 +171,36 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
                 || request.headers().firstValue(Requests.AUTHORIZATION).isEmpty();
     }
 
-    /** The request to put on the wire: the current one with the agent's token when it owns the header. */
-    private HttpRequest prepare() {
-        if (!agentOwnsAuthorization || token == null) {
-            return current;
+    /**
+     * The request to put on the wire: the current one with the agent's token (when it owns the
+     * header), the attempt's trace context and, when configured, a request ID.
+     */
+    private HttpRequest prepare(AttemptObserver attempt) {
+        Map<String, String> headers = new LinkedHashMap<>(4);
+        if (agentOwnsAuthorization && token != null) {
+            headers.put(Requests.AUTHORIZATION, token.authorizationHeader());
         }
-        return Requests.withAuthorization(current, token.authorizationHeader());
+        attempt.inject(headers::put);
+        warden.config().requestIdHeader().ifPresent(name -> {
+            if (current.headers().firstValue(name).isEmpty()) {
+                headers.put(name, requestId);
+            }
+        });
+        return headers.isEmpty() ? current : Requests.withHeaders(current, headers);
+    }
+
+    /** Tells the attempt's observer what came back and what the agent does about it. */
+    private void observe(AttemptObserver attempt, HttpResponse<Outcome<T>> response, Outcome<T> outcome) {
+        attempt.response(response.statusCode(), response.version() == HttpClient.Version.HTTP_2 ? "2" : "1.1",
+                name -> response.headers().allValues(name), outcome.verdict);
+        attempt.decided(outcome.decision == null ? Decision.returnToApp() : outcome.decision,
+                response.headers().firstValue("Retry-After").orElse(null));
+    }
+
+    /** The verdict on what the app finally got, for the call's span and meters. */
+    private Verdict verdictOf(HttpResponse<?> response) {
+        Verdict v = warden.classifier().fromHead(response.statusCode(), name -> response.headers().allValues(name));
+        return v != null ? v : warden.classifier().fromStatus(response.statusCode());
     }
 
     private OutcomeHandler<T> handler() {
@@ -170,11 +227,14 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
             return;
         }
         CompletableFuture<HttpResponse<Outcome<T>>> sent;
+        AttemptObserver attempt = observer.attempt(current.expectContinue());
+        currentAttempt = attempt;
         try {
             sent = pushHandler == null
-                    ? sender.sendAsync(prepare(), handler())
-                    : sender.sendAsync(prepare(), handler(), adaptPushHandler());
+                    ? sender.sendAsync(prepare(attempt), handler())
+                    : sender.sendAsync(prepare(attempt), handler(), adaptPushHandler());
         } catch (RuntimeException e) {
+            attempt.failed(e);
             if (mayThrow) {
                 throw e;
             }
@@ -191,10 +251,12 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
 
     private void onResponse(HttpResponse<Outcome<T>> response, Throwable failure) {
         if (failure != null) {
+            currentAttempt.failed(failure);
             fail(failure);
             return;
         }
         try {
+            observe(currentAttempt, response, response.body());
             next(response, response.body());
         } catch (RuntimeException e) {
             // Never resend here: the request may have been processed, and its body may be spent.

@@ -38,10 +38,10 @@ final class Requests {
                 .orElse(true);
     }
 
-    /** The app's request with {@code Authorization} set to {@code value}, everything else the same. */
-    static HttpRequest withAuthorization(HttpRequest request, String value) {
+    /** The app's request with {@code headers} set (replacing the app's values), everything else the same. */
+    static HttpRequest withHeaders(HttpRequest request, Map<String, String> headers) {
         HttpRequest.Builder b = copy(request, request.uri(), request.method(), request.bodyPublisher().orElse(null), true);
-        b.setHeader(AUTHORIZATION, value);
+        headers.forEach(b::setHeader);
         return b.build();
     }
 

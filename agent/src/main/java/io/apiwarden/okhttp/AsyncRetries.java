@@ -2,6 +2,7 @@ package io.apiwarden.okhttp;
 
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.call.CallState;
+import io.apiwarden.core.telemetry.CallObserver;
 import io.apiwarden.core.time.DelayScheduler;
 import okhttp3.Call;
 import okhttp3.Callback;
@@ -28,6 +29,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@code cancel()} from another thread ends it at once.
  */
 final class AsyncRetries {
+    private final Warden warden;
     private final DelayScheduler scheduler;
     /** Every managed enqueued call in flight, the app's and the copies, to the call's state. */
     private final Map<Call, State> calls = new ConcurrentHashMap<>();
@@ -35,6 +37,7 @@ final class AsyncRetries {
     private final Map<Call, CountDownLatch> sleepers = new ConcurrentHashMap<>();
 
     AsyncRetries(Warden warden) {
+        this.warden = warden;
         this.scheduler = warden.scheduler();
     }
 
@@ -86,6 +89,8 @@ final class AsyncRetries {
         final Call original;
         final Callback app;
         final CallState callState = new CallState();
+        /** One span for the logical call, across its copies. */
+        final CallObserver observer;
         private final AtomicBoolean finished = new AtomicBoolean();
         private final AtomicBoolean cancelled = new AtomicBoolean();
         private volatile Call current;
@@ -96,6 +101,8 @@ final class AsyncRetries {
             this.original = original;
             this.app = app;
             this.current = original;
+            okhttp3.HttpUrl url = original.request().url();
+            this.observer = warden.telemetry().call(original.request().method(), url.toString(), url.host(), url.port());
         }
 
         /** Called by the interceptor: the response it returns is to be resent after {@code delay}. */
@@ -138,6 +145,7 @@ final class AsyncRetries {
         private void deliver(Response response) throws IOException {
             if (finished.compareAndSet(false, true)) {
                 forget();
+                observer.end(response.code(), ManagedOkHttpCall.verdictOf(warden, response), null);
                 app.onResponse(original, response);
             } else {
                 response.close();
@@ -147,6 +155,7 @@ final class AsyncRetries {
         private void fail(IOException e) {
             if (finished.compareAndSet(false, true)) {
                 forget();
+                observer.end(0, null, e);
                 app.onFailure(original, e);
             }
         }

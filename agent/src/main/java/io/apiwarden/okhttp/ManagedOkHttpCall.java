@@ -5,6 +5,8 @@ import io.apiwarden.core.call.CallState;
 import io.apiwarden.core.call.Decision;
 import io.apiwarden.core.classify.ResponseClassifier;
 import io.apiwarden.core.classify.Verdict;
+import io.apiwarden.core.telemetry.AttemptObserver;
+import io.apiwarden.core.telemetry.CallObserver;
 import io.apiwarden.core.token.AccessToken;
 import okhttp3.HttpUrl;
 import okhttp3.Interceptor;
@@ -37,6 +39,8 @@ final class ManagedOkHttpCall {
     private final CallState state;
     private final boolean repeatable;
     private final boolean agentOwnsAuthorization;
+    /** Sent in the configured request-ID header on every attempt of this call. */
+    private final String requestId;
 
     ManagedOkHttpCall(Warden warden, Interceptor.Chain chain, AsyncRetries.State async, AsyncRetries retries) {
         this.warden = warden;
@@ -47,21 +51,55 @@ final class ManagedOkHttpCall {
         this.state = async != null ? async.callState : new CallState();
         this.repeatable = isRepeatable(request.body());
         this.agentOwnsAuthorization = warden.replacesAppAuthorization() || request.header(AUTHORIZATION) == null;
+        this.requestId = warden.config().requestIdHeader().isPresent() ? java.util.UUID.randomUUID().toString() : null;
     }
 
     Response proceed() throws IOException {
+        if (async != null) {
+            // An enqueued call's span spans its copies: AsyncRetries ends it when the app is called back.
+            return attempts(async.observer);
+        }
+        HttpUrl url = request.url();
+        CallObserver observer = warden.telemetry().call(request.method(), url.toString(), url.host(), url.port());
+        try {
+            Response response = attempts(observer);
+            observer.end(response.code(), verdictOf(warden, response), null);
+            return response;
+        } catch (IOException | RuntimeException | Error e) {
+            observer.end(0, null, e);
+            throw e;
+        }
+    }
+
+    private Response attempts(CallObserver observer) throws IOException {
         AccessToken token = await(warden.tokens().tokenForRequest());
         while (true) {
-            Request sent = agentOwnsAuthorization && token != null
-                    ? request.newBuilder().header(AUTHORIZATION, token.authorizationHeader()).build()
-                    : request;
-            Response response = chain.proceed(sent);
+            AttemptObserver attempt = observer.attempt(false);
+            Request.Builder sent = request.newBuilder();
+            if (agentOwnsAuthorization && token != null) {
+                sent.header(AUTHORIZATION, token.authorizationHeader());
+            }
+            attempt.inject(sent::header);
+            if (requestId != null && request.header(warden.config().requestIdHeader().get()) == null) {
+                sent.header(warden.config().requestIdHeader().get(), requestId);
+            }
+            Response response;
+            try {
+                response = chain.proceed(sent.build());
+            } catch (IOException | RuntimeException e) {
+                attempt.failed(e);
+                throw e;
+            }
             HttpUrl landed = response.request().url();
+            Verdict verdict = classify(response);
+            attempt.response(response.code(), protocol(response), response::headers, verdict);
             if (!warden.scope().contains(landed.scheme(), landed.host(), landed.port(), landed.encodedPath())) {
+                attempt.decided(Decision.returnToApp(), null);
                 return response;
             }
-            Decision decision = warden.resendPolicy().decide(state, classify(response), response.header("Retry-After"),
+            Decision decision = warden.resendPolicy().decide(state, verdict, response.header("Retry-After"),
                     repeatable, agentOwnsAuthorization, warden.tokens().canRefresh());
+            attempt.decided(decision, response.header("Retry-After"));
             switch (decision.action()) {
                 case REFRESH_AND_RESEND:
                     AccessToken fresh = awaitRefresh(token);
@@ -82,6 +120,24 @@ final class ManagedOkHttpCall {
                 default:
                     return response;
             }
+        }
+    }
+
+    /** The verdict on what the app finally got, for the call's span and meters. */
+    static Verdict verdictOf(Warden warden, Response response) {
+        Verdict v = warden.classifier().fromHead(response.code(), response::headers);
+        return v != null ? v : warden.classifier().fromStatus(response.code());
+    }
+
+    private static String protocol(Response response) {
+        switch (response.protocol().toString()) {
+            case "h2":
+            case "h2_prior_knowledge":
+                return "2";
+            case "http/1.0":
+                return "1.0";
+            default:
+                return "1.1";
         }
     }
 

@@ -29,6 +29,11 @@ public final class Decision {
         this.reason = reason;
     }
 
+    /** The response goes to the app. */
+    public static Decision returnToApp() {
+        return RETURN;
+    }
+
     static Decision waitAndResend(Duration delay, int retry, String reason) {
         return new Decision(Action.WAIT_AND_RESEND, delay, retry, reason);
     }

@@ -45,6 +45,18 @@ public enum ConfigProperty {
             "false: leave java.net.http.HttpClient alone"),
     OKHTTP_ENABLED("apiwarden.instrumentation.okhttp.enabled", "true", false,
             "false: leave OkHttp alone"),
+    TRACING_ENABLED("apiwarden.tracing.enabled", "true", false,
+            "false: no spans; otherwise the standard otel.* properties and OTEL_* variables configure the export"),
+    METRICS_ENABLED("apiwarden.metrics.enabled", "true", false,
+            "false: no metrics"),
+    PROMETHEUS_PORT("apiwarden.metrics.prometheus.port", null, false,
+            "serve the metrics for Prometheus at http://{host}:{port}/metrics (off unless set)"),
+    PROMETHEUS_HOST("apiwarden.metrics.prometheus.host", "127.0.0.1", false,
+            "the address the Prometheus endpoint listens on; loopback unless told otherwise"),
+    REQUEST_ID_HEADERS("apiwarden.telemetry.request-id-headers", "X-Request-Id,X-Correlation-Id,Request-Id,X-Amzn-RequestId,CF-Ray", false,
+            "response headers searched, in order, for the request ID put on each attempt's span"),
+    REQUEST_ID_HEADER("apiwarden.request-id.header", null, false,
+            "when set, managed requests without this header get a generated request ID in it, to match server logs"),
     LOG_LEVEL("apiwarden.log.level", "info", false,
             "the agent's own log on standard error: off, error, warn, info or debug");
 

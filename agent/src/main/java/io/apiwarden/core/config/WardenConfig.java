@@ -50,6 +50,12 @@ public final class WardenConfig {
     private final Duration tokenTimeout;
     private final boolean jdkHttpClientEnabled;
     private final boolean okHttpEnabled;
+    private final boolean tracingEnabled;
+    private final boolean metricsEnabled;
+    private final Integer prometheusPort;
+    private final String prometheusHost;
+    private final List<String> requestIdHeaders;
+    private final String requestIdHeader;
     private final List<String> warnings;
 
     private WardenConfig(Reader r) {
@@ -68,6 +74,12 @@ public final class WardenConfig {
         this.tokenTimeout = r.tokenTimeout;
         this.jdkHttpClientEnabled = r.jdkHttpClientEnabled;
         this.okHttpEnabled = r.okHttpEnabled;
+        this.tracingEnabled = r.tracingEnabled;
+        this.metricsEnabled = r.metricsEnabled;
+        this.prometheusPort = r.prometheusPort;
+        this.prometheusHost = r.prometheusHost;
+        this.requestIdHeaders = r.requestIdHeaders;
+        this.requestIdHeader = r.requestIdHeader;
         this.warnings = List.copyOf(r.warnings);
     }
 
@@ -161,6 +173,33 @@ public final class WardenConfig {
         return okHttpEnabled;
     }
 
+    public boolean tracingEnabled() {
+        return tracingEnabled;
+    }
+
+    public boolean metricsEnabled() {
+        return metricsEnabled;
+    }
+
+    /** The port of the Prometheus endpoint, or empty when there is none. */
+    public Optional<Integer> prometheusPort() {
+        return Optional.ofNullable(prometheusPort);
+    }
+
+    public String prometheusHost() {
+        return prometheusHost;
+    }
+
+    /** Response headers that may carry a request ID, in the order they are tried. */
+    public List<String> requestIdHeaders() {
+        return requestIdHeaders;
+    }
+
+    /** The header to send a generated request ID in, or empty. */
+    public Optional<String> requestIdHeader() {
+        return Optional.ofNullable(requestIdHeader);
+    }
+
     /** Settings that work but deserve a look (cleartext HTTP to another host, an unwritable token folder). */
     public List<String> warnings() {
         return warnings;
@@ -207,6 +246,12 @@ public final class WardenConfig {
         Duration tokenTimeout;
         boolean jdkHttpClientEnabled;
         boolean okHttpEnabled;
+        boolean tracingEnabled;
+        boolean metricsEnabled;
+        Integer prometheusPort;
+        String prometheusHost;
+        List<String> requestIdHeaders;
+        String requestIdHeader;
 
         Reader(Function<String, String> systemProperties, Map<String, String> environment) {
             this.systemProperties = systemProperties;
@@ -230,6 +275,13 @@ public final class WardenConfig {
             tokenTimeout = positiveDuration(ConfigProperty.TOKEN_TIMEOUT);
             jdkHttpClientEnabled = bool(ConfigProperty.JDK_HTTP_CLIENT_ENABLED);
             okHttpEnabled = bool(ConfigProperty.OKHTTP_ENABLED);
+            tracingEnabled = bool(ConfigProperty.TRACING_ENABLED);
+            metricsEnabled = bool(ConfigProperty.METRICS_ENABLED);
+            prometheusPort = port(ConfigProperty.PROMETHEUS_PORT);
+            prometheusHost = valueOrDefault(ConfigProperty.PROMETHEUS_HOST);
+            requestIdHeaders = headerNames(ConfigProperty.REQUEST_ID_HEADERS, valueOrDefault(ConfigProperty.REQUEST_ID_HEADERS));
+            String generated = raw(ConfigProperty.REQUEST_ID_HEADER);
+            requestIdHeader = generated == null ? null : headerNames(ConfigProperty.REQUEST_ID_HEADER, generated).stream().findFirst().orElse(null);
             checkTokensFitTogether();
             if (backoffInitialDelay.compareTo(backoffMaxDelay) > 0) {
                 problems.add(where(ConfigProperty.BACKOFF_MAX_DELAY) + " is shorter than " + ConfigProperty.BACKOFF_INITIAL_DELAY.key()
@@ -420,6 +472,40 @@ public final class WardenConfig {
                 problems.add(where(p) + ": " + e.getMessage());
                 return Durations.parse(p.defaultValue());
             }
+        }
+
+        private Integer port(ConfigProperty p) {
+            String value = raw(p);
+            if (value == null) {
+                return null;
+            }
+            try {
+                int n = Integer.parseInt(value);
+                if (n >= 0 && n <= 65535) {
+                    return n;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            problems.add(where(p) + " is '" + value + "': give a port from 1 to 65535 (0 picks a free one)");
+            return null;
+        }
+
+        /** A comma-separated list of HTTP header names (RFC 9110 tokens). */
+        private List<String> headerNames(ConfigProperty p, String value) {
+            List<String> names = new ArrayList<>();
+            for (String part : value.split(",")) {
+                String name = part.trim();
+                if (name.isEmpty()) {
+                    continue;
+                }
+                if (!name.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+")) {
+                    problems.add(where(p) + " has '" + name + "', which is not a header name");
+                    continue;
+                }
+                names.add(name);
+            }
+            return List.copyOf(names);
         }
 
         private int maxRetries() {

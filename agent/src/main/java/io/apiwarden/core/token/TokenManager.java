@@ -1,6 +1,7 @@
 package io.apiwarden.core.token;
 
 import io.apiwarden.core.log.AgentLog;
+import io.apiwarden.core.telemetry.RefreshObserver;
 
 import java.io.IOException;
 import java.time.Clock;
@@ -8,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
 
 /**
  * Holds the current access token and refreshes it, one refresh at a time for the whole JVM.
@@ -45,6 +47,7 @@ public final class TokenManager {
     private final TokenEndpoint endpoint;
     private final RefreshTokenFile refreshTokenFile;
     private final Clock clock;
+    private final Supplier<RefreshObserver> observers;
     private final Object lock = new Object();
     private final Object fileLock = new Object();
     private long persistedGeneration;
@@ -64,6 +67,13 @@ public final class TokenManager {
      */
     public TokenManager(TokenEndpoint endpoint, String accessToken, String refreshToken,
                         RefreshTokenFile refreshTokenFile, Clock clock) {
+        this(endpoint, accessToken, refreshToken, refreshTokenFile, clock, () -> RefreshObserver.NOOP);
+    }
+
+    /** As above, with each refresh reported to an observer from {@code observers}. */
+    public TokenManager(TokenEndpoint endpoint, String accessToken, String refreshToken,
+                        RefreshTokenFile refreshTokenFile, Clock clock, Supplier<RefreshObserver> observers) {
+        this.observers = observers;
         this.endpoint = endpoint;
         this.refreshToken = refreshToken;
         this.refreshTokenFile = refreshTokenFile;
@@ -144,6 +154,8 @@ public final class TokenManager {
             inFlight = mine;
             usingRefreshToken = refreshToken;
         }
+        RefreshObserver observer = observe();
+        mine.whenComplete((t, e) -> observer.end(e == null ? "success" : asRefreshException(e).permanent() ? "refused" : "failed"));
         CompletableFuture<TokenGrant> grant;
         try {
             grant = endpoint.refresh(usingRefreshToken);
@@ -209,6 +221,14 @@ public final class TokenManager {
                 AgentLog.warn("token refresh failed: " + error.getMessage());
             }
             mine.completeExceptionally(error);
+        }
+    }
+
+    private RefreshObserver observe() {
+        try {
+            return observers.get();
+        } catch (RuntimeException e) {
+            return RefreshObserver.NOOP;
         }
     }
 

@@ -1,0 +1,26 @@
+package io.apiwarden.core.telemetry;
+
+import io.apiwarden.core.classify.Verdict;
+
+/** One logical managed call, across all its attempts and waits. */
+public interface CallObserver {
+    CallObserver NOOP = new CallObserver() {
+        @Override
+        public AttemptObserver attempt(boolean expectContinue) {
+            return AttemptObserver.NOOP;
+        }
+
+        @Override
+        public void end(int status, Verdict verdict, Throwable failure) {
+        }
+    };
+
+    /** Starts the next physical attempt; the first is attempt 0, resends count up from 1. */
+    AttemptObserver attempt(boolean expectContinue);
+
+    /**
+     * Ends the call with what the app got: the final status and verdict, or the failure (then
+     * status is 0 and verdict null).
+     */
+    void end(int status, Verdict verdict, Throwable failure);
+}

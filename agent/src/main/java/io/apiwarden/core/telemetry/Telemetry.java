@@ -1,0 +1,33 @@
+package io.apiwarden.core.telemetry;
+
+import java.net.URI;
+
+/**
+ * What the managed calls tell the outside world: spans and metrics. The call loops speak only
+ * to this interface; {@link #NOOP} stands in when tracing and metrics are off.
+ */
+public interface Telemetry {
+    /** Records nothing. */
+    Telemetry NOOP = new Telemetry() {
+        @Override
+        public CallObserver call(String method, String url, String host, int port) {
+            return CallObserver.NOOP;
+        }
+
+        @Override
+        public RefreshObserver refresh(URI tokenUrl) {
+            return RefreshObserver.NOOP;
+        }
+    };
+
+    /**
+     * Starts observing one logical managed call, in the app's current trace context.
+     *
+     * @param url the full URL as the app asked for it; the implementation redacts query values
+     * @param port the port, or -1 for the scheme's default
+     */
+    CallObserver call(String method, String url, String host, int port);
+
+    /** Starts observing one token refresh (which may take several requests). */
+    RefreshObserver refresh(URI tokenUrl);
+}

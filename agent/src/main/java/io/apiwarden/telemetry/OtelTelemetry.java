@@ -1,0 +1,294 @@
+package io.apiwarden.telemetry;
+
+import io.apiwarden.core.call.Decision;
+import io.apiwarden.core.classify.Verdict;
+import io.apiwarden.core.telemetry.AttemptObserver;
+import io.apiwarden.core.telemetry.CallObserver;
+import io.apiwarden.core.telemetry.RefreshObserver;
+import io.apiwarden.core.telemetry.Telemetry;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.common.AttributesBuilder;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.Context;
+
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
+/**
+ * Spans (OpenTelemetry, stable HTTP semantic conventions) and meters (Micrometer) for managed calls.
+ *
+ * <p>Each logical call is an INTERNAL span {@code apiwarden <method>}; under it, each physical
+ * attempt is a CLIENT span with the HTTP attributes, and each token refresh a CLIENT span of its
+ * own. Either half may be off: a null tracer records no spans, a null registry no meters.
+ */
+public final class OtelTelemetry implements Telemetry {
+    static final String PREFIX = "apiwarden.";
+    private static final AttributeKey<String> METHOD = AttributeKey.stringKey("http.request.method");
+    private static final AttributeKey<String> URL_FULL = AttributeKey.stringKey("url.full");
+    private static final AttributeKey<String> SERVER_ADDRESS = AttributeKey.stringKey("server.address");
+    private static final AttributeKey<Long> SERVER_PORT = AttributeKey.longKey("server.port");
+    private static final AttributeKey<Long> STATUS = AttributeKey.longKey("http.response.status_code");
+    private static final AttributeKey<Long> RESEND_COUNT = AttributeKey.longKey("http.request.resend_count");
+    private static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
+    private static final AttributeKey<String> PROTOCOL_VERSION = AttributeKey.stringKey("network.protocol.version");
+    private static final AttributeKey<String> STATUS_CLASS = AttributeKey.stringKey(PREFIX + "status_class");
+    private static final AttributeKey<String> VERDICT = AttributeKey.stringKey(PREFIX + "verdict");
+    private static final AttributeKey<String> REQUEST_ID = AttributeKey.stringKey(PREFIX + "request_id");
+    private static final AttributeKey<String> DIAGNOSIS = AttributeKey.stringKey(PREFIX + "diagnosis");
+    private static final AttributeKey<String> HINT = AttributeKey.stringKey(PREFIX + "diagnosis.hint");
+    private static final AttributeKey<Long> ATTEMPTS = AttributeKey.longKey(PREFIX + "attempts");
+    private static final AttributeKey<Long> WAITED_MS = AttributeKey.longKey(PREFIX + "waited_ms");
+    private static final AttributeKey<String> REFRESH_RESULT = AttributeKey.stringKey(PREFIX + "token.refresh.result");
+    /** Response headers that tell which component answered (spec section 7, rule 4). */
+    private static final List<String> PROXY_HEADERS = List.of("server", "via", "x-cache");
+
+    private final Tracer tracer;
+    private final MeterRegistry meters;
+    private final List<String> requestIdHeaders;
+    private final Clock clock;
+    private volatile Instant throttledUntil = Instant.MIN;
+
+    /**
+     * @param tracer where spans go, or null for none
+     * @param meters where meters go, or null for none
+     */
+    public OtelTelemetry(Tracer tracer, MeterRegistry meters, List<String> requestIdHeaders, Clock clock) {
+        this.tracer = tracer;
+        this.meters = meters;
+        this.requestIdHeaders = requestIdHeaders;
+        this.clock = clock;
+        if (meters != null) {
+            Gauge.builder(PREFIX + "throttled", this, t -> clock.instant().isBefore(t.throttledUntil) ? 1 : 0)
+                    .description("1 while a global rate limit holds managed calls back, else 0")
+                    .register(meters);
+        }
+    }
+
+    @Override
+    public CallObserver call(String method, String url, String host, int port) {
+        return new Call(method, UrlRedaction.redact(url), host, port);
+    }
+
+    @Override
+    public RefreshObserver refresh(URI tokenUrl) {
+        Span span = tracer == null ? Span.getInvalid() : tracer.spanBuilder("POST")
+                .setParent(AppTraceContext.parent())
+                .setSpanKind(SpanKind.CLIENT)
+                .setAttribute(METHOD, "POST")
+                .setAttribute(URL_FULL, UrlRedaction.redact(tokenUrl.toString()))
+                .setAttribute(SERVER_ADDRESS, tokenUrl.getHost())
+                .setAttribute(SERVER_PORT, (long) port(tokenUrl.getScheme(), tokenUrl.getPort()))
+                .setAttribute(AttributeKey.stringKey(PREFIX + "operation"), "token.refresh")
+                .startSpan();
+        return result -> {
+            span.setAttribute(REFRESH_RESULT, result);
+            if (!result.equals("success")) {
+                span.setStatus(StatusCode.ERROR, "token refresh " + result);
+            }
+            span.end();
+            if (meters != null) {
+                Counter.builder(PREFIX + "token.refreshes").description("token refreshes, by result")
+                        .tag("result", result).register(meters).increment();
+            }
+        };
+    }
+
+    private static int port(String scheme, int port) {
+        return port != -1 ? port : "https".equalsIgnoreCase(scheme) ? 443 : 80;
+    }
+
+    private static String statusClass(int status) {
+        return status <= 0 ? "none" : (status / 100) + "xx";
+    }
+
+    /** One logical call: the INTERNAL span, and the meters recorded when it ends. */
+    private final class Call implements CallObserver {
+        private final String method;
+        private final String url;
+        private final String host;
+        private final int port;
+        private final Span span;
+        private final Context context;
+        private final long startNanos = System.nanoTime();
+        private int attempts;
+        private long waitedMillis;
+
+        Call(String method, String url, String host, int port) {
+            this.method = method;
+            this.url = url;
+            this.host = host;
+            this.port = port(url.startsWith("https") ? "https" : "http", port);
+            this.span = tracer == null ? Span.getInvalid() : tracer.spanBuilder("apiwarden " + method)
+                    .setParent(AppTraceContext.parent())
+                    .setSpanKind(SpanKind.INTERNAL)
+                    .setAttribute(METHOD, method)
+                    .setAttribute(URL_FULL, url)
+                    .setAttribute(SERVER_ADDRESS, host)
+                    .setAttribute(SERVER_PORT, (long) this.port)
+                    .startSpan();
+            this.context = Context.root().with(span);
+        }
+
+        @Override
+        public AttemptObserver attempt(boolean expectContinue) {
+            return new Attempt(this, attempts++, expectContinue);
+        }
+
+        @Override
+        public void end(int status, Verdict verdict, Throwable failure) {
+            span.setAttribute(ATTEMPTS, (long) attempts);
+            span.setAttribute(WAITED_MS, waitedMillis);
+            if (failure != null) {
+                span.setAttribute(ERROR_TYPE, failure.getClass().getName());
+                span.setStatus(StatusCode.ERROR, failure.getClass().getSimpleName());
+            } else {
+                span.setAttribute(STATUS, (long) status);
+                span.setAttribute(VERDICT, ResponseDiagnosis.label(verdict));
+                if (status >= 400) {
+                    span.setAttribute(ERROR_TYPE, Integer.toString(status));
+                    span.setStatus(StatusCode.ERROR);
+                }
+            }
+            span.end();
+            if (meters != null) {
+                Timer.builder(PREFIX + "calls")
+                        .description("managed calls as the app saw them, waits and resends included")
+                        .tag("method", method)
+                        .tag("status_class", failure != null ? "none" : statusClass(status))
+                        .tag("verdict", failure != null ? "error" : ResponseDiagnosis.label(verdict))
+                        .register(meters)
+                        .record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+            }
+        }
+    }
+
+    /** One physical attempt: a CLIENT span under the call's. */
+    private final class Attempt implements AttemptObserver {
+        private final Call call;
+        private final boolean expectContinue;
+        private final Span span;
+
+        Attempt(Call call, int resendCount, boolean expectContinue) {
+            this.call = call;
+            this.expectContinue = expectContinue;
+            if (tracer == null) {
+                this.span = Span.getInvalid();
+                return;
+            }
+            io.opentelemetry.api.trace.SpanBuilder b = tracer.spanBuilder(call.method)
+                    .setParent(call.context)
+                    .setSpanKind(SpanKind.CLIENT)
+                    .setAttribute(METHOD, call.method)
+                    .setAttribute(URL_FULL, call.url)
+                    .setAttribute(SERVER_ADDRESS, call.host)
+                    .setAttribute(SERVER_PORT, (long) call.port);
+            if (resendCount > 0) {
+                b.setAttribute(RESEND_COUNT, (long) resendCount);
+            }
+            this.span = b.startSpan();
+        }
+
+        @Override
+        public void inject(BiConsumer<String, String> setHeader) {
+            if (span.getSpanContext().isValid()) {
+                W3CTraceContextPropagator.getInstance().inject(Context.root().with(span), setHeader, BiConsumer::accept);
+            }
+        }
+
+        @Override
+        public void response(int status, String protocolVersion, Function<String, List<String>> headers, Verdict verdict) {
+            ResponseDiagnosis d = ResponseDiagnosis.of(status, verdict, headers);
+            AttributesBuilder a = Attributes.builder()
+                    .put(STATUS, (long) status)
+                    .put(STATUS_CLASS, statusClass(status))
+                    .put(VERDICT, d.verdict);
+            if (protocolVersion != null) {
+                a.put(PROTOCOL_VERSION, protocolVersion);
+            }
+            for (String name : PROXY_HEADERS) {
+                List<String> values = headers.apply(name);
+                if (!values.isEmpty()) {
+                    a.put(AttributeKey.stringArrayKey("http.response.header." + name), values);
+                }
+            }
+            for (String name : requestIdHeaders) {
+                List<String> values = headers.apply(name);
+                if (!values.isEmpty()) {
+                    a.put(REQUEST_ID, values.get(0));
+                    break;
+                }
+            }
+            if (d.diagnosis != null) {
+                a.put(DIAGNOSIS, d.diagnosis).put(HINT, d.hint);
+            }
+            if (status >= 400) {
+                a.put(ERROR_TYPE, Integer.toString(status));
+                span.setStatus(StatusCode.ERROR);
+            }
+            span.setAllAttributes(a.build());
+        }
+
+        @Override
+        public void decided(Decision decision, String retryAfter) {
+            if (decision.action() == Decision.Action.WAIT_AND_RESEND) {
+                Duration delay = decision.delay();
+                call.waitedMillis += delay.toMillis();
+                Instant until = clock.instant().plus(delay);
+                if (until.isAfter(throttledUntil)) {
+                    throttledUntil = until;
+                }
+                AttributesBuilder a = Attributes.builder()
+                        .put(PREFIX + "backoff.retry", decision.retry())
+                        .put(PREFIX + "backoff.delay_ms", delay.toMillis())
+                        .put(PREFIX + "backoff.reason", decision.reason());
+                if (retryAfter != null) {
+                    a.put("http.response.header.retry-after", retryAfter);
+                }
+                span.addEvent(PREFIX + "backoff", a.build());
+                recordRetry("global_rate_limit");
+                if (meters != null) {
+                    Timer.builder(PREFIX + "backoff.waits").description("waits before resending a rate-limited call")
+                            .tag("reason", decision.reason()).register(meters).record(delay);
+                }
+            } else if (decision.action() == Decision.Action.REFRESH_AND_RESEND) {
+                span.addEvent(PREFIX + "token.refresh");
+                recordRetry("invalid_token");
+            }
+            span.end();
+        }
+
+        @Override
+        public void failed(Throwable failure) {
+            ResponseDiagnosis d = ResponseDiagnosis.ofFailure(failure, expectContinue);
+            span.setAttribute(ERROR_TYPE, failure.getClass().getName());
+            if (d.diagnosis != null) {
+                span.setAttribute(DIAGNOSIS, d.diagnosis);
+                span.setAttribute(HINT, d.hint);
+            }
+            span.setStatus(StatusCode.ERROR, failure.getClass().getSimpleName());
+            span.end();
+        }
+
+        private void recordRetry(String reason) {
+            if (meters != null) {
+                Counter.builder(PREFIX + "retries").description("resends of managed calls, by reason")
+                        .tag("reason", reason).register(meters).increment();
+            }
+        }
+    }
+}

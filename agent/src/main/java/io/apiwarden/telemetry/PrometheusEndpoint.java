@@ -1,0 +1,57 @@
+package io.apiwarden.telemetry;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Executors;
+
+/** Serves the agent's meters at {@code /metrics} in the Prometheus text format, on one daemon thread. */
+final class PrometheusEndpoint {
+    /** The Prometheus text exposition format, version 0.0.4. */
+    private static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+    private final HttpServer server;
+
+    private PrometheusEndpoint(HttpServer server) {
+        this.server = server;
+    }
+
+    static PrometheusEndpoint start(PrometheusMeterRegistry registry, String host, int port) throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
+        server.createContext("/metrics", exchange -> respond(exchange, registry));
+        server.setExecutor(Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "apiwarden-prometheus");
+            t.setDaemon(true);
+            return t;
+        }));
+        server.start();
+        return new PrometheusEndpoint(server);
+    }
+
+    String url() {
+        InetSocketAddress a = server.getAddress();
+        return "http://" + a.getHostString() + ":" + a.getPort() + "/metrics";
+    }
+
+    private static void respond(HttpExchange exchange, PrometheusMeterRegistry registry) throws IOException {
+        try {
+            if (!exchange.getRequestMethod().equals("GET")) {
+                exchange.sendResponseHeaders(405, -1);
+                return;
+            }
+            byte[] body = registry.scrape().getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", CONTENT_TYPE);
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        } finally {
+            exchange.close();
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package io.apiwarden.telemetry;
+
+import io.apiwarden.core.config.WardenConfig;
+import io.apiwarden.core.log.AgentLog;
+import io.apiwarden.core.telemetry.Telemetry;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
+
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Builds the agent's telemetry from its configuration: the OpenTelemetry SDK through the SDK's own
+ * autoconfiguration (so every standard {@code otel.*} property and {@code OTEL_*} variable works:
+ * service name, exporter, endpoint, protocol, sampler, resource), and the Micrometer registry.
+ */
+public final class TelemetryFactory {
+    /** The instrumentation scope of the agent's spans. */
+    static final String SCOPE = "io.apiwarden";
+
+    private TelemetryFactory() {
+    }
+
+    /**
+     * @param unwrapped runs the SDK's construction so that the HTTP client its OTLP exporter
+     *     builds is not managed by the agent: the exporter's own traffic is never traced
+     */
+    public static Telemetry create(WardenConfig config, Clock clock, java.util.function.Function<Supplier<OpenTelemetrySdk>, OpenTelemetrySdk> unwrapped) {
+        Tracer tracer = null;
+        if (config.tracingEnabled()) {
+            try {
+                OpenTelemetrySdk sdk = unwrapped.apply(TelemetryFactory::sdk);
+                tracer = sdk.getTracer(SCOPE, TelemetryFactory.class.getPackage().getImplementationVersion());
+            } catch (RuntimeException | LinkageError e) {
+                // The SDK's configuration messages name the otel.* property at fault; they quote no header values.
+                AgentLog.error("tracing could not start, calls are managed without spans; check the otel.* settings: "
+                        + rootMessage(e), null);
+            }
+        }
+        MeterRegistry meters = null;
+        if (config.metricsEnabled()) {
+            meters = config.prometheusPort().isPresent() ? prometheus(config) : new SimpleMeterRegistry();
+        }
+        if (tracer == null && meters == null) {
+            return Telemetry.NOOP;
+        }
+        return new OtelTelemetry(tracer, meters, config.requestIdHeaders(), clock);
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.getClass().getSimpleName() + ": " + t.getMessage();
+    }
+
+    private static OpenTelemetrySdk sdk() {
+        Map<String, String> defaults = new HashMap<>();
+        // The agent records spans only; its meters go through Micrometer. Set otherwise, these win.
+        defaults.put("otel.metrics.exporter", "none");
+        defaults.put("otel.logs.exporter", "none");
+        // The JDK's HTTP client carries OTLP over HTTP only; gRPC would need a bundled OkHttp or Netty.
+        defaults.put("otel.exporter.otlp.protocol", "http/protobuf");
+        return AutoConfiguredOpenTelemetrySdk.builder()
+                .addPropertiesSupplier(() -> defaults)
+                .build()
+                .getOpenTelemetrySdk();
+    }
+
+    private static MeterRegistry prometheus(WardenConfig config) {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        try {
+            PrometheusEndpoint endpoint = PrometheusEndpoint.start(registry, config.prometheusHost(), config.prometheusPort().get());
+            AgentLog.info("metrics for Prometheus at " + endpoint.url());
+        } catch (java.io.IOException | RuntimeException e) {
+            AgentLog.error("the Prometheus endpoint could not listen on " + config.prometheusHost() + ":"
+                    + config.prometheusPort().get() + ": choose a free port with apiwarden.metrics.prometheus.port", e);
+        }
+        return registry;
+    }
+}
