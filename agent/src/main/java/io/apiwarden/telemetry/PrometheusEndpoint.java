@@ -29,8 +29,25 @@ final class PrometheusEndpoint {
             t.setDaemon(true);
             return t;
         }));
-        server.start();
+        startAsDaemon(server);
         return new PrometheusEndpoint(server);
+    }
+
+    /**
+     * The JDK server's dispatcher thread takes its daemon status from the thread that starts the
+     * server: started from a daemon thread, it never keeps the app's JVM from exiting.
+     */
+    private static void startAsDaemon(HttpServer server) throws IOException {
+        Thread starter = new Thread(server::start, "apiwarden-prometheus-start");
+        starter.setDaemon(true);
+        starter.start();
+        try {
+            starter.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            server.stop(0);
+            throw new IOException("interrupted while the endpoint started", e);
+        }
     }
 
     String url() {

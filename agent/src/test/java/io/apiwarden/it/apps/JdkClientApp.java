@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *   <li>{@code send:URL} and {@code async:URL}: one GET, prints {@code STATUS code body};
  *   <li>{@code follow:URL}: one GET with a client that follows redirects (NORMAL);
+ *   <li>{@code print:URL}: one GET, prints each line of the body as {@code BODY line};
  *   <li>{@code concurrent:N:URL}: N GETs at once, half sent with {@code send} on their own
  *       threads and half with {@code sendAsync}, prints {@code STATUSES {code=count}}.
  * </ul>
@@ -39,6 +40,9 @@ public final class JdkClientApp {
                     break;
                 case "async":
                     print(client.sendAsync(get(rest), BodyHandlers.ofString()).get(60, TimeUnit.SECONDS));
+                    break;
+                case "print":
+                    client.send(get(rest), BodyHandlers.ofString()).body().lines().forEach(l -> System.out.println("BODY " + l));
                     break;
                 case "follow":
                     HttpClient following = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).build();

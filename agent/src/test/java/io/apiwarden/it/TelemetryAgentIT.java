@@ -1,0 +1,258 @@
+package io.apiwarden.it;
+
+import io.apiwarden.it.apps.JdkClientApp;
+import io.apiwarden.it.apps.OkHttpApp;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.trace.v1.ResourceSpans;
+import io.opentelemetry.proto.trace.v1.ScopeSpans;
+import io.opentelemetry.proto.trace.v1.Span;
+import mockwebserver3.Dispatcher;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Apps with the agent attached export OTLP to a local receiver that decodes the real protobuf
+ * payload: a success, a refresh, a back-off and a proxy 502, through the JDK client and OkHttp.
+ */
+class TelemetryAgentIT {
+    private static final String STALE = "stale-access-c0ffee";
+    private static final String ISSUED = "issued-access-7f3a9c";
+    private static final String REFRESH = "first-refresh-9b8a7";
+
+    private final MockWebServer api = new MockWebServer();
+    private final MockWebServer collector = new MockWebServer();
+    private final List<ExportTraceServiceRequest> exports = new CopyOnWriteArrayList<>();
+    private final List<RecordedRequest> apiRequests = new CopyOnWriteArrayList<>();
+    private final Map<String, AtomicInteger> hits = new ConcurrentHashMap<>();
+
+    @BeforeEach
+    void start() throws Exception {
+        api.setDispatcher(new Dispatcher() {
+            @Override
+            public MockResponse dispatch(RecordedRequest r) {
+                String path = r.getUrl().encodedPath();
+                if (path.equals("/auth/token")) {
+                    return new MockResponse.Builder().code(200).addHeader("Content-Type", "application/json")
+                            .body("{\"access_token\":\"" + ISSUED + "\",\"expires_in\":3600}").build();
+                }
+                apiRequests.add(r);
+                int n = hits.computeIfAbsent(path, k -> new AtomicInteger()).incrementAndGet();
+                MockResponse.Builder b = new MockResponse.Builder().addHeader("X-Request-Id", "req-" + path.substring(8) + "-" + n);
+                if (!("Bearer " + ISSUED).equals(r.getHeaders().get("Authorization"))) {
+                    return b.code(401).addHeader("WWW-Authenticate", "Bearer error=\"invalid_token\"").body("expired").build();
+                }
+                if (path.equals("/api/v1/slow") && n == 1) {
+                    return b.code(429).body("{\"message\":\"API rate limit exceeded (global)\"}").build();
+                }
+                if (path.equals("/api/v1/edge")) {
+                    return b.code(502).addHeader("Via", "1.1 edge-7").addHeader("X-Cache", "MISS from edge-7")
+                            .addHeader("Server", "cloudflare").body("<html>bad gateway</html>").build();
+                }
+                return b.code(200).body("ok").build();
+            }
+        });
+        api.start(0);
+        collector.setDispatcher(new Dispatcher() {
+            @Override
+            public MockResponse dispatch(RecordedRequest r) {
+                try {
+                    exports.add(ExportTraceServiceRequest.parseFrom(r.getBody().toByteArray()));
+                    return new MockResponse.Builder().code(200).build();
+                } catch (Exception e) {
+                    return new MockResponse.Builder().code(400).build();
+                }
+            }
+        });
+        collector.start(0);
+    }
+
+    @AfterEach
+    void stop() {
+        api.close();
+        collector.close();
+    }
+
+    private String url(String path) {
+        return api.url(path).toString();
+    }
+
+    private AgentJvm app() {
+        return new AgentJvm()
+                .property("apiwarden.base-url", url("/api/v1"))
+                .property("apiwarden.auth-url", url("/auth"))
+                .property("apiwarden.access-token", STALE)
+                .property("apiwarden.refresh-token", REFRESH)
+                .property("apiwarden.backoff.initial-delay", "100ms")
+                .property("otel.service.name", "telemetry-it")
+                .property("otel.exporter.otlp.endpoint", collector.url("/").toString().replaceAll("/$", ""));
+    }
+
+    @Test
+    void jdkHttpClientCallsExplainThemselvesInTheTrace() throws Exception {
+        AgentJvm.Result r = app().run(JdkClientApp.class,
+                "send:" + url("/api/v1/user"), "async:" + url("/api/v1/slow"), "send:" + url("/api/v1/edge"));
+
+        assertThat(r.stdout).as(r.toString()).hasSize(3);
+        assertTrace();
+    }
+
+    @Test
+    void okHttpCallsExplainThemselvesInTheTrace() throws Exception {
+        AgentJvm jvm = app();
+        try (Stream<Path> jars = Files.list(AgentJvm.itLib("okhttp5"))) {
+            jars.sorted().forEach(jvm::classPath);
+        }
+        AgentJvm.Result r = jvm.run(OkHttpApp.class,
+                "execute:" + url("/api/v1/user"), "enqueue:" + url("/api/v1/slow"), "execute:" + url("/api/v1/edge"));
+
+        assertThat(r.stdout).as(r.toString()).hasSize(3);
+        assertTrace();
+    }
+
+    private void assertTrace() {
+        List<Span> spans = spans();
+        assertThat(exports.toString()).doesNotContain(STALE, ISSUED, REFRESH);
+        assertThat(resourceAttribute("service.name")).isEqualTo("telemetry-it");
+
+        List<Span> calls = spans.stream().filter(s -> s.getKind() == Span.SpanKind.SPAN_KIND_INTERNAL).collect(Collectors.toList());
+        assertThat(calls).extracting(Span::getName).containsOnly("apiwarden GET").hasSize(3);
+
+        // The refresh: 401, a refresh span, and a resend that carries the request ID and resend count.
+        List<Span> user = attemptsOf(spans, "/api/v1/user");
+        assertThat(user).hasSize(2);
+        assertThat(str(user.get(0), "apiwarden.verdict")).isEqualTo("invalid_token");
+        assertThat(user.get(0).getEventsList()).extracting(Span.Event::getName).containsExactly("apiwarden.token.refresh");
+        assertThat(num(user.get(1), "http.request.resend_count")).isEqualTo(1);
+        assertThat(num(user.get(1), "http.response.status_code")).isEqualTo(200);
+        assertThat(str(user.get(1), "apiwarden.status_class")).isEqualTo("2xx");
+        assertThat(str(user.get(1), "apiwarden.request_id")).isEqualTo("req-user-2");
+        Span refresh = spans.stream().filter(s -> s.getName().equals("POST")).findFirst().orElseThrow();
+        assertThat(refresh.getKind()).isEqualTo(Span.SpanKind.SPAN_KIND_CLIENT);
+        assertThat(str(refresh, "apiwarden.token.refresh.result")).isEqualTo("success");
+        assertThat(str(refresh, "url.full")).isEqualTo(url("/auth/token"));
+
+        // The back-off: the 429 attempt says why the next one waited, and how long.
+        List<Span> slow = attemptsOf(spans, "/api/v1/slow");
+        assertThat(slow).hasSize(2);
+        Span.Event backoff = slow.get(0).getEventsList().get(0);
+        assertThat(backoff.getName()).isEqualTo("apiwarden.backoff");
+        assertThat(eventNum(backoff, "apiwarden.backoff.retry")).isEqualTo(1);
+        assertThat(eventNum(backoff, "apiwarden.backoff.delay_ms")).isEqualTo(100);
+        assertThat(str(slow.get(0), "apiwarden.verdict")).isEqualTo("global_rate_limit");
+        Span slowCall = calls.stream().filter(c -> c.getSpanId().equals(slow.get(0).getParentSpanId())).findFirst().orElseThrow();
+        assertThat(num(slowCall, "apiwarden.waited_ms")).isEqualTo(100);
+        assertThat(num(slowCall, "apiwarden.attempts")).isEqualTo(2);
+
+        // The proxy 502: marked as the proxy's, with the headers that say so.
+        Span edge = attemptsOf(spans, "/api/v1/edge").get(0);
+        assertThat(str(edge, "apiwarden.verdict")).isEqualTo("proxy_error");
+        assertThat(str(edge, "apiwarden.diagnosis")).isEqualTo("proxy");
+        assertThat(str(edge, "error.type")).isEqualTo("502");
+        assertThat(array(edge, "http.response.header.via")).containsExactly("1.1 edge-7");
+        assertThat(array(edge, "http.response.header.x-cache")).containsExactly("MISS from edge-7");
+        assertThat(edge.getStatus().getCode()).isEqualTo(io.opentelemetry.proto.trace.v1.Status.StatusCode.STATUS_CODE_ERROR);
+
+        // Every attempt sent its own span's context, once.
+        for (RecordedRequest sent : apiRequests) {
+            assertThat(sent.getHeaders().values("traceparent")).hasSize(1);
+        }
+        String lastUserTraceparent = apiRequests.stream().filter(q -> q.getUrl().encodedPath().equals("/api/v1/user"))
+                .reduce((a, b) -> b).orElseThrow().getHeaders().get("traceparent");
+        // Flags: sampled, and (W3C trace context level 2) a random trace ID.
+        assertThat(lastUserTraceparent).matches("00-" + hex(user.get(1).getTraceId().toByteArray()) + "-"
+                + hex(user.get(1).getSpanId().toByteArray()) + "-0[13]");
+    }
+
+    private List<Span> spans() {
+        List<Span> all = new ArrayList<>();
+        for (ExportTraceServiceRequest e : exports) {
+            for (ResourceSpans rs : e.getResourceSpansList()) {
+                for (ScopeSpans ss : rs.getScopeSpansList()) {
+                    all.addAll(ss.getSpansList());
+                }
+            }
+        }
+        all.sort((a, b) -> Long.compare(a.getStartTimeUnixNano(), b.getStartTimeUnixNano()));
+        return all;
+    }
+
+    private String resourceAttribute(String key) {
+        return exports.get(0).getResourceSpans(0).getResource().getAttributesList().stream()
+                .filter(kv -> kv.getKey().equals(key)).map(kv -> kv.getValue().getStringValue()).findFirst().orElse(null);
+    }
+
+    private List<Span> attemptsOf(List<Span> spans, String path) {
+        return spans.stream().filter(s -> s.getKind() == Span.SpanKind.SPAN_KIND_CLIENT && s.getName().equals("GET")
+                && str(s, "url.full").endsWith(path)).collect(Collectors.toList());
+    }
+
+    private static AnyValue value(List<KeyValue> attributes, String key) {
+        return attributes.stream().filter(kv -> kv.getKey().equals(key)).map(KeyValue::getValue).findFirst()
+                .orElseThrow(() -> new AssertionError("no attribute " + key + " in " + attributes));
+    }
+
+    private static String str(Span s, String key) {
+        return value(s.getAttributesList(), key).getStringValue();
+    }
+
+    private static long num(Span s, String key) {
+        return value(s.getAttributesList(), key).getIntValue();
+    }
+
+    private static long eventNum(Span.Event e, String key) {
+        return value(e.getAttributesList(), key).getIntValue();
+    }
+
+    private static List<String> array(Span s, String key) {
+        return value(s.getAttributesList(), key).getArrayValue().getValuesList().stream()
+                .map(AnyValue::getStringValue).collect(Collectors.toList());
+    }
+
+    private static String hex(byte[] bytes) {
+        return HexFormat.of().formatHex(bytes);
+    }
+
+    @Test
+    void thePrometheusEndpointServesTheMetersWithTheirCounts() throws Exception {
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+
+        AgentJvm.Result r = app().property("apiwarden.metrics.prometheus.port", Integer.toString(port))
+                .property("otel.traces.exporter", "none")
+                .run(JdkClientApp.class, "send:" + url("/api/v1/user"), "send:" + url("/api/v1/slow"),
+                        "send:" + url("/api/v1/user"), "print:http://127.0.0.1:" + port + "/metrics");
+
+        List<String> metrics = r.stdout.stream().filter(l -> l.startsWith("BODY ")).map(l -> l.substring(5)).collect(Collectors.toList());
+        assertThat(metrics).as(r.toString())
+                .contains("apiwarden_calls_seconds_count{method=\"GET\",status_class=\"2xx\",verdict=\"success\"} 3")
+                .contains("apiwarden_retries_total{reason=\"invalid_token\"} 1.0")
+                .contains("apiwarden_retries_total{reason=\"global_rate_limit\"} 1.0")
+                .contains("apiwarden_token_refreshes_total{result=\"success\"} 1.0")
+                .contains("apiwarden_backoff_waits_seconds_count{reason=\"backoff\"} 1")
+                .anySatisfy(l -> assertThat(l).startsWith("apiwarden_throttled "));
+        assertThat(r.agentLog()).anySatisfy(l -> assertThat(l).contains("metrics for Prometheus at http://127.0.0.1:" + port + "/metrics"));
+    }
+}
