@@ -98,7 +98,7 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
         while (true) {
             AttemptObserver attempt = observer.attempt(current.expectContinue());
             HttpResponse<Outcome<T>> response;
-            try {
+            try (AttemptObserver.Scope wire = attempt.onTheWire()) {
                 response = sender.send(prepare(attempt), handler());
             } catch (IOException | InterruptedException | RuntimeException e) {
                 attempt.failed(e);
@@ -229,7 +229,7 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
         CompletableFuture<HttpResponse<Outcome<T>>> sent;
         AttemptObserver attempt = observer.attempt(current.expectContinue());
         currentAttempt = attempt;
-        try {
+        try (AttemptObserver.Scope wire = attempt.onTheWire()) {
             sent = pushHandler == null
                     ? sender.sendAsync(prepare(attempt), handler())
                     : sender.sendAsync(prepare(attempt), handler(), adaptPushHandler());

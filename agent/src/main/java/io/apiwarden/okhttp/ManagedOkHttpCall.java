@@ -84,7 +84,7 @@ final class ManagedOkHttpCall {
                 sent.header(warden.config().requestIdHeader().get(), requestId);
             }
             Response response;
-            try {
+            try (AttemptObserver.Scope wire = attempt.onTheWire()) {
                 response = chain.proceed(sent.build());
             } catch (IOException | RuntimeException e) {
                 attempt.failed(e);

@@ -9,51 +9,124 @@ import io.opentelemetry.context.Context;
 import java.lang.reflect.Method;
 
 /**
- * The app's current span, read from the app's own OpenTelemetry API (and so from the
- * OpenTelemetry Java agent's context when that agent runs too). The agent's OpenTelemetry is
- * relocated and keeps a context of its own, so it reads the app's by reflection, through the
- * API's public interfaces.
+ * The app's trace context: the OpenTelemetry API the app uses itself, or, when the app has none
+ * but the OpenTelemetry Java agent runs, that agent's copy in the bootstrap class loader. The
+ * agent's own OpenTelemetry is relocated and keeps a context of its own, so it reaches the app's
+ * by reflection, through the API's public types.
+ *
+ * <p>Reading it makes the agent's spans children of the app's current span; writing it (for the
+ * time an attempt is on the wire) makes another agent's client span a child of the attempt's.
  */
 final class AppTraceContext {
-    /** Span.current, Span.getSpanContext, SpanContext.isValid/getTraceId/getSpanId/isSampled; null without the API. */
-    private static final Method[] API = find();
+    /** Does nothing: for apps without any OpenTelemetry. */
+    static final AutoCloseable NO_SCOPE = () -> { };
+
+    private static volatile Api api;
 
     private AppTraceContext() {
     }
 
     /** A context whose parent is the app's current span, or the root context when there is none. */
     static Context parent() {
-        if (API == null) {
+        Api a = api();
+        if (a == null) {
             return Context.root();
         }
         try {
-            Object span = API[0].invoke(null);
-            Object ctx = API[1].invoke(span);
-            if (!(boolean) API[2].invoke(ctx)) {
+            Object ctx = a.getSpanContext.invoke(a.current.invoke(null));
+            if (!(boolean) a.isValid.invoke(ctx)) {
                 return Context.root();
             }
-            SpanContext remote = SpanContext.createFromRemoteParent((String) API[3].invoke(ctx), (String) API[4].invoke(ctx),
-                    (boolean) API[5].invoke(ctx) ? TraceFlags.getSampled() : TraceFlags.getDefault(), TraceState.getDefault());
+            SpanContext remote = SpanContext.createFromRemoteParent((String) a.getTraceId.invoke(ctx), (String) a.getSpanId.invoke(ctx),
+                    (boolean) a.isSampled.invoke(ctx) ? TraceFlags.getSampled() : TraceFlags.getDefault(), TraceState.getDefault());
             return Context.root().with(Span.wrap(remote));
         } catch (ReflectiveOperationException | RuntimeException e) {
             return Context.root();
         }
     }
 
-    private static Method[] find() {
-        // Built at run time: the shade plugin would relocate this name if it were a literal, and
-        // the relocated copy is the agent's own, not the app's.
-        String pkg = String.join(".", "io", "opentelemetry", "api", "trace") + ".";
-        for (ClassLoader loader : new ClassLoader[] {ClassLoader.getSystemClassLoader(), Thread.currentThread().getContextClassLoader()}) {
+    /** Makes {@code span} the app's current span until the returned scope is closed. */
+    static AutoCloseable makeCurrent(SpanContext span) {
+        Api a = api();
+        if (a == null || !span.isValid()) {
+            return NO_SCOPE;
+        }
+        try {
+            Object flags = span.isSampled() ? a.sampled.invoke(null) : a.notSampled.invoke(null);
+            Object appContext = a.create.invoke(null, span.getTraceId(), span.getSpanId(), flags, a.defaultState.invoke(null));
+            Object scope = a.makeCurrent.invoke(a.wrap.invoke(null, appContext));
+            return () -> a.close.invoke(scope);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return NO_SCOPE;
+        }
+    }
+
+    private static Api api() {
+        Api a = api;
+        if (a == null) {
+            a = Api.find();
+            api = a == null ? Api.NONE : a;
+        }
+        return a == Api.NONE ? null : a;
+    }
+
+    /** The reflective handles on one copy of the API. */
+    private static final class Api {
+        static final Api NONE = new Api();
+
+        Method current;
+        Method getSpanContext;
+        Method isValid;
+        Method getTraceId;
+        Method getSpanId;
+        Method isSampled;
+        Method create;
+        Method sampled;
+        Method notSampled;
+        Method defaultState;
+        Method wrap;
+        Method makeCurrent;
+        Method close;
+
+        static Api find() {
+            // Names built at run time: the shade plugin would relocate them if they were literals.
+            String app = String.join(".", "io", "opentelemetry") + ".";
+            String javaAgent = String.join(".", "io", "opentelemetry", "javaagent", "shaded", "io", "opentelemetry") + ".";
+            ClassLoader[] loaders = {ClassLoader.getSystemClassLoader(), Thread.currentThread().getContextClassLoader()};
+            for (ClassLoader loader : loaders) {
+                Api a = load(app, loader);
+                if (a != null) {
+                    return a;
+                }
+            }
+            return load(javaAgent, null);
+        }
+
+        private static Api load(String prefix, ClassLoader loader) {
             try {
-                Class<?> span = Class.forName(pkg + "Span", false, loader);
-                Class<?> ctx = Class.forName(pkg + "SpanContext", false, loader);
-                return new Method[] {span.getMethod("current"), span.getMethod("getSpanContext"), ctx.getMethod("isValid"),
-                        ctx.getMethod("getTraceId"), ctx.getMethod("getSpanId"), ctx.getMethod("isSampled")};
+                Class<?> span = Class.forName(prefix + "api.trace.Span", false, loader);
+                Class<?> ctx = Class.forName(prefix + "api.trace.SpanContext", false, loader);
+                Class<?> flags = Class.forName(prefix + "api.trace.TraceFlags", false, loader);
+                Class<?> state = Class.forName(prefix + "api.trace.TraceState", false, loader);
+                Class<?> scope = Class.forName(prefix + "context.Scope", false, loader);
+                Api a = new Api();
+                a.current = span.getMethod("current");
+                a.getSpanContext = span.getMethod("getSpanContext");
+                a.isValid = ctx.getMethod("isValid");
+                a.getTraceId = ctx.getMethod("getTraceId");
+                a.getSpanId = ctx.getMethod("getSpanId");
+                a.isSampled = ctx.getMethod("isSampled");
+                a.create = ctx.getMethod("create", String.class, String.class, flags, state);
+                a.sampled = flags.getMethod("getSampled");
+                a.notSampled = flags.getMethod("getDefault");
+                a.defaultState = state.getMethod("getDefault");
+                a.wrap = span.getMethod("wrap", ctx);
+                a.makeCurrent = span.getMethod("makeCurrent");
+                a.close = scope.getMethod("close");
+                return a;
             } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
-                // not visible from this loader
+                return null;
             }
         }
-        return null;
     }
 }

@@ -273,6 +273,21 @@ public final class OtelTelemetry implements Telemetry {
         }
 
         @Override
+        public Scope onTheWire() {
+            AutoCloseable scope = AppTraceContext.makeCurrent(span.getSpanContext());
+            if (scope == AppTraceContext.NO_SCOPE) {
+                return Scope.NONE;
+            }
+            return () -> {
+                try {
+                    scope.close();
+                } catch (Exception e) {
+                    // the other context's scope is gone already; nothing to restore
+                }
+            };
+        }
+
+        @Override
         public void failed(Throwable failure) {
             ResponseDiagnosis d = ResponseDiagnosis.ofFailure(failure, expectContinue);
             span.setAttribute(ERROR_TYPE, failure.getClass().getName());

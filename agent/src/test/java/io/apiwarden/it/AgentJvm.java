@@ -20,6 +20,7 @@ final class AgentJvm {
 
     private final Map<String, String> properties = new LinkedHashMap<>();
     private final List<String> classPath = new ArrayList<>();
+    private final List<String> jvmArgs = new ArrayList<>();
     private boolean withAgent = true;
 
     AgentJvm() {
@@ -44,6 +45,12 @@ final class AgentJvm {
         return this;
     }
 
+    /** Adds a JVM option, placed after the agent's: another {@code -javaagent}, say. */
+    AgentJvm jvmArg(String arg) {
+        jvmArgs.add(arg);
+        return this;
+    }
+
     AgentJvm withoutAgent() {
         withAgent = false;
         return this;
@@ -55,6 +62,7 @@ final class AgentJvm {
         if (withAgent) {
             command.add("-javaagent:" + agentJar());
         }
+        command.addAll(jvmArgs);
         properties.forEach((k, v) -> command.add("-D" + k + "=" + v));
         command.add("-cp");
         command.add(String.join(File.pathSeparator, classPath));

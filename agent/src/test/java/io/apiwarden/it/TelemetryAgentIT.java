@@ -234,6 +234,41 @@ class TelemetryAgentIT {
     }
 
     @Test
+    void besideTheOpenTelemetryJavaAgentBothAgentsSpansLandInOneTrace() throws Exception {
+        AgentJvm.Result r = app()
+                .jvmArg("-javaagent:" + AgentJvm.itLib("opentelemetry-javaagent.jar"))
+                .property("otel.metrics.exporter", "none")
+                .property("otel.logs.exporter", "none")
+                .property("otel.exporter.otlp.protocol", "http/protobuf")
+                .run(JdkClientApp.class, "send:" + url("/api/v1/user"), "async:" + url("/api/v1/slow"));
+
+        assertThat(r.stdout).as(r.toString()).containsExactly("STATUS 200 ok", "STATUS 200 ok");
+        for (RecordedRequest sent : apiRequests) {
+            assertThat(sent.getHeaders().values("traceparent")).as("one traceparent on each request").hasSize(1);
+        }
+        List<Span> ours = new ArrayList<>();
+        List<Span> theirs = new ArrayList<>();
+        for (ExportTraceServiceRequest e : exports) {
+            for (ResourceSpans rs : e.getResourceSpansList()) {
+                for (ScopeSpans ss : rs.getScopeSpansList()) {
+                    (ss.getScope().getName().equals("io.apiwarden") ? ours : theirs).addAll(ss.getSpansList());
+                }
+            }
+        }
+        List<Span> attempts = ours.stream().filter(s -> s.getKind() == Span.SpanKind.SPAN_KIND_CLIENT && s.getName().equals("GET"))
+                .collect(Collectors.toList());
+        assertThat(attempts).as("our attempts: 401, resend, 429, resend").hasSize(4);
+        for (Span attempt : attempts) {
+            assertThat(theirs).as("the OpenTelemetry agent's client span under our attempt " + str(attempt, "url.full"))
+                    .anySatisfy(t -> {
+                        assertThat(t.getKind()).isEqualTo(Span.SpanKind.SPAN_KIND_CLIENT);
+                        assertThat(t.getTraceId()).isEqualTo(attempt.getTraceId());
+                        assertThat(t.getParentSpanId()).isEqualTo(attempt.getSpanId());
+                    });
+        }
+    }
+
+    @Test
     void thePrometheusEndpointServesTheMetersWithTheirCounts() throws Exception {
         int port;
         try (ServerSocket free = new ServerSocket(0)) {

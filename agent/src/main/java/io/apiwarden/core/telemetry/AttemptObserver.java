@@ -25,7 +25,27 @@ public interface AttemptObserver {
         @Override
         public void failed(Throwable failure) {
         }
+
+        @Override
+        public Scope onTheWire() {
+            return Scope.NONE;
+        }
     };
+
+    /** Something to close; closing never throws. */
+    interface Scope extends AutoCloseable {
+        Scope NONE = () -> { };
+
+        @Override
+        void close();
+    }
+
+    /**
+     * Makes the attempt's span the app's current one (the app's own OpenTelemetry, or the
+     * OpenTelemetry Java agent's) while the request is handed to the HTTP client, so that another
+     * agent's client span nests under it in the same trace.
+     */
+    Scope onTheWire();
 
     /** Sets the headers that carry the trace context (W3C {@code traceparent}) on the attempt's request. */
     void inject(BiConsumer<String, String> setHeader);
