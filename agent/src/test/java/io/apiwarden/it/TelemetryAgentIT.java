@@ -269,6 +269,20 @@ class TelemetryAgentIT {
     }
 
     @Test
+    void aGeneratedRequestIdGoesOnEveryAttemptOfACallAndTracingCanBeOff() throws Exception {
+        AgentJvm.Result r = app().property("apiwarden.request-id.header", "X-Correlation-Id")
+                .property("apiwarden.tracing.enabled", "false")
+                .run(JdkClientApp.class, "send:" + url("/api/v1/user"), "send:" + url("/api/v1/user"));
+
+        assertThat(r.stdout).as(r.toString()).containsExactly("STATUS 200 ok", "STATUS 200 ok");
+        List<String> ids = apiRequests.stream().map(q -> q.getHeaders().get("X-Correlation-Id")).collect(Collectors.toList());
+        assertThat(ids).hasSize(3).doesNotContainNull();
+        assertThat(ids.get(0)).as("the 401 and its resend are one call").isEqualTo(ids.get(1)).isNotEqualTo(ids.get(2));
+        assertThat(apiRequests).allSatisfy(q -> assertThat(q.getHeaders().get("traceparent")).isNull());
+        assertThat(exports).isEmpty();
+    }
+
+    @Test
     void thePrometheusEndpointServesTheMetersWithTheirCounts() throws Exception {
         int port;
         try (ServerSocket free = new ServerSocket(0)) {
