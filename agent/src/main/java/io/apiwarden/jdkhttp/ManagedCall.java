@@ -7,6 +7,7 @@ import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.telemetry.AttemptObserver;
 import io.apiwarden.core.telemetry.CallObserver;
+import io.apiwarden.core.telemetry.Scope;
 import io.apiwarden.core.time.DelayScheduler;
 import io.apiwarden.core.token.AccessToken;
 
@@ -98,7 +99,7 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
         while (true) {
             AttemptObserver attempt = observer.attempt(current.expectContinue());
             HttpResponse<Outcome<T>> response;
-            try (AttemptObserver.Scope wire = attempt.onTheWire()) {
+            try (Scope wire = attempt.onTheWire()) {
                 response = sender.send(prepare(attempt), handler());
             } catch (IOException | InterruptedException | RuntimeException e) {
                 attempt.failed(e);
@@ -122,7 +123,11 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
                 continue;
             }
             try {
-                token = warden.tokens().tokenAfterRejection(token).get();
+                CompletableFuture<AccessToken> fresh;
+                try (Scope inCall = observer.current()) {
+                    fresh = warden.tokens().tokenAfterRejection(token);
+                }
+                token = fresh.get();
             } catch (ExecutionException refreshFailed) {
                 try {
                     return join(heldResponse(response, outcome));
@@ -141,7 +146,10 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
             }
             observer.end(r == null ? 0 : r.statusCode(), r == null ? null : verdictOf(r), e);
         });
-        CompletableFuture<AccessToken> first = warden.tokens().tokenForRequest();
+        CompletableFuture<AccessToken> first;
+        try (Scope inCall = observer.current()) {
+            first = warden.tokens().tokenForRequest();
+        }
         if (first.isDone()) {
             // Same thread, as the JDK does: a request it rejects outright throws from sendAsync itself.
             token = first.getNow(null);
@@ -210,7 +218,11 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
 
     private AccessToken awaitToken() throws InterruptedException {
         try {
-            return warden.tokens().tokenForRequest().get();
+            CompletableFuture<AccessToken> token;
+            try (Scope inCall = observer.current()) {
+                token = warden.tokens().tokenForRequest();
+            }
+            return token.get();
         } catch (ExecutionException e) {
             return warden.tokens().current();
         }
@@ -229,7 +241,7 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
         CompletableFuture<HttpResponse<Outcome<T>>> sent;
         AttemptObserver attempt = observer.attempt(current.expectContinue());
         currentAttempt = attempt;
-        try (AttemptObserver.Scope wire = attempt.onTheWire()) {
+        try (Scope wire = attempt.onTheWire()) {
             sent = pushHandler == null
                     ? sender.sendAsync(prepare(attempt), handler())
                     : sender.sendAsync(prepare(attempt), handler(), adaptPushHandler());
@@ -287,7 +299,11 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
             }
             return;
         }
-        warden.tokens().tokenAfterRejection(token).whenComplete((fresh, refreshFailed) -> {
+        CompletableFuture<AccessToken> refreshed;
+        try (Scope inCall = observer.current()) {
+            refreshed = warden.tokens().tokenAfterRejection(token);
+        }
+        refreshed.whenComplete((fresh, refreshFailed) -> {
             try {
                 if (refreshFailed == null) {
                     token = fresh;

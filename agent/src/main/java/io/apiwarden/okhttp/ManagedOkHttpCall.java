@@ -7,6 +7,7 @@ import io.apiwarden.core.classify.ResponseClassifier;
 import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.telemetry.AttemptObserver;
 import io.apiwarden.core.telemetry.CallObserver;
+import io.apiwarden.core.telemetry.Scope;
 import io.apiwarden.core.token.AccessToken;
 import okhttp3.HttpUrl;
 import okhttp3.Interceptor;
@@ -72,7 +73,10 @@ final class ManagedOkHttpCall {
     }
 
     private Response attempts(CallObserver observer) throws IOException {
-        AccessToken token = await(warden.tokens().tokenForRequest());
+        AccessToken token;
+        try (Scope inCall = observer.current()) {
+            token = await(warden.tokens().tokenForRequest());
+        }
         while (true) {
             AttemptObserver attempt = observer.attempt(false);
             Request.Builder sent = request.newBuilder();
@@ -84,7 +88,7 @@ final class ManagedOkHttpCall {
                 sent.header(warden.config().requestIdHeader().get(), requestId);
             }
             Response response;
-            try (AttemptObserver.Scope wire = attempt.onTheWire()) {
+            try (Scope wire = attempt.onTheWire()) {
                 response = chain.proceed(sent.build());
             } catch (IOException | RuntimeException e) {
                 attempt.failed(e);
@@ -102,7 +106,10 @@ final class ManagedOkHttpCall {
             attempt.decided(decision, response.header("Retry-After"));
             switch (decision.action()) {
                 case REFRESH_AND_RESEND:
-                    AccessToken fresh = awaitRefresh(token);
+                    AccessToken fresh;
+                    try (Scope inCall = observer.current()) {
+                        fresh = awaitRefresh(token);
+                    }
                     if (fresh == null) {
                         return response;
                     }

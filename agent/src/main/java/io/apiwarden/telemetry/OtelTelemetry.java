@@ -5,6 +5,7 @@ import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.telemetry.AttemptObserver;
 import io.apiwarden.core.telemetry.CallObserver;
 import io.apiwarden.core.telemetry.RefreshObserver;
+import io.apiwarden.core.telemetry.Scope;
 import io.apiwarden.core.telemetry.Telemetry;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -86,8 +87,10 @@ public final class OtelTelemetry implements Telemetry {
 
     @Override
     public RefreshObserver refresh(URI tokenUrl) {
+        // Under the call that needed it, when one did; the refresh serves every waiting call, though.
+        Context parent = Span.fromContext(Context.current()).getSpanContext().isValid() ? Context.current() : AppTraceContext.parent();
         Span span = tracer == null ? Span.getInvalid() : tracer.spanBuilder("POST")
-                .setParent(AppTraceContext.parent())
+                .setParent(parent)
                 .setSpanKind(SpanKind.CLIENT)
                 .setAttribute(METHOD, "POST")
                 .setAttribute(URL_FULL, UrlRedaction.redact(tokenUrl.toString()))
@@ -147,6 +150,12 @@ public final class OtelTelemetry implements Telemetry {
         @Override
         public AttemptObserver attempt(boolean expectContinue) {
             return new Attempt(this, attempts++, expectContinue);
+        }
+
+        @Override
+        public Scope current() {
+            io.opentelemetry.context.Scope scope = context.makeCurrent();
+            return scope::close;
         }
 
         @Override

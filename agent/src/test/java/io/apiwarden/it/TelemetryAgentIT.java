@@ -62,6 +62,9 @@ class TelemetryAgentIT {
                 if (!("Bearer " + ISSUED).equals(r.getHeaders().get("Authorization"))) {
                     return b.code(401).addHeader("WWW-Authenticate", "Bearer error=\"invalid_token\"").body("expired").build();
                 }
+                if (path.equals("/api/v1/orders") && n == 2) {
+                    return b.code(429).addHeader("Retry-After", "1").body("{\"message\":\"API rate limit exceeded (global)\"}").build();
+                }
                 if (path.equals("/api/v1/slow") && n == 1) {
                     return b.code(429).body("{\"message\":\"API rate limit exceeded (global)\"}").build();
                 }
@@ -266,6 +269,24 @@ class TelemetryAgentIT {
                         assertThat(t.getParentSpanId()).isEqualTo(attempt.getSpanId());
                     });
         }
+    }
+
+    @Test
+    void oneCallThatMeetsBothErrorsIsOneTraceThatTellsTheStory() throws Exception {
+        AgentJvm.Result r = app().property("apiwarden.backoff.initial-delay", "200ms")
+                .run(JdkClientApp.class, "send:" + url("/api/v1/orders"));
+
+        assertThat(r.stdout).as(r.toString()).containsExactly("STATUS 200 ok");
+        List<Span> trace = spans();
+        assertThat(trace).extracting(Span::getTraceId).as("one trace").containsOnly(trace.get(0).getTraceId());
+        assertThat(trace).extracting(Span::getName).containsExactly("apiwarden GET", "GET", "POST", "GET", "GET");
+        assertThat(attemptsOf(trace, "/api/v1/orders")).extracting(s -> num(s, "http.response.status_code"))
+                .containsExactly(401L, 429L, 200L);
+        Span.Event backoff = attemptsOf(trace, "/api/v1/orders").get(1).getEventsList().get(0);
+        assertThat(backoff.getAttributesList()).anySatisfy(kv -> assertThat(kv.getValue().getStringValue()).isEqualTo("retry-after"));
+        String picture = TraceWaterfall.draw(trace);
+        Files.writeString(Path.of(System.getProperty("apiwarden.it.app-classes"), "..", "trace-waterfall.txt"), picture);
+        System.out.println(picture);
     }
 
     @Test

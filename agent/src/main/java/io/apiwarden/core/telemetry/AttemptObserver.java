@@ -32,14 +32,6 @@ public interface AttemptObserver {
         }
     };
 
-    /** Something to close; closing never throws. */
-    interface Scope extends AutoCloseable {
-        Scope NONE = () -> { };
-
-        @Override
-        void close();
-    }
-
     /**
      * Makes the attempt's span the app's current one (the app's own OpenTelemetry, or the
      * OpenTelemetry Java agent's) while the request is handed to the HTTP client, so that another

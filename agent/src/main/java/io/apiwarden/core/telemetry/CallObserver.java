@@ -13,7 +13,15 @@ public interface CallObserver {
         @Override
         public void end(int status, Verdict verdict, Throwable failure) {
         }
+
+        @Override
+        public Scope current() {
+            return Scope.NONE;
+        }
     };
+
+    /** Makes the call's span the agent's current one, so that a token refresh it starts nests under it. */
+    Scope current();
 
     /** Starts the next physical attempt; the first is attempt 0, resends count up from 1. */
     AttemptObserver attempt(boolean expectContinue);
