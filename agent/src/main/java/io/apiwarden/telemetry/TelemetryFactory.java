@@ -4,10 +4,12 @@ import io.apiwarden.core.config.WardenConfig;
 import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.telemetry.Telemetry;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.instrumentation.micrometer.v1_5.OpenTelemetryMeterRegistry;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
 
@@ -33,25 +35,44 @@ public final class TelemetryFactory {
      *     builds is not managed by the agent: the exporter's own traffic is never traced
      */
     public static Telemetry create(WardenConfig config, Clock clock, java.util.function.Function<Supplier<OpenTelemetrySdk>, OpenTelemetrySdk> unwrapped) {
-        Tracer tracer = null;
-        if (config.tracingEnabled()) {
+        boolean otlpMetrics = config.metricsEnabled() && otlpMetricsAskedFor();
+        OpenTelemetrySdk sdk = null;
+        if (config.tracingEnabled() || otlpMetrics) {
             try {
-                OpenTelemetrySdk sdk = unwrapped.apply(TelemetryFactory::sdk);
-                tracer = sdk.getTracer(SCOPE, TelemetryFactory.class.getPackage().getImplementationVersion());
+                sdk = unwrapped.apply(TelemetryFactory::sdk);
             } catch (RuntimeException | LinkageError e) {
                 // The SDK's configuration messages name the otel.* property at fault; they quote no header values.
-                AgentLog.error("tracing could not start, calls are managed without spans; check the otel.* settings: "
+                AgentLog.error("OpenTelemetry could not start, calls are managed without spans; check the otel.* settings: "
                         + rootMessage(e), null);
             }
         }
+        Tracer tracer = sdk != null && config.tracingEnabled()
+                ? sdk.getTracer(SCOPE, TelemetryFactory.class.getPackage().getImplementationVersion()) : null;
         MeterRegistry meters = null;
         if (config.metricsEnabled()) {
-            meters = config.prometheusPort().isPresent() ? prometheus(config) : new SimpleMeterRegistry();
+            CompositeMeterRegistry composite = new CompositeMeterRegistry();
+            if (config.prometheusPort().isPresent()) {
+                composite.add(prometheus(config));
+            }
+            if (otlpMetrics && sdk != null) {
+                composite.add(OpenTelemetryMeterRegistry.builder(sdk).build());
+            }
+            if (composite.getRegistries().isEmpty()) {
+                // Nothing exports them, but they stay readable in the process (the demo's report, say).
+                composite.add(new SimpleMeterRegistry());
+            }
+            meters = composite;
         }
         if (tracer == null && meters == null) {
             return Telemetry.NOOP;
         }
         return new OtelTelemetry(tracer, meters, config.requestIdHeaders(), clock);
+    }
+
+    /** The user set {@code otel.metrics.exporter} to something: the agent's default is none. */
+    private static boolean otlpMetricsAskedFor() {
+        String v = System.getProperty("otel.metrics.exporter", System.getenv("OTEL_METRICS_EXPORTER"));
+        return v != null && !v.trim().isEmpty() && !v.trim().equalsIgnoreCase("none");
     }
 
     private static String rootMessage(Throwable e) {

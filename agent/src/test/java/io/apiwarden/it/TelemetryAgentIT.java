@@ -43,6 +43,7 @@ class TelemetryAgentIT {
     private final MockWebServer api = new MockWebServer();
     private final MockWebServer collector = new MockWebServer();
     private final List<ExportTraceServiceRequest> exports = new CopyOnWriteArrayList<>();
+    private final List<io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest> metricExports = new CopyOnWriteArrayList<>();
     private final List<RecordedRequest> apiRequests = new CopyOnWriteArrayList<>();
     private final Map<String, AtomicInteger> hits = new ConcurrentHashMap<>();
 
@@ -80,7 +81,11 @@ class TelemetryAgentIT {
             @Override
             public MockResponse dispatch(RecordedRequest r) {
                 try {
-                    exports.add(ExportTraceServiceRequest.parseFrom(r.getBody().toByteArray()));
+                    if (r.getUrl().encodedPath().equals("/v1/metrics")) {
+                        metricExports.add(io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest.parseFrom(r.getBody().toByteArray()));
+                    } else {
+                        exports.add(ExportTraceServiceRequest.parseFrom(r.getBody().toByteArray()));
+                    }
                     return new MockResponse.Builder().code(200).build();
                 } catch (Exception e) {
                     return new MockResponse.Builder().code(400).build();
@@ -301,6 +306,19 @@ class TelemetryAgentIT {
         assertThat(ids.get(0)).as("the 401 and its resend are one call").isEqualTo(ids.get(1)).isNotEqualTo(ids.get(2));
         assertThat(apiRequests).allSatisfy(q -> assertThat(q.getHeaders().get("traceparent")).isNull());
         assertThat(exports).isEmpty();
+    }
+
+    @Test
+    void metersGoOverOtlpWhenAskedFor() throws Exception {
+        AgentJvm.Result r = app().property("otel.metrics.exporter", "otlp").property("otel.traces.exporter", "none")
+                .run(JdkClientApp.class, "send:" + url("/api/v1/user"));
+
+        assertThat(r.stdout).as(r.toString()).containsExactly("STATUS 200 ok");
+        List<String> names = metricExports.stream().flatMap(m -> m.getResourceMetricsList().stream())
+                .flatMap(rm -> rm.getScopeMetricsList().stream()).flatMap(sm -> sm.getMetricsList().stream())
+                .map(io.opentelemetry.proto.metrics.v1.Metric::getName).collect(Collectors.toList());
+        assertThat(names).contains("apiwarden.calls", "apiwarden.retries", "apiwarden.token.refreshes", "apiwarden.throttled");
+        assertThat(exports).as("no spans: otel.traces.exporter=none").isEmpty();
     }
 
     @Test
