@@ -309,6 +309,26 @@ class TelemetryAgentIT {
     }
 
     @Test
+    void theCallJoinsTheAppsOwnCurrentTrace() throws Exception {
+        AgentJvm jvm = app().property("apiwarden.access-token", ISSUED)
+                .jvmArg("-javaagent:" + AgentJvm.itLib("opentelemetry-javaagent.jar"))
+                .property("otel.metrics.exporter", "none")
+                .property("otel.logs.exporter", "none")
+                .property("otel.exporter.otlp.protocol", "http/protobuf");
+        try (Stream<Path> jars = Files.list(AgentJvm.itLib("otel-api"))) {
+            jars.sorted().forEach(jvm::classPath);
+        }
+
+        AgentJvm.Result r = jvm.run(io.apiwarden.it.apps.TracedApp.class, url("/api/v1/user"));
+
+        assertThat(r.stdout).as(r.toString()).hasSize(2).first().isEqualTo("STATUS 200");
+        String[] app = r.stdout.get(1).split(" ");
+        Span call = spans().stream().filter(s -> s.getName().equals("apiwarden GET")).findFirst().orElseThrow();
+        assertThat(hex(call.getTraceId().toByteArray())).isEqualTo(app[1]);
+        assertThat(hex(call.getParentSpanId().toByteArray())).isEqualTo(app[2]);
+    }
+
+    @Test
     void metersGoOverOtlpWhenAskedFor() throws Exception {
         AgentJvm.Result r = app().property("otel.metrics.exporter", "otlp").property("otel.traces.exporter", "none")
                 .run(JdkClientApp.class, "send:" + url("/api/v1/user"));
