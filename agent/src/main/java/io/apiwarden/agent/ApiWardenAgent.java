@@ -22,8 +22,20 @@ public final class ApiWardenAgent {
         install(inst);
     }
 
-    /** Called when the agent is loaded into a running JVM. */
+    /**
+     * Called when the agent is loaded into a running JVM ({@code attach}). {@code args} holds
+     * {@code apiwarden.key=value} pairs separated by commas; they are set as system properties
+     * first, so they configure the agent like {@code -D} options would.
+     */
     public static void agentmain(String args, Instrumentation inst) {
+        if (args != null) {
+            for (String pair : args.split(",")) {
+                int eq = pair.indexOf('=');
+                if (eq > 0 && pair.startsWith("apiwarden.")) {
+                    System.setProperty(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+                }
+            }
+        }
         install(inst);
     }
 

@@ -20,14 +20,17 @@ import java.util.function.Function;
  *       answers the expectation.
  * </ul>
  */
-final class ResponseDiagnosis {
+public final class ResponseDiagnosis {
     /** Server header values of common proxies and CDNs (lower case, matched as prefixes). */
     static final Set<String> PROXY_SERVERS = Set.of("cloudflare", "cloudfront", "akamaighost", "akamai", "varnish",
             "squid", "envoy", "awselb", "haproxy", "fastly", "google frontend", "gfe", "istio-envoy", "apigee", "kong");
 
-    final String verdict;
-    final String diagnosis;
-    final String hint;
+    /** The refined verdict: {@code proxy_error} where the proxy answered. */
+    public final String verdict;
+    /** {@code proxy}, {@code redirect_loop}, {@code expect_continue_stall}, or null. */
+    public final String diagnosis;
+    /** What the diagnosis means, in a sentence; null without one. */
+    public final String hint;
 
     private ResponseDiagnosis(String verdict, String diagnosis, String hint) {
         this.verdict = verdict;
@@ -35,7 +38,7 @@ final class ResponseDiagnosis {
         this.hint = hint;
     }
 
-    static ResponseDiagnosis of(int status, Verdict verdict, Function<String, List<String>> headers) {
+    public static ResponseDiagnosis of(int status, Verdict verdict, Function<String, List<String>> headers) {
         String label = label(verdict);
         if (status >= 500 && fromProxy(headers)) {
             return new ResponseDiagnosis("proxy_error", "proxy",

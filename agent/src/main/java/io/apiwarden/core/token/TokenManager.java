@@ -58,6 +58,7 @@ public final class TokenManager {
     private boolean stopped;
     private Instant coolDownUntil = Instant.MIN;
     private long generation;
+    private volatile String lastFailure;
 
     /**
      * @param endpoint where refreshes go; null when none is configured (the token is only attached)
@@ -86,6 +87,11 @@ public final class TokenManager {
         synchronized (lock) {
             return endpoint != null && refreshToken != null && !stopped;
         }
+    }
+
+    /** Why the last refresh failed, or null when none did; never holds a token. */
+    public String lastFailure() {
+        return lastFailure;
     }
 
     /** The token now held, or null. */
@@ -201,6 +207,7 @@ public final class TokenManager {
                 }
             } else {
                 error = asRefreshException(failure);
+                lastFailure = error.getMessage();
                 if (error.permanent()) {
                     stopped = true;
                 } else {

@@ -1,0 +1,176 @@
+package io.apiwarden.cli;
+
+import io.apiwarden.core.Warden;
+import io.apiwarden.core.classify.Verdict;
+import io.apiwarden.core.config.ConfigException;
+import io.apiwarden.core.config.ConfigProperty;
+import io.apiwarden.core.config.WardenConfig;
+import io.apiwarden.core.telemetry.CallObserver;
+import io.apiwarden.core.telemetry.RefreshObserver;
+import io.apiwarden.core.telemetry.Telemetry;
+import io.apiwarden.jdkhttp.InternalClients;
+import io.apiwarden.jdkhttp.WardenHttpClient;
+import io.apiwarden.telemetry.ResponseDiagnosis;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Checks the agent's configuration against the real API, the way the agent would use it:
+ * {@code GET {base}/user} through a managed client (refreshing the token if needed) and
+ * {@code HEAD {base}} for the rate-limit headers. Prints what it found and a one-line diagnosis
+ * for each; never a token. Exit code 0 only when all is well.
+ */
+final class Doctor {
+    /** A doctor answers in seconds: it reports a global rate limit rather than waiting it out. */
+    private static final String NO_RETRIES = "0";
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(15);
+
+    private final PrintStream out;
+    private final PrintStream err;
+    private final List<String> refreshes = new ArrayList<>();
+
+    Doctor(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    int run() {
+        out.println("API Warden doctor " + Main.version());
+        WardenConfig config;
+        try {
+            config = WardenConfig.from(k -> k.equals(ConfigProperty.BACKOFF_MAX_RETRIES.key()) ? NO_RETRIES : System.getProperty(k),
+                    System.getenv());
+        } catch (ConfigException e) {
+            out.println("FAIL configuration:");
+            e.problems().forEach(p -> out.println("  - " + p));
+            return 2;
+        }
+        out.println("configuration: " + config);
+        config.warnings().forEach(w -> out.println("WARN " + w));
+        if (config.refreshTokenFile().isEmpty() && config.refreshToken().isPresent()) {
+            out.println("note: if the token service rotates refresh tokens, a refresh made here replaces the configured one;"
+                    + " give it as " + ConfigProperty.REFRESH_TOKEN_FILE.key() + " so the new one is kept");
+        }
+        Warden warden = Warden.create(config, () -> InternalClients.build(HttpClient.newBuilder()
+                .connectTimeout(config.tokenTimeout()).followRedirects(HttpClient.Redirect.NEVER)), new RefreshRecorder());
+        HttpClient client = WardenHttpClient.wrap(InternalClients.build(HttpClient.newBuilder().connectTimeout(REQUEST_TIMEOUT)), warden);
+        String base = config.scope().baseUrl().toString().replaceAll("/+$", "");
+        boolean tokenOk = check(client, warden, HttpRequest.newBuilder(URI.create(base + "/user")).timeout(REQUEST_TIMEOUT).GET().build(), true);
+        boolean headOk = check(client, warden, HttpRequest.newBuilder(URI.create(base)).timeout(REQUEST_TIMEOUT)
+                .method("HEAD", HttpRequest.BodyPublishers.noBody()).build(), false);
+        boolean ok = tokenOk && headOk;
+        out.println(ok ? "OK: the agent can work with this API" : "FAIL: see the lines above");
+        return ok ? 0 : 1;
+    }
+
+    /** Sends one request and reports it; true when the response is a success. */
+    private boolean check(HttpClient client, Warden warden, HttpRequest request, boolean verifiesToken) {
+        String what = request.method() + " " + request.uri();
+        int refreshesBefore = refreshes.size();
+        HttpResponse<String> response;
+        try {
+            response = client.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            out.println("FAIL " + what + ": no response (" + e.getClass().getSimpleName() + ": " + e.getMessage()
+                    + "); check " + ConfigProperty.BASE_URL.key() + " and the network");
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            out.println("FAIL " + what + ": interrupted");
+            return false;
+        }
+        for (String r : refreshes.subList(refreshesBefore, refreshes.size())) {
+            out.println("  token refresh: " + r + (r.equals("success") ? "" : " (" + warden.tokens().lastFailure() + ")"));
+        }
+        int status = response.statusCode();
+        Verdict verdict = verdictOf(warden, response);
+        ResponseDiagnosis d = ResponseDiagnosis.of(status, verdict, name -> response.headers().allValues(name));
+        StringBuilder line = new StringBuilder().append(status < 400 ? "OK   " : "FAIL ").append(what).append(" -> ")
+                .append(status).append(" (").append(status / 100).append("xx, ").append(d.verdict).append(')');
+        header(response, line, "request-id", warden.config().requestIdHeaders().toArray(new String[0]));
+        header(response, line, "server", "Server");
+        header(response, line, "via", "Via");
+        header(response, line, "x-cache", "X-Cache");
+        out.println(line);
+        if (!verifiesToken) {
+            for (Map.Entry<String, List<String>> h : response.headers().map().entrySet()) {
+                String name = h.getKey().toLowerCase(Locale.ROOT);
+                if (name.contains("ratelimit") || name.contains("rate-limit") || name.equals("retry-after")) {
+                    out.println("  " + h.getKey() + ": " + String.join(", ", h.getValue()));
+                }
+            }
+        }
+        out.println("  diagnosis: " + diagnose(status, verdict, d, verifiesToken, warden));
+        return status < 400;
+    }
+
+    private static Verdict verdictOf(Warden warden, HttpResponse<?> response) {
+        Verdict v = warden.classifier().fromHead(response.statusCode(), name -> response.headers().allValues(name));
+        if (v != null) {
+            return v;
+        }
+        Object body = response.body();
+        byte[] bytes = body == null ? new byte[0] : body.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return warden.classifier().fromBody(response.statusCode(), bytes, bytes.length);
+    }
+
+    private static String diagnose(int status, Verdict verdict, ResponseDiagnosis d, boolean verifiesToken, Warden warden) {
+        if (d.hint != null && status >= 500) {
+            return d.hint + "; the API itself may be fine: retry later or ask whoever runs the proxy";
+        }
+        switch (verdict) {
+            case SUCCESS:
+                return verifiesToken ? "the token works" : "the API answers";
+            case INVALID_TOKEN:
+                String refresh = warden.tokens().lastFailure();
+                return refresh != null
+                        ? "the API refused the token and no new one could be had: " + refresh
+                        : "the API refused the token even after a refresh: it may lack the permissions this call needs";
+            case GLOBAL_RATE_LIMIT:
+                return "the API's global rate limit is in effect right now; the agent would wait and resend (2, 4, 8... s)";
+            case CLIENT_ERROR:
+                return status == 404 || status == 410
+                        ? "not found: check that " + ConfigProperty.BASE_URL.key() + " is the API's base, path included"
+                        : "the API refused the request (4xx): the request or the configuration must be fixed";
+            default:
+                return "the API failed to answer a valid request (5xx); retry later";
+        }
+    }
+
+    private static void header(HttpResponse<?> response, StringBuilder line, String label, String... names) {
+        for (String name : names) {
+            List<String> values = response.headers().allValues(name);
+            if (!values.isEmpty()) {
+                line.append(' ').append(label).append('=').append(String.join(",", values));
+                return;
+            }
+        }
+    }
+
+    /** Remembers how each refresh ended, for the report. */
+    private final class RefreshRecorder implements Telemetry {
+        @Override
+        public CallObserver call(String method, String url, String host, int port) {
+            return CallObserver.NOOP;
+        }
+
+        @Override
+        public RefreshObserver refresh(URI tokenUrl) {
+            return result -> {
+                synchronized (refreshes) {
+                    refreshes.add(result);
+                }
+            };
+        }
+    }
+}
