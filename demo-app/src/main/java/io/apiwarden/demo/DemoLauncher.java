@@ -44,12 +44,20 @@ public final class DemoLauncher {
     /** Passed on to the child when set, so {@code -Dapiwarden.log.level=debug} shows the agent's work. */
     static final String LOG_LEVEL_PROPERTY = "apiwarden.log.level";
 
+    /**
+     * The edge proxy fails one request in this many by itself: a 502/504 is not one of the spec's
+     * two errors, so the agent leaves it to the app, and the trace says the proxy answered.
+     */
+    static final int PROXY_FAIL_EVERY = 13;
+    /** Console spans shown in full; the rest are counted. */
+    static final int SPANS_SHOWN = 4;
+
     static SimulatedApi.Settings demoSettings() {
-        // No proxy faults: a 502/504 is not one of the spec's two errors, so the agent rightly leaves it to the app.
         return SimulatedApi.Settings.builder()
                 .tokenLifetime(TOKEN_LIFETIME)
                 .rateLimit(RATE_LIMIT, RATE_LIMIT_WINDOW)
                 .throttlePeriod(THROTTLE_PERIOD)
+                .proxyFailEvery(PROXY_FAIL_EVERY)
                 .build();
     }
 
@@ -67,6 +75,8 @@ public final class DemoLauncher {
     private final Path agentJar;
     private final Path demoClassPath;
     private final PrintStream out;
+    /** Spans the console exporter printed. */
+    private volatile int spansSeen;
 
     DemoLauncher(Path agentJar, Path demoClassPath, PrintStream out) {
         this.agentJar = agentJar;
@@ -125,6 +135,10 @@ public final class DemoLauncher {
         command.add("-Dapiwarden.refresh-token-file=" + refreshTokenFile);
         command.add("-Dapiwarden.backoff.initial-delay=" + BACKOFF_INITIAL_DELAY);
         command.add("-D" + DemoProgram.EXPIRY_WAIT_PROPERTY + "=" + TOKEN_LIFETIME.plus(EXPIRY_MARGIN).toMillis());
+        command.add("-Dotel.service.name=apiwarden-demo");
+        if (tracesToConsole()) {
+            command.add("-Dotel.traces.exporter=console");
+        }
         String logLevel = System.getProperty(LOG_LEVEL_PROPERTY);
         if (logLevel != null) {
             command.add("-D" + LOG_LEVEL_PROPERTY + "=" + logLevel);
@@ -152,12 +166,27 @@ public final class DemoLauncher {
         return app.exitValue();
     }
 
+    /** Spans go to the console unless the user points the export somewhere (OTLP to their backend, say). */
+    static boolean tracesToConsole() {
+        return System.getenv("OTEL_EXPORTER_OTLP_ENDPOINT") == null && System.getenv("OTEL_TRACES_EXPORTER") == null;
+    }
+
     private void copyLines(Process app, String prefix) {
         // The child writes in its platform encoding; this JVM runs on the same platform.
         Charset charset = Charset.defaultCharset();
         try (BufferedReader lines = new BufferedReader(new InputStreamReader(app.getInputStream(), charset))) {
             String line;
             while ((line = lines.readLine()) != null) {
+                // The console exporter logs each span as two lines: a java.util.logging header, then "INFO: 'name' : ...".
+                if (line.contains("LoggingSpanExporter export")) {
+                    continue;
+                }
+                if (line.startsWith("INFO: '")) {
+                    if (spansSeen++ < SPANS_SHOWN) {
+                        out.println("trace | " + line.substring("INFO: ".length()));
+                    }
+                    continue;
+                }
                 out.println(prefix + line);
             }
         } catch (IOException e) {
@@ -178,10 +207,14 @@ public final class DemoLauncher {
         out.println("  token refreshes          : " + c.tokensIssued() + " (the app started with an expired token; every new one was a refresh)");
         out.println("  401 OAuth invalid token  : " + c.unauthorized());
         out.println("  429 rate limit exceeded  : " + c.rateLimited());
-        out.println("  502/504 from the proxy   : " + c.proxyErrors());
+        out.println("  502/504 from the proxy   : " + c.proxyErrors() + " (the proxy's, not the app's: the agent leaves them to the app)");
+        out.println("  traces                   : " + (tracesToConsole()
+                ? spansSeen + " spans printed by the console exporter (" + Math.min(spansSeen, SPANS_SHOWN) + " shown above);"
+                        + " set OTEL_EXPORTER_OTLP_ENDPOINT=http://your-collector:4318 to send them to your tracing backend"
+                : "exported as OTEL_* says (" + System.getenv("OTEL_EXPORTER_OTLP_ENDPOINT") + ")"));
         out.println("  refresh-token file       : " + fileState);
         out.println("  app exit code            : " + exitCode + (exitCode == 0
-                ? " (every call ended in 200)" : " (some calls did not end in 200; see the app's lines above)"));
+                ? " (every call the agent could rescue ended in 200)" : " (a call the agent should have rescued failed; see above)"));
     }
 
     /** A temporary file only this user can read, holding the secret: it must not go on a command line. */

@@ -14,9 +14,9 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A plain app that reads the current user of the API with the JDK {@link HttpClient}. It has no
- * authentication code at all: no token, no refresh, no retry. Run alone, its calls fail with 401;
- * run under the API Warden agent, the agent makes them succeed.
+ * A plain app that reads the current user of the API with the JDK {@link HttpClient} and with
+ * OkHttp. It has no authentication code at all: no token, no refresh, no retry. Run alone, its
+ * calls fail with 401; run under the API Warden agent, the agent makes them succeed.
  *
  * <p>The calls are arranged to meet both of the spec's errors: a burst of concurrent calls exceeds
  * the global rate limit, then a pause outlasts the access token.
@@ -33,7 +33,9 @@ public final class DemoProgram {
     static final int BURST_ASYNC_CALLS = 8;
     /** After the pause, one call with send meets the expired token first; the concurrent ones follow. */
     static final int AFTER_PAUSE_ASYNC_CALLS = 3;
-    static final int TOTAL_CALLS = BURST_SENDS + BURST_ASYNC_CALLS + 1 + AFTER_PAUSE_ASYNC_CALLS;
+    /** Then OkHttp: one execute and two enqueue. */
+    static final int OKHTTP_ENQUEUE_CALLS = 2;
+    static final int TOTAL_CALLS = BURST_SENDS + BURST_ASYNC_CALLS + 1 + AFTER_PAUSE_ASYNC_CALLS + 1 + OKHTTP_ENQUEUE_CALLS;
     /** Generous, as the agent may wait through several back-off steps within one call; still ends a hung call. */
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
 
@@ -43,6 +45,9 @@ public final class DemoProgram {
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     private final AtomicInteger callNumbers = new AtomicInteger();
     private final AtomicInteger succeeded = new AtomicInteger();
+    /** Calls that a proxy in front of the API failed (502/504 with Via): the agent rightly leaves those to the app. */
+    private final AtomicInteger proxyFailed = new AtomicInteger();
+    private final okhttp3.OkHttpClient okHttp = new okhttp3.OkHttpClient();
 
     DemoProgram(URI baseUrl, Duration expiryWait, PrintStream out) {
         String base = baseUrl.toString();
@@ -93,10 +98,15 @@ public final class DemoProgram {
         Thread.sleep(expiryWait.toMillis());
         callWithSend();
         callWithSendAsync(AFTER_PAUSE_ASYNC_CALLS);
+        out.println("phase 3: the same API through OkHttp: one execute, then " + OKHTTP_ENQUEUE_CALLS + " enqueue");
+        OkHttpCalls.run(okHttp, userUrl.toString(), OKHTTP_ENQUEUE_CALLS, callNumbers, (number, via, status, requestId) ->
+                record(number, via, status, requestId), this::reportFailure);
+        okHttp.dispatcher().executorService().shutdown();
 
         int calls = callNumbers.get();
-        int failed = calls - succeeded.get();
-        out.println("summary: " + calls + " calls, " + succeeded.get() + " ended in 200, " + failed + " did not");
+        int failed = calls - succeeded.get() - proxyFailed.get();
+        out.println("summary: " + calls + " calls, " + succeeded.get() + " ended in 200, " + proxyFailed.get()
+                + " failed at the proxy (not the agent's to rescue), " + failed + " other failures");
         if (failed > 0) {
             out.println("exit code 1: this app has no auth or retry code; run it with the API Warden agent");
             return 1;
@@ -136,14 +146,21 @@ public final class DemoProgram {
 
     /** One line per call; the body is not printed, it is the API's business and not needed to follow the demo. */
     private void report(int number, String via, HttpResponse<String> response) {
-        if (response.statusCode() == 200) {
-            succeeded.incrementAndGet();
-        }
-        out.println("call " + number + " via " + via + " -> status " + response.statusCode() + ", X-Request-Id "
-                + response.headers().firstValue("X-Request-Id").orElse("(none)"));
+        boolean viaProxy = response.statusCode() >= 500 && response.headers().firstValue("Via").isPresent();
+        record(number, via, response.statusCode() + (viaProxy ? " via proxy" : ""),
+                response.headers().firstValue("X-Request-Id").orElse("(none)"));
     }
 
-    private void reportFailure(int number, String via, Throwable failure) {
+    private void record(int number, String via, String status, String requestId) {
+        if (status.equals("200")) {
+            succeeded.incrementAndGet();
+        } else if (status.endsWith("via proxy")) {
+            proxyFailed.incrementAndGet();
+        }
+        out.println("call " + number + " via " + via + " -> status " + status + ", X-Request-Id " + requestId);
+    }
+
+    void reportFailure(int number, String via, Throwable failure) {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
         out.println("call " + number + " via " + via + " -> failed: " + cause);
     }

@@ -45,8 +45,11 @@ class DemoIT {
         assertThat(result.counters.unauthorized()).as("the stale first token met OAuth invalid token").isPositive();
         assertThat(result.counters.rateLimited()).as("the burst met the global rate limit").isPositive();
         int calls = DemoProgram.TOTAL_CALLS;
-        assertThat(report).contains("summary: " + calls + " calls, " + calls + " ended in 200, 0 did not")
-                .contains("holds the latest rotated refresh token");
+        assertThat(report).containsPattern("summary: " + calls + " calls, \\d+ ended in 200, \\d+ failed at the proxy \\(not the agent's to rescue\\), 0 other failures")
+                .contains("holds the latest rotated refresh token")
+                .contains("via OkHttp execute -> status").contains("via OkHttp enqueue -> status")
+                .containsPattern("traces +: \\d+ spans printed by the console exporter");
+        assertThat(result.counters.proxyErrors()).as("the edge proxy failed at least one request").isPositive();
     }
 
     /** Keeps the demo's output for the assertions and shows it in the build log as it happens. */

@@ -51,7 +51,7 @@ class DemoLauncherTest {
         assertThat(pause).as("the second phase starts in a fresh window").isGreaterThan(settings.rateLimitWindow());
         assertThat(1 + 1 + DemoProgram.AFTER_PAUSE_ASYNC_CALLS)
                 .as("401, resend and the rest fit into that window").isLessThanOrEqualTo(settings.rateLimit());
-        assertThat(settings.proxyFailEvery()).isZero();
+        assertThat(settings.proxyFailEvery()).as("a proxy failure shows up, deterministically").isEqualTo(DemoLauncher.PROXY_FAIL_EVERY);
         assertThat(settings.proxyFailureProbability()).isZero();
     }
 

@@ -28,8 +28,10 @@ class DemoProgramTest {
             assertThat(output)
                     .contains("call 1 via send -> status 401, X-Request-Id ")
                     .contains("call 3 via sendAsync -> status 401, X-Request-Id ")
-                    .contains("call " + ALL_CALLS + " via sendAsync -> status 401")
-                    .contains("summary: " + ALL_CALLS + " calls, 0 ended in 200, " + ALL_CALLS + " did not")
+                    .contains("via OkHttp execute -> status 401")
+                    .contains("via OkHttp enqueue -> status 401")
+                    .contains("summary: " + ALL_CALLS + " calls, 0 ended in 200, 0 failed at the proxy (not the agent's to rescue), "
+                            + ALL_CALLS + " other failures")
                     .doesNotContain(api.currentRefreshToken());
             assertThat(api.counters().unauthorized()).isEqualTo(ALL_CALLS);
             assertThat(api.counters().tokenRequests()).as("the app has no auth code").isZero();
