@@ -85,6 +85,14 @@ public final class DemoLauncher {
     }
 
     public static void main(String[] args) {
+        if (args.length > 0 && args[0].equals("--serve")) {
+            serve();
+            return;
+        }
+        if (args.length > 0) {
+            System.err.println("demo: usage: java -jar apiwarden-demo.jar [--serve]");
+            System.exit(2);
+        }
         int exitCode;
         try {
             Path codeSource = AgentJarLocator.demoCodeSource();
@@ -103,6 +111,38 @@ public final class DemoLauncher {
             exitCode = 2;
         }
         System.exit(exitCode);
+    }
+
+    /**
+     * Runs the simulated API alone, for pointing an app of one's own at it, until the JVM is
+     * stopped. Prints the URLs and the agent options that go with them.
+     */
+    static void serve() {
+        try {
+            SimulatedApi api = new SimulatedApi(demoSettings()).start();
+            Path refreshTokenFile = writeOwnerOnly(api.currentRefreshToken());
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                api.close();
+                try {
+                    Files.deleteIfExists(refreshTokenFile);
+                } catch (IOException e) {
+                    // a temporary file; the OS cleans it up
+                }
+            }));
+            System.out.println("simulated API: " + api.baseUrl() + "  (GET /user, HEAD /)");
+            System.out.println("token endpoint: " + api.tokenUrl());
+            System.out.println("settings: " + api.settings());
+            System.out.println("attach the agent to your app with:");
+            System.out.println("  -Dapiwarden.base-url=" + api.baseUrl() + " -Dapiwarden.auth-url=" + api.authUrl()
+                    + " -Dapiwarden.refresh-token-file=" + refreshTokenFile);
+            System.out.println("Ctrl-C stops it.");
+            Thread.currentThread().join();
+        } catch (IOException e) {
+            System.err.println("demo: could not start the simulated API: " + e);
+            System.exit(2);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Runs the whole demo and prints its report; the result carries the app's exit code. */
