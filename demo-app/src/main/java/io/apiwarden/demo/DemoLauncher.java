@@ -77,6 +77,10 @@ public final class DemoLauncher {
     private final PrintStream out;
     /** Spans the console exporter printed. */
     private volatile int spansSeen;
+    /** From the call spans: calls that waited for a rate limit, and the waits in all. */
+    private volatile int callsThatWaited;
+    private volatile long waitedMillis;
+    private static final java.util.regex.Pattern WAITED = java.util.regex.Pattern.compile("apiwarden\\.waited_ms=(\\d+)");
 
     DemoLauncher(Path agentJar, Path demoClassPath, PrintStream out) {
         this.agentJar = agentJar;
@@ -222,6 +226,11 @@ public final class DemoLauncher {
                     continue;
                 }
                 if (line.startsWith("INFO: '")) {
+                    java.util.regex.Matcher waited = WAITED.matcher(line);
+                    if (waited.find() && Long.parseLong(waited.group(1)) > 0) {
+                        callsThatWaited++;
+                        waitedMillis += Long.parseLong(waited.group(1));
+                    }
                     if (spansSeen++ < SPANS_SHOWN) {
                         out.println("trace | " + line.substring("INFO: ".length()));
                     }
@@ -247,6 +256,9 @@ public final class DemoLauncher {
         out.println("  token refreshes          : " + c.tokensIssued() + " (the app started with an expired token; every new one was a refresh)");
         out.println("  401 OAuth invalid token  : " + c.unauthorized());
         out.println("  429 rate limit exceeded  : " + c.rateLimited());
+        out.println("  back-off waits           : " + (tracesToConsole()
+                ? callsThatWaited + " calls waited, " + waitedMillis + " ms in all (from the call spans' apiwarden.waited_ms)"
+                : "see apiwarden.waited_ms on the call spans in your tracing backend"));
         out.println("  502/504 from the proxy   : " + c.proxyErrors() + " (the proxy's, not the app's: the agent leaves them to the app)");
         out.println("  traces                   : " + (tracesToConsole()
                 ? spansSeen + " spans printed by the console exporter (" + Math.min(spansSeen, SPANS_SHOWN) + " shown above);"

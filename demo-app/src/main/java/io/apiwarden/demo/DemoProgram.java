@@ -47,6 +47,8 @@ public final class DemoProgram {
     private final AtomicInteger succeeded = new AtomicInteger();
     /** Calls that a proxy in front of the API failed (502/504 with Via): the agent rightly leaves those to the app. */
     private final AtomicInteger proxyFailed = new AtomicInteger();
+    /** Final status classes the app saw ("2xx", "5xx", ...), for the summary. */
+    private final java.util.Map<String, AtomicInteger> statusClasses = new java.util.concurrent.ConcurrentSkipListMap<>();
     private final okhttp3.OkHttpClient okHttp = new okhttp3.OkHttpClient();
 
     DemoProgram(URI baseUrl, Duration expiryWait, PrintStream out) {
@@ -107,6 +109,7 @@ public final class DemoProgram {
         int failed = calls - succeeded.get() - proxyFailed.get();
         out.println("summary: " + calls + " calls, " + succeeded.get() + " ended in 200, " + proxyFailed.get()
                 + " failed at the proxy (not the agent's to rescue), " + failed + " other failures");
+        out.println("status classes: " + statusClasses);
         if (failed > 0) {
             out.println("exit code 1: this app has no auth or retry code; run it with the API Warden agent");
             return 1;
@@ -152,6 +155,7 @@ public final class DemoProgram {
     }
 
     private void record(int number, String via, String status, String requestId) {
+        statusClasses.computeIfAbsent(status.charAt(0) + "xx", k -> new AtomicInteger()).incrementAndGet();
         if (status.equals("200")) {
             succeeded.incrementAndGet();
         } else if (status.endsWith("via proxy")) {

@@ -48,7 +48,9 @@ class DemoIT {
         assertThat(report).containsPattern("summary: " + calls + " calls, \\d+ ended in 200, \\d+ failed at the proxy \\(not the agent's to rescue\\), 0 other failures")
                 .contains("holds the latest rotated refresh token")
                 .contains("via OkHttp execute -> status").contains("via OkHttp enqueue -> status")
-                .containsPattern("traces +: \\d+ spans printed by the console exporter");
+                .containsPattern("traces +: \\d+ spans printed by the console exporter")
+                .containsPattern("back-off waits +: [1-9]\\d* calls waited, [1-9]\\d* ms in all")
+                .contains("status classes: {2xx=");
         assertThat(result.counters.proxyErrors()).as("the edge proxy failed at least one request").isPositive();
     }
 
