@@ -38,8 +38,17 @@ final class AgentRuntime {
             if (warden == null) {
                 // Telemetry comes up here, on the first call that needs the agent, not in premain:
                 // the SDK's start costs more than the rest of the agent together.
-                Telemetry telemetry = TelemetryFactory.create(c, Clock.systemUTC(), InternalClients::unwrapped);
-                warden = Warden.create(c, AgentRuntime::tokenClient, telemetry);
+                // The threads made here (exporter, timer) inherit the context loader: make it the
+                // system loader, not that of whichever app (a web app, say) got here first.
+                Thread thread = Thread.currentThread();
+                ClassLoader appLoader = thread.getContextClassLoader();
+                thread.setContextClassLoader(ClassLoader.getSystemClassLoader());
+                try {
+                    Telemetry telemetry = TelemetryFactory.create(c, Clock.systemUTC(), InternalClients::unwrapped);
+                    warden = Warden.create(c, AgentRuntime::tokenClient, telemetry);
+                } finally {
+                    thread.setContextClassLoader(appLoader);
+                }
             }
             return warden;
         }

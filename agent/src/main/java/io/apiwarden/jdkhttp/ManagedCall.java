@@ -84,14 +84,15 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
     }
 
     HttpResponse<T> send() throws IOException, InterruptedException {
+        HttpResponse<T> response;
         try {
-            HttpResponse<T> response = sendAttempts();
-            observer.end(response.statusCode(), verdictOf(response), null);
-            return response;
+            response = sendAttempts();
         } catch (IOException | InterruptedException | RuntimeException | Error e) {
-            observer.end(0, null, e);
+            end(0, null, e);
             throw e;
         }
+        end(response.statusCode(), verdictOf(response), null);
+        return response;
     }
 
     private HttpResponse<T> sendAttempts() throws IOException, InterruptedException {
@@ -144,7 +145,7 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
             if (result.isCancelled()) {
                 cancelPending();
             }
-            observer.end(r == null ? 0 : r.statusCode(), r == null ? null : verdictOf(r), e);
+            end(r == null ? 0 : r.statusCode(), r == null ? null : verdictOf(r), e);
         });
         CompletableFuture<AccessToken> first;
         try (Scope inCall = observer.current()) {
@@ -195,6 +196,15 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
             }
         });
         return headers.isEmpty() ? current : Requests.withHeaders(current, headers);
+    }
+
+    /** Telemetry never fails a call. */
+    private void end(int status, Verdict verdict, Throwable failure) {
+        try {
+            observer.end(status, verdict, failure);
+        } catch (RuntimeException e) {
+            AgentLog.once(AgentLog.Level.WARN, "jdk-telemetry", "a call's span could not be ended", e);
+        }
     }
 
     /** Tells the attempt's observer what came back and what the agent does about it. */
@@ -248,6 +258,8 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
         } catch (RuntimeException e) {
             attempt.failed(e);
             if (mayThrow) {
+                // The app never sees this future; completing it ends the call's span.
+                result.completeExceptionally(e);
                 throw e;
             }
             fail(e);

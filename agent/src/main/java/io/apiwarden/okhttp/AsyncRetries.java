@@ -48,8 +48,8 @@ final class AsyncRetries {
 
     Callback wrap(Call call, Callback app) {
         State state = new State(call, app);
-        calls.put(call, state);
-        return new RetryingCallback(state);
+        State earlier = calls.putIfAbsent(call, state);
+        return new RetryingCallback(earlier == null ? state : earlier);
     }
 
     void cancelled(Call call) {
@@ -91,10 +91,14 @@ final class AsyncRetries {
         final CallState callState = new CallState();
         /** One span for the logical call, across its copies. */
         final CallObserver observer;
+        /** The request ID sent on every copy, when one is configured. */
+        final String requestId;
         private final AtomicBoolean finished = new AtomicBoolean();
         private final AtomicBoolean cancelled = new AtomicBoolean();
         private volatile Call current;
         private volatile Duration pendingDelay;
+        /** The rate-limited response that {@link #pendingDelay} is for: only that one is resent. */
+        private volatile Response pendingResponse;
         private volatile DelayScheduler.Scheduled timer;
 
         State(Call original, Callback app) {
@@ -103,10 +107,15 @@ final class AsyncRetries {
             this.current = original;
             okhttp3.HttpUrl url = original.request().url();
             this.observer = warden.telemetry().call(original.request().method(), url.toString(), url.host(), url.port());
+            this.requestId = warden.config().requestIdHeader().isPresent() ? java.util.UUID.randomUUID().toString() : null;
         }
 
-        /** Called by the interceptor: the response it returns is to be resent after {@code delay}. */
-        void resendAfter(Duration delay) {
+        /**
+         * Called by the interceptor: {@code response}, which it returns, is to be resent after
+         * {@code delay}; null and null clear what an earlier run of the interceptor set.
+         */
+        void resendAfter(Duration delay, Response response) {
+            pendingResponse = response;
             pendingDelay = delay;
         }
 
@@ -123,8 +132,9 @@ final class AsyncRetries {
                 c.cancel();
             }
             if (t != null && c == original) {
-                // Waiting, with no copy in flight: nothing else will call back.
-                fail(new IOException("Canceled"));
+                // Waiting, with no copy in flight: nothing else will call back. Not on the
+                // thread that called cancel(): OkHttp never calls back there either.
+                java.util.concurrent.ForkJoinPool.commonPool().execute(() -> fail(new IOException("Canceled")));
             }
         }
 
@@ -136,6 +146,11 @@ final class AsyncRetries {
             Call copy = original.clone();
             calls.put(copy, this);
             current = copy;
+            if (finished.get()) {
+                // cancel() finished the call between the check above and now.
+                calls.remove(copy);
+                return;
+            }
             copy.enqueue(new RetryingCallback(this));
             if (cancelled.get()) {
                 copy.cancel();
@@ -179,8 +194,8 @@ final class AsyncRetries {
 
         @Override
         public void onResponse(Call call, Response response) throws IOException {
-            Duration delay = state.pendingDelay;
-            state.pendingDelay = null;
+            Duration delay = state.pendingResponse == response ? state.pendingDelay : null;
+            state.resendAfter(null, null);
             if (delay == null || state.cancelled.get()) {
                 state.deliver(response);
                 return;

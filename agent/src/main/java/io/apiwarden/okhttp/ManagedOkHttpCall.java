@@ -5,6 +5,7 @@ import io.apiwarden.core.call.CallState;
 import io.apiwarden.core.call.Decision;
 import io.apiwarden.core.classify.ResponseClassifier;
 import io.apiwarden.core.classify.Verdict;
+import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.telemetry.AttemptObserver;
 import io.apiwarden.core.telemetry.CallObserver;
 import io.apiwarden.core.telemetry.Scope;
@@ -52,23 +53,35 @@ final class ManagedOkHttpCall {
         this.state = async != null ? async.callState : new CallState();
         this.repeatable = isRepeatable(request.body());
         this.agentOwnsAuthorization = warden.replacesAppAuthorization() || request.header(AUTHORIZATION) == null;
-        this.requestId = warden.config().requestIdHeader().isPresent() ? java.util.UUID.randomUUID().toString() : null;
+        this.requestId = async != null ? async.requestId
+                : warden.config().requestIdHeader().isPresent() ? java.util.UUID.randomUUID().toString() : null;
     }
 
     Response proceed() throws IOException {
         if (async != null) {
             // An enqueued call's span spans its copies: AsyncRetries ends it when the app is called back.
+            async.resendAfter(null, null);
             return attempts(async.observer);
         }
         HttpUrl url = request.url();
         CallObserver observer = warden.telemetry().call(request.method(), url.toString(), url.host(), url.port());
+        Response response;
         try {
-            Response response = attempts(observer);
-            observer.end(response.code(), verdictOf(warden, response), null);
-            return response;
+            response = attempts(observer);
         } catch (IOException | RuntimeException | Error e) {
-            observer.end(0, null, e);
+            end(observer, 0, null, e);
             throw e;
+        }
+        end(observer, response.code(), verdictOf(warden, response), null);
+        return response;
+    }
+
+    /** Telemetry never fails a call. */
+    private static void end(CallObserver observer, int status, Verdict verdict, Throwable failure) {
+        try {
+            observer.end(status, verdict, failure);
+        } catch (RuntimeException e) {
+            AgentLog.once(AgentLog.Level.WARN, "okhttp-telemetry", "a call's span could not be ended", e);
         }
     }
 
@@ -81,7 +94,7 @@ final class ManagedOkHttpCall {
             AttemptObserver attempt = observer.attempt(false);
             Request.Builder sent = request.newBuilder();
             if (agentOwnsAuthorization && token != null) {
-                sent.header(AUTHORIZATION, token.authorizationHeader());
+                sent.header(AUTHORIZATION, token.authorizationHeader()).tag(TokenFence.AgentToken.class, TokenFence.AgentToken.MARK);
             }
             attempt.inject(sent::header);
             if (requestId != null && request.header(warden.config().requestIdHeader().get()) == null) {
@@ -94,40 +107,69 @@ final class ManagedOkHttpCall {
                 attempt.failed(e);
                 throw e;
             }
-            HttpUrl landed = response.request().url();
-            Verdict verdict = classify(response);
-            attempt.response(response.code(), protocol(response), response::headers, verdict);
-            if (!warden.scope().contains(landed.scheme(), landed.host(), landed.port(), landed.encodedPath())) {
-                attempt.decided(Decision.returnToApp(), null);
-                return response;
-            }
-            Decision decision = warden.resendPolicy().decide(state, verdict, response.header("Retry-After"),
-                    repeatable, agentOwnsAuthorization, warden.tokens().canRefresh());
-            attempt.decided(decision, response.header("Retry-After"));
-            switch (decision.action()) {
-                case REFRESH_AND_RESEND:
-                    AccessToken fresh;
-                    try (Scope inCall = observer.current()) {
-                        fresh = awaitRefresh(token);
-                    }
-                    if (fresh == null) {
-                        return response;
-                    }
-                    response.close();
-                    token = fresh;
-                    break;
-                case WAIT_AND_RESEND:
-                    if (async != null) {
-                        async.resendAfter(decision.delay());
-                        return response;
-                    }
-                    response.close();
-                    retries.waitFor(chain.call(), decision.delay());
-                    break;
-                default:
-                    return response;
+            try {
+                Decision decision = decide(attempt, response);
+                switch (decision.action()) {
+                    case REFRESH_AND_RESEND:
+                        AccessToken fresh;
+                        try (Scope inCall = observer.current()) {
+                            fresh = awaitRefresh(token);
+                        }
+                        if (fresh == null) {
+                            return forApp(response);
+                        }
+                        response.close();
+                        token = fresh;
+                        break;
+                    case WAIT_AND_RESEND:
+                        if (async != null) {
+                            async.resendAfter(decision.delay(), response);
+                            return response;
+                        }
+                        response.close();
+                        retries.waitFor(chain.call(), decision.delay());
+                        break;
+                    default:
+                        return forApp(response);
+                }
+            } catch (IOException | RuntimeException | Error e) {
+                // Whatever fails after the response arrived, its connection goes back to the pool.
+                response.close();
+                throw e;
             }
         }
+    }
+
+    /** Classifies the response, tells telemetry, and decides (which counts the step). */
+    private Decision decide(AttemptObserver attempt, Response response) {
+        Verdict verdict = classify(response);
+        attempt.response(response.code(), protocol(response), response::headers, verdict);
+        if (!WardenInterceptor.inScope(warden, response.request().url())) {
+            attempt.decided(Decision.returnToApp(), null);
+            return Decision.returnToApp();
+        }
+        Decision decision = warden.resendPolicy().decide(state, verdict, response.header("Retry-After"),
+                repeatable, agentOwnsAuthorization, warden.tokens().canRefresh());
+        attempt.decided(decision, response.header("Retry-After"));
+        return decision;
+    }
+
+    /**
+     * The response with the request as the app would see it: OkHttp 3 and 4 print a request's
+     * headers in {@code toString()}, so the agent's token must not be in {@code response.request()}.
+     */
+    private Response forApp(Response response) {
+        if (!agentOwnsAuthorization || response.request().header(AUTHORIZATION) == null) {
+            return response;
+        }
+        String appsOwn = request.header(AUTHORIZATION);
+        Request.Builder shown = response.request().newBuilder();
+        if (appsOwn == null) {
+            shown.removeHeader(AUTHORIZATION);
+        } else {
+            shown.header(AUTHORIZATION, appsOwn);
+        }
+        return response.newBuilder().request(shown.build()).build();
     }
 
     /** The verdict on what the app finally got, for the call's span and meters. */

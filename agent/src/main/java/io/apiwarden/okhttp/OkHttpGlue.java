@@ -16,12 +16,14 @@ import java.util.List;
 public final class OkHttpGlue implements OkHttpBridge {
     private final Warden warden;
     private final WardenInterceptor interceptor;
+    private final TokenFence fence;
     private final AsyncRetries asyncRetries;
 
     public OkHttpGlue(Warden warden) {
         this.warden = warden;
         this.asyncRetries = new AsyncRetries(warden);
         this.interceptor = new WardenInterceptor(warden, asyncRetries);
+        this.fence = new TokenFence(warden);
     }
 
     /**
@@ -34,13 +36,16 @@ public final class OkHttpGlue implements OkHttpBridge {
         List<Interceptor> interceptors = ((OkHttpClient.Builder) builder).interceptors();
         interceptors.removeIf(i -> i instanceof WardenInterceptor);
         interceptors.add(interceptor);
+        List<Interceptor> network = ((OkHttpClient.Builder) builder).networkInterceptors();
+        network.removeIf(i -> i instanceof TokenFence);
+        network.add(fence);
     }
 
     @Override
     public Object onEnqueue(Object call, Object callback) {
         Call c = (Call) call;
-        if (callback instanceof AsyncRetries.RetryingCallback || !warden.scope().contains(
-                c.request().url().scheme(), c.request().url().host(), c.request().url().port(), c.request().url().encodedPath())) {
+        // An already executed call is about to be refused by OkHttp: nothing to wrap or track.
+        if (callback instanceof AsyncRetries.RetryingCallback || c.isExecuted() || !WardenInterceptor.inScope(warden, c.request().url())) {
             return callback;
         }
         return asyncRetries.wrap(c, (Callback) callback);

@@ -25,18 +25,20 @@ final class WardenInterceptor implements Interceptor {
     @Override
     public Response intercept(Chain chain) throws IOException {
         Request request = chain.request();
-        ManagedOkHttpCall call;
+        ManagedOkHttpCall call = null;
         try {
-            HttpUrl url = request.url();
-            if (!warden.scope().contains(url.scheme(), url.host(), url.port(), url.encodedPath())) {
-                return chain.proceed(request);
+            if (inScope(warden, request.url())) {
+                call = new ManagedOkHttpCall(warden, chain, asyncRetries.stateOf(chain.call()), asyncRetries);
             }
-            call = new ManagedOkHttpCall(warden, chain, asyncRetries.stateOf(chain.call()), asyncRetries);
         } catch (RuntimeException e) {
             AgentLog.once(AgentLog.Level.WARN, "okhttp-interceptor", "an OkHttp call could not be managed; it goes out as without the agent", e);
-            return chain.proceed(request);
         }
-        return call.proceed();
+        // Outside the guard: what the rest of the chain throws is the app's, and it happens once.
+        return call == null ? chain.proceed(request) : call.proceed();
+    }
+
+    static boolean inScope(Warden warden, HttpUrl url) {
+        return warden.scope().contains(url.scheme(), url.host(), url.port(), url.encodedPath());
     }
 
     @Override

@@ -41,7 +41,8 @@ public final class TelemetryFactory {
             try {
                 sdk = unwrapped.apply(TelemetryFactory::sdk);
             } catch (RuntimeException | LinkageError e) {
-                // The SDK's configuration messages name the otel.* property at fault; they quote no header values.
+                // The SDK's messages name the otel.* property at fault, and may quote its value,
+                // which can be a secret (otel.exporter.otlp.headers): values are cut off.
                 AgentLog.error("OpenTelemetry could not start, calls are managed without spans; check the otel.* settings: "
                         + rootMessage(e), null);
             }
@@ -80,7 +81,9 @@ public final class TelemetryFactory {
         while (t.getCause() != null && t.getCause() != t) {
             t = t.getCause();
         }
-        return t.getClass().getSimpleName() + ": " + t.getMessage();
+        String message = String.valueOf(t.getMessage());
+        int eq = message.indexOf('=');
+        return t.getClass().getSimpleName() + ": " + (eq < 0 ? message : message.substring(0, eq) + "=(value not shown)");
     }
 
     private static OpenTelemetrySdk sdk() {

@@ -10,7 +10,8 @@ final class UrlRedaction {
     private UrlRedaction() {
     }
 
-    static String redact(String url) {
+    static String redact(String fullUrl) {
+        String url = withoutUserInfo(fullUrl);
         int q = url.indexOf('?');
         if (q < 0) {
             return stripFragment(url);
@@ -27,6 +28,23 @@ final class UrlRedaction {
             out.append(eq < 0 ? pairs[i] : pairs[i].substring(0, eq + 1) + REDACTED);
         }
         return out.toString();
+    }
+
+    /** {@code https://user:pw@host/...} becomes {@code https://host/...}: credentials never reach a span. */
+    private static String withoutUserInfo(String url) {
+        int scheme = url.indexOf("://");
+        if (scheme < 0) {
+            return url;
+        }
+        int authorityEnd = url.length();
+        for (char c : new char[] {'/', '?', '#'}) {
+            int i = url.indexOf(c, scheme + 3);
+            if (i >= 0 && i < authorityEnd) {
+                authorityEnd = i;
+            }
+        }
+        int at = url.lastIndexOf('@', authorityEnd - 1);
+        return at > scheme ? url.substring(0, scheme + 3) + url.substring(at + 1) : url;
     }
 
     private static String stripFragment(String url) {

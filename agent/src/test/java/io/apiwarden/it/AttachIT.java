@@ -1,9 +1,6 @@
 package io.apiwarden.it;
 
 import io.apiwarden.it.apps.LateAttachApp;
-import mockwebserver3.MockWebServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.BufferedReader;
@@ -18,20 +15,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code java -jar apiwarden-agent.jar attach <pid>} loads the agent into a running JVM. */
-class AttachIT {
-    private final MockWebServer server = new MockWebServer();
-    private final FakeOAuthApi api = new FakeOAuthApi();
-
-    @BeforeEach
-    void start() throws Exception {
-        server.setDispatcher(api);
-        server.start(0);
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
+class AttachIT extends AgainstFakeApi {
 
     @Test
     void clientsBuiltAfterTheAttachAreManagedAndEarlierOnesStayAsTheyWere() throws Exception {

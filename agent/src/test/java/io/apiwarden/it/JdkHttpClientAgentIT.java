@@ -5,8 +5,6 @@ import io.apiwarden.it.apps.OwnByteBuddyApp;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,30 +15,13 @@ import java.nio.file.attribute.PosixFilePermissions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** A plain JDK-HttpClient app, started with {@code -javaagent}, against a real local server. */
-class JdkHttpClientAgentIT {
+class JdkHttpClientAgentIT extends AgainstFakeApi {
     private static final String STALE_TOKEN = "stale-access-c0ffee";
     private static final String REFRESH_TOKEN = "first-refresh-9b8a7";
 
-    private final MockWebServer server = new MockWebServer();
-    private final FakeOAuthApi api = new FakeOAuthApi();
 
     @TempDir
     Path dir;
-
-    @BeforeEach
-    void start() throws Exception {
-        server.setDispatcher(api);
-        server.start(0);
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
-
-    private String url(String path) {
-        return server.url(path).toString();
-    }
 
     private AgentJvm app() {
         return new AgentJvm()

@@ -7,8 +7,6 @@ import io.apiwarden.it.apps.RetrofitApp;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -20,26 +18,9 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Plain OkHttp apps (3.x, 4.x, 5.x), a Retrofit app and OkHttp in a child loader, started with the agent. */
-class OkHttpAgentIT {
+class OkHttpAgentIT extends AgainstFakeApi {
     private static final String STALE_TOKEN = "stale-access-c0ffee";
 
-    private final MockWebServer server = new MockWebServer();
-    private final FakeOAuthApi api = new FakeOAuthApi();
-
-    @BeforeEach
-    void start() throws Exception {
-        server.setDispatcher(api);
-        server.start(0);
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
-
-    private String url(String path) {
-        return server.url(path).toString();
-    }
 
     private AgentJvm app(String okhttp) throws Exception {
         AgentJvm jvm = new AgentJvm()
@@ -60,7 +41,10 @@ class OkHttpAgentIT {
         AgentJvm.Result r = app(okhttp).run(OkHttpApp.class,
                 "execute:" + url("/api/v1/user"), "enqueue:" + url("/api/v1/user"), "execute:" + url("/other"));
 
-        assertThat(r.stdout).as(r.toString()).containsExactly("STATUS 200 user", "STATUS 200 user", "STATUS 200 other");
+        assertThat(r.stdout).as(r.toString()).filteredOn(l -> l.startsWith("STATUS"))
+                .containsExactly("STATUS 200 user", "STATUS 200 user", "STATUS 200 other");
+        assertThat(r.stdout).as("the app's view of its request holds no token").filteredOn(l -> l.startsWith("SHOWN"))
+                .allSatisfy(l -> assertThat(l).startsWith("SHOWN null "));
         assertThat(api.tokenRequests).hasSize(1);
         assertThat(api.apiRequests).extracting(q -> q.getHeaders().values("Authorization"))
                 .containsExactly(java.util.List.of("Bearer " + STALE_TOKEN),
@@ -141,10 +125,28 @@ class OkHttpAgentIT {
 
             AgentJvm.Result r = app("okhttp4").run(OkHttpApp.class, "execute:" + url("/api/v1/user"));
 
-            assertThat(r.stdout).as(r.toString()).containsExactly("STATUS 200 landed");
+            assertThat(r.stdout).as(r.toString()).contains("STATUS 200 landed");
             assertThat(server.takeRequest().getHeaders().get("Authorization")).isEqualTo("Bearer " + STALE_TOKEN);
             assertThat(elsewhere.takeRequest().getHeaders().get("Authorization")).isNull();
         }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"okhttp4", "okhttp5"})
+    void aRedirectToAnotherPathOfTheSameHostOutsideTheBaseLosesTheToken(String okhttp) throws Exception {
+        server.setDispatcher(new mockwebserver3.Dispatcher() {
+            @Override
+            public MockResponse dispatch(RecordedRequest request) {
+                if (request.getUrl().encodedPath().equals("/api/v1/user")) {
+                    return new MockResponse.Builder().code(302).addHeader("Location", "/other/landing").build();
+                }
+                return new MockResponse.Builder().code(200).body("landed " + request.getHeaders().get("Authorization")).build();
+            }
+        });
+
+        AgentJvm.Result r = app(okhttp).run(OkHttpApp.class, "execute:" + url("/api/v1/user"));
+
+        assertThat(r.stdout).as(r.toString()).contains("STATUS 200 landed null");
     }
 
     @Test
@@ -175,7 +177,7 @@ class OkHttpAgentIT {
         AgentJvm.Result jdk = app("okhttp4").property("apiwarden.instrumentation.okhttp.enabled", "false")
                 .run(JdkClientApp.class, "send:" + url("/api/v1/user"));
 
-        assertThat(okhttp.stdout).as(okhttp.toString()).containsExactly("STATUS 401 {\"message\":\"OAuth invalid token\"}");
+        assertThat(okhttp.stdout).as(okhttp.toString()).contains("STATUS 401 {\"message\":\"OAuth invalid token\"}");
         assertThat(jdk.stdout).as(jdk.toString()).containsExactly("STATUS 200 user");
         assertThat(api.apiRequests.get(0).getHeaders().get("Authorization")).isNull();
     }

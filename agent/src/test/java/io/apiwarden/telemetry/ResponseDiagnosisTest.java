@@ -56,5 +56,6 @@ class ResponseDiagnosisTest {
         assertThat(UrlRedaction.redact("https://api.example.com/v1/user?id=42&token=abc&flag#frag"))
                 .isEqualTo("https://api.example.com/v1/user?id=REDACTED&token=REDACTED&flag");
         assertThat(UrlRedaction.redact("https://api.example.com/v1/user#x")).isEqualTo("https://api.example.com/v1/user");
+        assertThat(UrlRedaction.redact("https://user:pw@api.example.com/v1/user?q=1")).isEqualTo("https://api.example.com/v1/user?q=REDACTED");
     }
 }

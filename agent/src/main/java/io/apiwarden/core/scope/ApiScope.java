@@ -93,9 +93,12 @@ public final class ApiScope {
         if (s == null || h == null || !s.equalsIgnoreCase(scheme)) {
             return false;
         }
-        boolean hostMatches = h.length() == host.length()
-                ? h.equalsIgnoreCase(host)
-                : h.length() == host.length() + 1 && h.endsWith(".") && h.regionMatches(true, 0, host, 0, host.length());
+        // IPv6 literals come bracketed from URI ("[::1]") and bare from OkHttp ("::1").
+        int from = h.startsWith("[") ? 1 : 0;
+        int length = h.length() - (from == 1 && h.endsWith("]") ? 2 : 0);
+        boolean hostMatches = length == host.length()
+                ? h.regionMatches(true, from, host, 0, host.length())
+                : length == host.length() + 1 && h.charAt(from + length - 1) == '.' && h.regionMatches(true, from, host, 0, host.length());
         return hostMatches && effectivePort(scheme, p) == port;
     }
 
@@ -111,6 +114,9 @@ public final class ApiScope {
 
     private static String normalizeHost(String host) {
         String h = host.toLowerCase(Locale.ROOT);
+        if (h.startsWith("[") && h.endsWith("]")) {
+            h = h.substring(1, h.length() - 1);
+        }
         return h.endsWith(".") ? h.substring(0, h.length() - 1) : h;
     }
 

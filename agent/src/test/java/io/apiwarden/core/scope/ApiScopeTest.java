@@ -48,4 +48,13 @@ class ApiScopeTest {
         assertThat(withToken.contains(URI.create("https://api.example.com/v1/oauth/token/"))).isFalse();
         assertThat(withToken.contains(URI.create("https://api.example.com/v1/user"))).isTrue();
     }
+
+    @Test
+    void ipv6HostsMatchBracketedOrBare() {
+        ApiScope v6 = ApiScope.of(URI.create("http://[::1]:8080/v1"));
+
+        assertThat(v6.contains(URI.create("http://[::1]:8080/v1/user"))).isTrue();
+        assertThat(v6.contains("http", "::1", 8080, "/v1/user")).as("as OkHttp gives it").isTrue();
+        assertThat(v6.contains("http", "::2", 8080, "/v1/user")).isFalse();
+    }
 }

@@ -41,6 +41,7 @@ public final class OkHttpApp {
                 case "execute":
                     try (Response r = CLIENT.newCall(get(rest)).execute()) {
                         System.out.println("STATUS " + r.code() + " " + r.body().string());
+                        System.out.println("SHOWN " + r.request().header("Authorization") + " " + r.request());
                     }
                     break;
                 case "enqueue":
@@ -130,12 +131,7 @@ public final class OkHttpApp {
 
     private static void cancel(String url) throws Exception {
         java.util.concurrent.CountDownLatch answered = new java.util.concurrent.CountDownLatch(1);
-        OkHttpClient listening = CLIENT.newBuilder().eventListener(new okhttp3.EventListener() {
-            @Override
-            public void responseHeadersEnd(Call c, Response response) {
-                answered.countDown();
-            }
-        }).build();
+        OkHttpClient listening = countingAnswers(answered);
         Call call = listening.newCall(get(url));
         CompletableFuture<String> result = new CompletableFuture<>();
         AtomicInteger callbacks = new AtomicInteger();
@@ -166,12 +162,7 @@ public final class OkHttpApp {
 
     private static void executeCancel(String url) throws Exception {
         java.util.concurrent.CountDownLatch answered = new java.util.concurrent.CountDownLatch(1);
-        OkHttpClient listening = CLIENT.newBuilder().eventListener(new okhttp3.EventListener() {
-            @Override
-            public void responseHeadersEnd(Call c, Response response) {
-                answered.countDown();
-            }
-        }).build();
+        OkHttpClient listening = countingAnswers(answered);
         Call call = listening.newCall(get(url));
         long start = System.nanoTime();
         CompletableFuture<String> outcome = CompletableFuture.supplyAsync(() -> {
@@ -207,5 +198,15 @@ public final class OkHttpApp {
         try (Response r = CLIENT.newCall(new Request.Builder().url(url).post(oneShot).build()).execute()) {
             System.out.println("STATUS " + r.code());
         }
+    }
+
+    /** A copy of the client that counts down {@code answered} when the first response's headers are in. */
+    private static OkHttpClient countingAnswers(java.util.concurrent.CountDownLatch answered) {
+        return CLIENT.newBuilder().eventListener(new okhttp3.EventListener() {
+            @Override
+            public void responseHeadersEnd(Call c, Response response) {
+                answered.countDown();
+            }
+        }).build();
     }
 }
