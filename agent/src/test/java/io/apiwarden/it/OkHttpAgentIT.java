@@ -149,6 +149,17 @@ class OkHttpAgentIT extends AgainstFakeApi {
         assertThat(r.stdout).as(r.toString()).contains("STATUS 200 landed null");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"/api/v1/orders", "/other"})
+    void whatTheAppsOwnInterceptorsThrowReachesTheAppOnceAndNothingIsSentTwice(String path) throws Exception {
+        AgentJvm.Result r = app("okhttp5").property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN)
+                .run(OkHttpApp.class, "throwing:" + url(path));
+
+        assertThat(r.stdout).as(r.toString()).containsExactly("THROWN IllegalStateException: the app's own interceptor failed");
+        assertThat(api.apiRequests.size() + api.otherRequests.size()).isEqualTo(1);
+        assertThat(r.agentLog()).noneMatch(l -> l.contains("could not be managed"));
+    }
+
     @Test
     void okHttpLoadedByAChildClassLoaderIsManaged() throws Exception {
         AgentJvm.Result r = new AgentJvm()

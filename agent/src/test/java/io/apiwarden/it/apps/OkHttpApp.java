@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       client and host; prints whether the unmanaged one finished before any managed one;
  *   <li>{@code cancel:URL}: enqueues a GET, cancels it after it was answered, prints what the callback got;
  *   <li>{@code execute-cancel:URL}: the same with {@code execute()} on another thread;
- *   <li>{@code post-oneshot:URL}: a POST whose body can be written once.
+ *   <li>{@code post-oneshot:URL}: a POST whose body can be written once;
+ *   <li>{@code throwing:URL}: a POST through a network interceptor of the app's that throws after it proceeded.
  * </ul>
  */
 public final class OkHttpApp {
@@ -61,6 +62,9 @@ public final class OkHttpApp {
                     break;
                 case "post-oneshot":
                     postOneShot(rest);
+                    break;
+                case "throwing":
+                    throwingBelow(rest);
                     break;
                 default:
                     throw new IllegalArgumentException("unknown step " + step);
@@ -208,5 +212,18 @@ public final class OkHttpApp {
                 answered.countDown();
             }
         }).build();
+    }
+
+    private static void throwingBelow(String url) {
+        OkHttpClient throwing = CLIENT.newBuilder().addNetworkInterceptor(chain -> {
+            chain.proceed(chain.request()).close();
+            throw new IllegalStateException("the app's own interceptor failed");
+        }).build();
+        Request post = new Request.Builder().url(url).post(okhttp3.RequestBody.create("order", null)).build();
+        try (Response r = throwing.newCall(post).execute()) {
+            System.out.println("STATUS " + r.code());
+        } catch (IOException | RuntimeException e) {
+            System.out.println("THROWN " + e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
     }
 }
