@@ -26,6 +26,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
@@ -63,6 +65,13 @@ public final class OtelTelemetry implements Telemetry {
     private final List<String> requestIdHeaders;
     private final Clock clock;
     private volatile Instant throttledUntil = Instant.MIN;
+    /** Meters by their tag values: registering looks a meter up by its whole id, once per call is too often. */
+    private final Map<String, Timer> callTimers = new ConcurrentHashMap<>();
+    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+    private final Map<String, Timer> waitTimers = new ConcurrentHashMap<>();
+    /** The methods of RFC 9110 and PATCH; anything else is "_OTHER" (semantic conventions), to bound cardinality. */
+    private static final java.util.Set<String> KNOWN_METHODS =
+            java.util.Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH");
 
     /**
      * @param tracer where spans go, or null for none
@@ -82,7 +91,7 @@ public final class OtelTelemetry implements Telemetry {
 
     @Override
     public CallObserver call(String method, String url, String host, int port) {
-        return new Call(method, UrlRedaction.redact(url), host, port);
+        return new Call(KNOWN_METHODS.contains(method) ? method : "_OTHER", UrlRedaction.redact(url), host, port);
     }
 
     @Override
@@ -105,8 +114,8 @@ public final class OtelTelemetry implements Telemetry {
             }
             span.end();
             if (meters != null) {
-                Counter.builder(PREFIX + "token.refreshes").description("token refreshes, by result")
-                        .tag("result", result).register(meters).increment();
+                counters.computeIfAbsent("refresh|" + result, k -> Counter.builder(PREFIX + "token.refreshes")
+                        .description("token refreshes, by result").tag("result", result).register(meters)).increment();
             }
         };
     }
@@ -175,12 +184,12 @@ public final class OtelTelemetry implements Telemetry {
             }
             span.end();
             if (meters != null) {
-                Timer.builder(PREFIX + "calls")
+                String statusClass = failure != null ? "none" : statusClass(status);
+                String label = failure != null ? "error" : ResponseDiagnosis.label(verdict);
+                callTimers.computeIfAbsent(method + "|" + statusClass + "|" + label, k -> Timer.builder(PREFIX + "calls")
                         .description("managed calls as the app saw them, waits and resends included")
-                        .tag("method", method)
-                        .tag("status_class", failure != null ? "none" : statusClass(status))
-                        .tag("verdict", failure != null ? "error" : ResponseDiagnosis.label(verdict))
-                        .register(meters)
+                        .tag("method", method).tag("status_class", statusClass).tag("verdict", label)
+                        .register(meters))
                         .record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
             }
         }
@@ -199,7 +208,7 @@ public final class OtelTelemetry implements Telemetry {
                 this.span = Span.getInvalid();
                 return;
             }
-            io.opentelemetry.api.trace.SpanBuilder b = tracer.spanBuilder(call.method)
+            io.opentelemetry.api.trace.SpanBuilder b = tracer.spanBuilder(call.method.equals("_OTHER") ? "HTTP" : call.method)
                     .setParent(call.context)
                     .setSpanKind(SpanKind.CLIENT)
                     .setAttribute(METHOD, call.method)
@@ -266,13 +275,14 @@ public final class OtelTelemetry implements Telemetry {
                         .put(PREFIX + "backoff.delay_ms", delay.toMillis())
                         .put(PREFIX + "backoff.reason", decision.reason());
                 if (retryAfter != null) {
-                    a.put("http.response.header.retry-after", retryAfter);
+                    a.put(AttributeKey.stringArrayKey("http.response.header.retry-after"), List.of(retryAfter));
                 }
                 span.addEvent(PREFIX + "backoff", a.build());
                 recordRetry("global_rate_limit");
                 if (meters != null) {
-                    Timer.builder(PREFIX + "backoff.waits").description("waits before resending a rate-limited call")
-                            .tag("reason", decision.reason()).register(meters).record(delay);
+                    waitTimers.computeIfAbsent(decision.reason(), reason -> Timer.builder(PREFIX + "backoff.waits")
+                            .description("waits before resending a rate-limited call").tag("reason", reason).register(meters))
+                            .record(delay);
                 }
             } else if (decision.action() == Decision.Action.REFRESH_AND_RESEND) {
                 span.addEvent(PREFIX + "token.refresh");
@@ -310,8 +320,8 @@ public final class OtelTelemetry implements Telemetry {
 
         private void recordRetry(String reason) {
             if (meters != null) {
-                Counter.builder(PREFIX + "retries").description("resends of managed calls, by reason")
-                        .tag("reason", reason).register(meters).increment();
+                counters.computeIfAbsent("retry|" + reason, k -> Counter.builder(PREFIX + "retries")
+                        .description("resends of managed calls, by reason").tag("reason", reason).register(meters)).increment();
             }
         }
     }

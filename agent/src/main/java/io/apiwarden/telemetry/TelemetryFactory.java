@@ -2,6 +2,7 @@ package io.apiwarden.telemetry;
 
 import io.apiwarden.core.config.WardenConfig;
 import io.apiwarden.core.log.AgentLog;
+import io.apiwarden.core.telemetry.GuardedTelemetry;
 import io.apiwarden.core.telemetry.Telemetry;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
@@ -67,7 +68,7 @@ public final class TelemetryFactory {
         if (tracer == null && meters == null) {
             return Telemetry.NOOP;
         }
-        return new OtelTelemetry(tracer, meters, config.requestIdHeaders(), clock);
+        return GuardedTelemetry.of(new OtelTelemetry(tracer, meters, config.requestIdHeaders(), clock));
     }
 
     /** The user set {@code otel.metrics.exporter} to something: the agent's default is none. */

@@ -330,6 +330,12 @@ class WardenHttpClientTest {
         call.cancel(true);
 
         assertThat(call).isCancelled();
+        // The timer may be cancelled by cancel() itself or, if cancel() came between the
+        // scheduling and the call storing its timer, by the call right after: wait for it.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (scheduler.cancelledCount() == 0 && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
         assertThat(scheduler.cancelledCount()).isEqualTo(1);
         scheduler.runDue();
         assertThat(server.getRequestCount()).isEqualTo(1);
