@@ -29,7 +29,7 @@ class AgentJarIT {
                     .isNotEmpty()
                     .allMatch(n -> n.startsWith("io/apiwarden/"), "lies under io/apiwarden/");
             assertThat(jar.stream().map(JarEntry::getName).filter(n -> n.startsWith("io/apiwarden/shaded/")))
-                    .anyMatch(n -> n.startsWith("io/apiwarden/shaded/net/bytebuddy/"))
+                    .anyMatch(n -> n.startsWith("io/apiwarden/shaded/net/bytebuddy/jar/asm/"))
                     .anyMatch(n -> n.startsWith("io/apiwarden/shaded/com/fasterxml/jackson/"));
         }
     }

@@ -5,6 +5,7 @@ import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,7 +33,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class SimulatedApi implements AutoCloseable {
     static final String API_PATH = "/api/v1";
     static final String AUTH_PATH = "/auth";
+    /** Outside the API: a load balancer's health check, which an agent must leave alone. */
+    static final String HEALTH_PATH = "/health";
+    /**
+     * Connections the kernel queues before the server accepts them. The JDK's default (50) drops a
+     * burst of a thousand concurrent callers' connects, and each dropped one retries a second later.
+     */
+    private static final int ACCEPT_BACKLOG = 1024;
     private static final String HOST = "127.0.0.1";
+    private static final byte[] HEALTH_BODY = "ok".getBytes(StandardCharsets.US_ASCII);
 
     private final Settings settings;
     private final ApiCounters counters = new ApiCounters();
@@ -64,9 +73,11 @@ public final class SimulatedApi implements AutoCloseable {
         // Without it the JDK server leaves Nagle's algorithm on, and with the client's delayed ACKs every
         // keep-alive call stalls ~50 ms. The server reads the property once, when its classes load.
         System.setProperty("sun.net.httpserver.nodelay", "true");
-        HttpServer s = HttpServer.create(new InetSocketAddress(HOST, 0), 0);
+        HttpServer s = HttpServer.create(new InetSocketAddress(HOST, 0), ACCEPT_BACKLOG);
         s.createContext(API_PATH, Exchanges.withRequestId(new ApiHandler(counters, edge, rateLimiter, tokens)));
         s.createContext(AUTH_PATH, Exchanges.withRequestId(new TokenHandler(counters, tokens, settings.tokenLifetime())));
+        s.createContext(HEALTH_PATH, Exchanges.withRequestId(
+                exchange -> Exchanges.send(exchange, 200, "text/plain", HEALTH_BODY)));
         s.createContext("/", Exchanges.withRequestId(Exchanges::sendNotFound));
         AtomicInteger threadNumber = new AtomicInteger();
         executor = Executors.newFixedThreadPool(settings.serverThreads(), task -> {
@@ -97,6 +108,11 @@ public final class SimulatedApi implements AutoCloseable {
     /** The token service base, {@code http://127.0.0.1:{port}/auth}; the token endpoint is {@code {authUrl}/token}. */
     public URI authUrl() {
         return url(AUTH_PATH);
+    }
+
+    /** A URL on the same server but outside the API, {@code http://127.0.0.1:{port}/health}: never managed. */
+    public URI healthUrl() {
+        return url(HEALTH_PATH);
     }
 
     /** The token endpoint, {@code {authUrl}/token}. */

@@ -62,6 +62,23 @@ class SimulatedApiTest {
     }
 
     @Test
+    void healthCheckLiesOutsideTheApiAndItsRateLimit() throws IOException {
+        SimulatedApi.Settings settings = SimulatedApi.Settings.builder().rateLimit(1, Duration.ofMinutes(1)).build();
+        try (SimulatedApi api = new SimulatedApi(settings, new MutableClock()).start()) {
+            ApiTestClient client = new ApiTestClient(api);
+            client.headBase();
+            assertThat(client.headBase().statusCode()).isEqualTo(429);
+
+            HttpResponse<String> health = client.send(HttpRequest.newBuilder(api.healthUrl()));
+
+            assertThat(api.healthUrl()).hasToString("http://127.0.0.1:" + api.port() + "/health");
+            assertThat(health.statusCode()).isEqualTo(200);
+            assertThat(health.body()).isEqualTo("ok");
+            assertThat(api.counters().apiRequests()).isEqualTo(2);
+        }
+    }
+
+    @Test
     void closeStopsServing() throws IOException {
         SimulatedApi api = new SimulatedApi(SimulatedApi.Settings.builder().build()).start();
         ApiTestClient client = new ApiTestClient(api);

@@ -1,0 +1,69 @@
+package io.apiwarden.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the app under measurement runs with: no agent, API Warden, or the OpenTelemetry Java agent,
+ * each on the same workload against the same server.
+ *
+ * <p>Both agents trace and meter every call and export over OTLP to the same local sink, so the
+ * comparison includes the cost of exporting. The app sets its own {@code Authorization} header unless
+ * API Warden is there to do it: without the agent a real app has to.
+ */
+enum AgentSetup {
+    NO_AGENT("no agent"),
+    API_WARDEN("API Warden"),
+    OTEL_AGENT("OpenTelemetry agent");
+
+    /** The app's own bearer token, for the setups in which the app authenticates by itself. */
+    static final String APP_TOKEN_PROPERTY = "bench.app-token";
+
+    private final String label;
+
+    AgentSetup(String label) {
+        this.label = label;
+    }
+
+    String label() {
+        return label;
+    }
+
+    /** The JVM options of an app process under this setup, against {@code target}. */
+    List<String> jvmArgs(Target target) {
+        List<String> args = new ArrayList<>();
+        switch (this) {
+            case NO_AGENT:
+                args.add("-D" + APP_TOKEN_PROPERTY + "=" + target.accessToken());
+                break;
+            case API_WARDEN:
+                args.add("-javaagent:" + target.apiWardenJar());
+                args.add("-Dapiwarden.base-url=" + target.baseUrl());
+                args.add("-Dapiwarden.auth-url=" + target.authUrl());
+                args.add("-Dapiwarden.access-token=" + target.accessToken());
+                args.add("-Dapiwarden.log.level=warn");
+                args.addAll(otlpExport(target));
+                break;
+            case OTEL_AGENT:
+                args.add("-javaagent:" + target.otelAgentJar());
+                args.add("-D" + APP_TOKEN_PROPERTY + "=" + target.accessToken());
+                args.add("-Dotel.javaagent.logging=none");
+                args.addAll(otlpExport(target));
+                break;
+            default:
+                throw new AssertionError(this);
+        }
+        return args;
+    }
+
+    /** The same standard OpenTelemetry settings for both agents: traces and metrics to the local sink. */
+    private static List<String> otlpExport(Target target) {
+        return List.of(
+                "-Dotel.service.name=apiwarden-bench",
+                "-Dotel.traces.exporter=otlp",
+                "-Dotel.metrics.exporter=otlp",
+                "-Dotel.logs.exporter=none",
+                "-Dotel.exporter.otlp.protocol=http/protobuf",
+                "-Dotel.exporter.otlp.endpoint=" + target.otlpEndpoint());
+    }
+}

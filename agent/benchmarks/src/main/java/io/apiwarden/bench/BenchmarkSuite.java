@@ -1,0 +1,204 @@
+package io.apiwarden.bench;
+
+import io.apiwarden.demo.SimulatedApi;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * {@code java -jar agent/benchmarks/target/apiwarden-benchmarks.jar [--quick] [--only=startup,per-call,storms]
+ * [--out=FILE]}: measures API Warden beside the bare client and the OpenTelemetry Java agent and writes the
+ * results as Markdown tables.
+ */
+public final class BenchmarkSuite {
+    /** The storms' sizes, from the issue: 10, 100 and 1000 callers at once. */
+    static final int[] STORM_CALLERS = {10, 100, 1000};
+    /** The per-call server: tokens outlive the run, and no rate limit gets in the way. */
+    static final Duration TOKEN_LIFETIME = Duration.ofHours(1);
+    static final String AGENT_JAR_PROPERTY = "apiwarden.bench.agent-jar";
+    static final String OTEL_AGENT_JAR_PROPERTY = "apiwarden.bench.otel-agent-jar";
+
+    enum Part {
+        STARTUP("startup"), PER_CALL("per-call"), STORMS("storms");
+
+        final String option;
+
+        Part(String option) {
+            this.option = option;
+        }
+    }
+
+    /** The command line, checked. */
+    static final class Options {
+        final Effort effort;
+        final Set<Part> parts;
+        final Path out;
+
+        Options(Effort effort, Set<Part> parts, Path out) {
+            this.effort = effort;
+            this.parts = parts;
+            this.out = out;
+        }
+
+        static Options parse(String[] args, Path defaultOut) {
+            Effort effort = Effort.FULL;
+            Set<Part> parts = EnumSet.allOf(Part.class);
+            Path out = defaultOut;
+            for (String arg : args) {
+                if (arg.equals("--quick")) {
+                    effort = Effort.QUICK;
+                } else if (arg.startsWith("--only=")) {
+                    parts = EnumSet.noneOf(Part.class);
+                    for (String name : arg.substring("--only=".length()).split(",")) {
+                        parts.add(partNamed(name.trim()));
+                    }
+                } else if (arg.startsWith("--out=")) {
+                    out = Paths.get(arg.substring("--out=".length()));
+                } else {
+                    throw new IllegalArgumentException("unknown argument '" + arg
+                            + "'; use --quick, --only=startup,per-call,storms, --out=FILE");
+                }
+            }
+            return new Options(effort, parts, out);
+        }
+
+        private static Part partNamed(String name) {
+            for (Part p : Part.values()) {
+                if (p.option.equals(name)) {
+                    return p;
+                }
+            }
+            throw new IllegalArgumentException("--only takes startup, per-call and storms, not '" + name + "'");
+        }
+    }
+
+    private BenchmarkSuite() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path benchJar = ProcessProbe.codeSource();
+        Options options;
+        try {
+            options = Options.parse(args, benchJar.resolveSibling("benchmark-results.md"));
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        Path apiWardenJar = jar(AGENT_JAR_PROPERTY, benchJar.resolveSibling("../../target/apiwarden-agent.jar"));
+        Path otelAgentJar = jar(OTEL_AGENT_JAR_PROPERTY, benchJar.resolveSibling("opentelemetry-javaagent.jar"));
+        String markdown = run(options, apiWardenJar, otelAgentJar);
+        Files.createDirectories(options.out.toAbsolutePath().getParent());
+        Files.write(options.out, markdown.getBytes(StandardCharsets.UTF_8));
+        System.out.println();
+        System.out.println(markdown);
+        System.out.println("written to " + options.out.toAbsolutePath().normalize());
+    }
+
+    static String run(Options options, Path apiWardenJar, Path otelAgentJar) throws Exception {
+        List<AgentSetup> setups = List.of(AgentSetup.NO_AGENT, AgentSetup.API_WARDEN, AgentSetup.OTEL_AGENT);
+        Report report = new Report(header(options));
+        report.jarSizes(megabytes(Files.size(apiWardenJar)), megabytes(Files.size(otelAgentJar)));
+        SimulatedApi.Settings calm = SimulatedApi.Settings.builder()
+                .tokenLifetime(TOKEN_LIFETIME)
+                .rateLimit(Integer.MAX_VALUE, Duration.ofMinutes(1))
+                .build();
+        try (OtlpSink sink = OtlpSink.start(); SimulatedApi api = new SimulatedApi(calm).start()) {
+            Target target = new Target(api.baseUrl(), api.authUrl(), api.healthUrl(), TokenGrant.accessToken(api),
+                    sink.endpoint(), apiWardenJar, otelAgentJar);
+            if (options.parts.contains(Part.STARTUP)) {
+                System.out.println("== start-up and memory, " + options.effort.processRuns + " runs per setup");
+                List<StartupRun.Figure> startup = new ArrayList<>();
+                StartupRun run = new StartupRun(target, options.effort.processRuns);
+                startup.addAll(run.run(setups, AppCalls.Way.JDK_SEND));
+                startup.addAll(run.run(setups, AppCalls.Way.OKHTTP_EXECUTE));
+                report.startup(startup);
+            }
+            if (options.parts.contains(Part.PER_CALL)) {
+                report.perCall(new PerCallRun(target, options.effort).run(setups));
+            }
+            if (options.parts.contains(Part.STORMS)) {
+                System.out.println("== storms");
+                List<StormRun.Figure> storms = new ArrayList<>();
+                StormRun stormRun = new StormRun(apiWardenJar, sink.endpoint());
+                for (StormRun.Kind kind : StormRun.Kind.values()) {
+                    for (int callers : STORM_CALLERS) {
+                        storms.add(stormRun.run(kind, AgentSetup.NO_AGENT, callers));
+                        storms.add(stormRun.run(kind, AgentSetup.API_WARDEN, callers));
+                    }
+                }
+                report.storms(storms);
+            }
+            System.out.printf("(the OTLP sink received %d exports, %.1f MB)%n", sink.exports(), megabytes(sink.bytes()));
+        }
+        return report.toMarkdown();
+    }
+
+    private static String header(Options options) throws IOException {
+        Runtime rt = Runtime.getRuntime();
+        return "## Results of " + LocalDate.now(ZoneOffset.UTC) + (options.effort == Effort.QUICK ? " (quick run: indicative only)" : "")
+                + "\n\n- machine: " + cpuModel() + ", " + rt.availableProcessors() + " cores, "
+                + memTotalGb() + " GB memory, " + System.getProperty("os.name") + " " + System.getProperty("os.version")
+                + "\n- JDK: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
+                + "\n- server: the simulated API on loopback (JDK HttpServer, TCP_NODELAY), keep-alive, "
+                + "`GET /api/v1/user` (managed, 52-byte JSON) and `GET /health` (unmanaged, 2 bytes)"
+                + "\n- both agents trace and meter every call and export over OTLP/HTTP to a local sink"
+                + "\n- effort: " + effort(options.effort);
+    }
+
+    private static String effort(Effort e) {
+        return String.format(Locale.ROOT, "JMH %d fork(s) × (%d warm-up + %d measured iterations of %d s), "
+                        + "%d whole-process runs per setup",
+                e.forks, e.warmupIterations, e.measurementIterations, e.iterationSeconds, e.processRuns);
+    }
+
+    private static String cpuModel() throws IOException {
+        Path cpuinfo = Paths.get("/proc/cpuinfo");
+        if (Files.isReadable(cpuinfo)) {
+            for (String line : Files.readAllLines(cpuinfo, StandardCharsets.UTF_8)) {
+                if (line.startsWith("model name")) {
+                    return line.substring(line.indexOf(':') + 1).trim();
+                }
+            }
+        }
+        return System.getProperty("os.arch");
+    }
+
+    private static String memTotalGb() throws IOException {
+        Path meminfo = Paths.get("/proc/meminfo");
+        if (Files.isReadable(meminfo)) {
+            for (String line : Files.readAllLines(meminfo, StandardCharsets.UTF_8)) {
+                if (line.startsWith("MemTotal:")) {
+                    long kb = Long.parseLong(line.replaceAll("[^0-9]", ""));
+                    return String.format(Locale.ROOT, "%.0f", kb / 1024.0 / 1024.0);
+                }
+            }
+        }
+        return "?";
+    }
+
+    private static Path jar(String property, Path fallback) {
+        String explicit = System.getProperty(property);
+        Path jar = (explicit != null ? Paths.get(explicit) : fallback).toAbsolutePath().normalize();
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("no jar at " + jar + ": build from the project root with "
+                    + "./mvnw -q -DskipTests package, or name it with -D" + property + "=<path>");
+        }
+        return jar;
+    }
+
+    private static double megabytes(long bytes) {
+        return bytes / 1024.0 / 1024.0;
+    }
+}

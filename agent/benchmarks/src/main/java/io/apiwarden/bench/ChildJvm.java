@@ -1,0 +1,100 @@
+package io.apiwarden.bench;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Runs {@link ProcessProbe} in a fresh JVM under one {@link AgentSetup} and times it from the outside. */
+final class ChildJvm {
+    /** A probe is a call or a storm of calls; five minutes means it hangs. */
+    private static final long TIME_LIMIT_SECONDS = 300;
+
+    /** What one probe run printed and how long its parts took, measured from just before the process started. */
+    static final class Run {
+        final List<String> lines;
+        /** Until the probe printed {@code prefix}'s line; -1 if it never did. */
+        final double millisToLine;
+        final double millisToExit;
+
+        Run(List<String> lines, double millisToLine, double millisToExit) {
+            this.lines = lines;
+            this.millisToLine = millisToLine;
+            this.millisToExit = millisToExit;
+        }
+
+        /** The words after {@code prefix} on the probe's line that starts with it. */
+        String[] valuesOf(String prefix) {
+            for (String line : lines) {
+                if (line.startsWith(prefix + " ")) {
+                    return line.substring(prefix.length() + 1).trim().split(" ");
+                }
+            }
+            throw new IllegalStateException("the probe printed no '" + prefix + "' line: " + lines);
+        }
+    }
+
+    private ChildJvm() {
+    }
+
+    /**
+     * Starts the probe, notes when it prints a line starting with {@code timedLine}, and waits for it to end.
+     *
+     * @param extraArgs JVM options after the setup's own
+     */
+    static Run run(AgentSetup setup, Target target, List<String> extraArgs, String timedLine, String... probeArgs)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(setup.jvmArgs(target));
+        command.add("-D" + PerCallBenchmark.MANAGED_URL_PROPERTY + "=" + target.managedUrl());
+        command.addAll(extraArgs);
+        command.add("-cp");
+        // The benchmark jar when run with java -jar; the test class path when a test runs a probe.
+        command.add(System.getProperty("java.class.path"));
+        command.add(ProcessProbe.class.getName());
+        command.addAll(List.of(probeArgs));
+
+        Path errors = Files.createTempFile("apiwarden-bench-", ".err");
+        ProcessBuilder builder = new ProcessBuilder(command).redirectError(errors.toFile());
+        // The measured JVM must see only what the setup gives it.
+        builder.environment().keySet().removeIf(k -> k.startsWith("APIWARDEN_") || k.startsWith("OTEL_")
+                || k.equals("JAVA_TOOL_OPTIONS") || k.equals("JDK_JAVA_OPTIONS"));
+        long start = System.nanoTime();
+        Process process = builder.start();
+        List<String> lines = new ArrayList<>();
+        double millisToLine = -1;
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = out.readLine()) != null) {
+                if (millisToLine < 0 && line.startsWith(timedLine)) {
+                    millisToLine = millisSince(start);
+                }
+                lines.add(line);
+            }
+        }
+        if (!process.waitFor(TIME_LIMIT_SECONDS, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new IllegalStateException("the probe under " + setup.label() + " did not end within " + TIME_LIMIT_SECONDS
+                    + " s: " + String.join(" ", probeArgs));
+        }
+        double millisToExit = millisSince(start);
+        List<String> stderr = Files.readAllLines(errors, StandardCharsets.UTF_8);
+        Files.delete(errors);
+        if (process.exitValue() != 0 || millisToLine < 0) {
+            throw new IllegalStateException("the probe under " + setup.label() + " failed (exit " + process.exitValue()
+                    + "): stdout " + lines + ", stderr " + stderr);
+        }
+        return new Run(lines, millisToLine, millisToExit);
+    }
+
+    private static double millisSince(long startNanos) {
+        return (System.nanoTime() - startNanos) / 1e6;
+    }
+}

@@ -1,0 +1,93 @@
+package io.apiwarden.bench;
+
+import okhttp3.Request;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One call after another on a loopback keep-alive connection, small answer, in each of the four ways
+ * an app calls: the time of a whole call and what it allocates. {@link PerCallRun} runs it once per
+ * {@link AgentSetup} (the fork's JVM options say which) against the simulated API.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class PerCallBenchmark {
+    /** System properties the runner gives the forked JVM. */
+    static final String MANAGED_URL_PROPERTY = "bench.managed-url";
+    static final String UNMANAGED_URL_PROPERTY = "bench.unmanaged-url";
+
+    /** {@code managed}: a call to the API; {@code unmanaged}: to the same server outside the API. */
+    @Param({"managed", "unmanaged"})
+    public String target;
+
+    private AppCalls app;
+    private HttpRequest jdkRequest;
+    private Request okhttpRequest;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        boolean api = target.equals("managed");
+        URI url = URI.create(required(api ? MANAGED_URL_PROPERTY : UNMANAGED_URL_PROPERTY));
+        app = AppCalls.withBothClients();
+        jdkRequest = app.jdkRequest(url, api);
+        okhttpRequest = app.okhttpRequest(url, api);
+        // A benchmark of 401s or 429s would measure the wrong thing: fail the trial instead.
+        for (AppCalls.Way way : AppCalls.Way.values()) {
+            expectOk(app.call(way, url, api));
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        app.close();
+    }
+
+    @Benchmark
+    public int jdkSend() {
+        return expectOk(app.jdkSend(jdkRequest));
+    }
+
+    @Benchmark
+    public int jdkSendAsync() {
+        return expectOk(app.jdkSendAsync(jdkRequest).join());
+    }
+
+    @Benchmark
+    public int okhttpExecute() {
+        return expectOk(app.okhttpExecute(okhttpRequest));
+    }
+
+    @Benchmark
+    public int okhttpEnqueue() {
+        return expectOk(app.okhttpEnqueue(okhttpRequest).join());
+    }
+
+    private static int expectOk(int status) {
+        if (status != 200) {
+            throw new IllegalStateException("the benchmark's call was answered " + status + ", not 200: the server or "
+                    + "the setup is wrong, and the figures would not be of a successful call");
+        }
+        return status;
+    }
+
+    private static String required(String property) {
+        String value = System.getProperty(property);
+        if (value == null) {
+            throw new IllegalStateException(property + " is not set: run the benchmarks through BenchmarkSuite");
+        }
+        return value;
+    }
+}

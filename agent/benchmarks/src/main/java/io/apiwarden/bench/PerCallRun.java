@@ -1,0 +1,100 @@
+package io.apiwarden.bench;
+
+import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+/** Runs {@link PerCallBenchmark} under each {@link AgentSetup}, one forked JVM per benchmark and target. */
+final class PerCallRun {
+    /** JMH's name for the allocation per operation that its GC profiler reports. */
+    private static final String ALLOCATION_PER_OP = "gc.alloc.rate.norm";
+
+    /** One measured figure: a way of calling, a target, a setup. */
+    static final class Figure {
+        final AppCalls.Way way;
+        final boolean managed;
+        final AgentSetup setup;
+        final double microsPerCall;
+        final double microsError;
+        final double bytesPerCall;
+
+        Figure(AppCalls.Way way, boolean managed, AgentSetup setup, double microsPerCall, double microsError,
+               double bytesPerCall) {
+            this.way = way;
+            this.managed = managed;
+            this.setup = setup;
+            this.microsPerCall = microsPerCall;
+            this.microsError = microsError;
+            this.bytesPerCall = bytesPerCall;
+        }
+    }
+
+    private final Target target;
+    private final Effort effort;
+
+    PerCallRun(Target target, Effort effort) {
+        this.target = target;
+        this.effort = effort;
+    }
+
+    List<Figure> run(List<AgentSetup> setups) throws RunnerException {
+        List<Figure> figures = new ArrayList<>();
+        for (AgentSetup setup : setups) {
+            List<String> jvmArgs = new ArrayList<>(setup.jvmArgs(target));
+            jvmArgs.add("-D" + PerCallBenchmark.MANAGED_URL_PROPERTY + "=" + target.managedUrl());
+            jvmArgs.add("-D" + PerCallBenchmark.UNMANAGED_URL_PROPERTY + "=" + target.unmanagedUrl());
+            jvmArgs.add("-Xmx512m");
+            ChainedOptionsBuilder options = new OptionsBuilder()
+                    .include(PerCallBenchmark.class.getName() + "\\.")
+                    .forks(effort.forks)
+                    .warmupIterations(effort.warmupIterations)
+                    .warmupTime(TimeValue.seconds(effort.iterationSeconds))
+                    .measurementIterations(effort.measurementIterations)
+                    .measurementTime(TimeValue.seconds(effort.iterationSeconds))
+                    .addProfiler(GCProfiler.class)
+                    .jvmArgsAppend(jvmArgs.toArray(new String[0]))
+                    .shouldFailOnError(true);
+            System.out.println("== per call, " + setup.label());
+            Collection<RunResult> results = new Runner(options.build()).run();
+            for (RunResult result : results) {
+                figures.add(figureOf(result, setup));
+            }
+        }
+        return figures;
+    }
+
+    private static Figure figureOf(RunResult result, AgentSetup setup) {
+        String method = result.getParams().getBenchmark();
+        method = method.substring(method.lastIndexOf('.') + 1);
+        AppCalls.Way way = wayOf(method);
+        boolean managed = result.getParams().getParam("target").equals("managed");
+        Result<?> primary = result.getPrimaryResult();
+        Result<?> allocation = result.getSecondaryResults().get(ALLOCATION_PER_OP);
+        return new Figure(way, managed, setup, primary.getScore(), primary.getScoreError(),
+                allocation == null ? Double.NaN : allocation.getScore());
+    }
+
+    static AppCalls.Way wayOf(String benchmarkMethod) {
+        switch (benchmarkMethod) {
+            case "jdkSend":
+                return AppCalls.Way.JDK_SEND;
+            case "jdkSendAsync":
+                return AppCalls.Way.JDK_SEND_ASYNC;
+            case "okhttpExecute":
+                return AppCalls.Way.OKHTTP_EXECUTE;
+            case "okhttpEnqueue":
+                return AppCalls.Way.OKHTTP_ENQUEUE;
+            default:
+                throw new IllegalArgumentException("no way of calling is known for benchmark method " + benchmarkMethod);
+        }
+    }
+}

@@ -1,0 +1,162 @@
+package io.apiwarden.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/** Turns the figures of one suite run into the Markdown tables of {@code docs/benchmarks.md}. */
+final class Report {
+    /** The targets, checked against each run. */
+    static final double MAX_ADDED_STARTUP_MS = 300;
+    static final double MAX_ADDED_RSS_MB = 30;
+    static final double MAX_MANAGED_OVERHEAD_PERCENT = 3;
+    static final double MAX_JAR_MB = 10;
+
+    private final StringBuilder md = new StringBuilder();
+    private final List<String> verdicts = new ArrayList<>();
+
+    Report(String header) {
+        md.append(header).append('\n');
+    }
+
+    void jarSizes(double apiWardenMb, double otelAgentMb) {
+        md.append("\n### Agent jar\n\n| jar | size |\n|---|---|\n");
+        row("API Warden", mb(apiWardenMb));
+        row("OpenTelemetry Java agent", mb(otelAgentMb));
+        verdict("agent jar ≤ " + fmt(MAX_JAR_MB) + " MB", apiWardenMb <= MAX_JAR_MB, mb(apiWardenMb));
+    }
+
+    void startup(List<StartupRun.Figure> figures) {
+        md.append("\n### Start-up and memory (median of each setup's runs)\n\n")
+                .append("| app | setup | JVM start to first managed call answered | to exit | peak RSS |\n")
+                .append("|---|---|---|---|---|\n");
+        for (StartupRun.Figure f : figures) {
+            Optional<StartupRun.Figure> bare = find(figures, f.way, AgentSetup.NO_AGENT);
+            String first = ms(f.millisToFirstCall);
+            String exit = ms(f.millisToExit);
+            String rss = mb(f.peakRssMb);
+            if (f.setup != AgentSetup.NO_AGENT && bare.isPresent()) {
+                first += " (" + signedMs(f.millisToFirstCall - bare.get().millisToFirstCall) + ")";
+                exit += " (" + signedMs(f.millisToExit - bare.get().millisToExit) + ")";
+                rss += " (" + signedMb(f.peakRssMb - bare.get().peakRssMb) + ")";
+            }
+            row(f.way.label, f.setup.label(), first, exit, rss);
+            if (f.setup == AgentSetup.API_WARDEN && bare.isPresent()) {
+                double addedMs = f.millisToFirstCall - bare.get().millisToFirstCall;
+                double addedMb = f.peakRssMb - bare.get().peakRssMb;
+                verdict("start-up added ≤ " + ms(MAX_ADDED_STARTUP_MS) + " (" + f.way.label + ")",
+                        addedMs <= MAX_ADDED_STARTUP_MS, signedMs(addedMs));
+                verdict("peak RSS added ≤ " + mb(MAX_ADDED_RSS_MB) + " (" + f.way.label + ")",
+                        addedMb <= MAX_ADDED_RSS_MB, signedMb(addedMb));
+            }
+        }
+    }
+
+    void perCall(List<PerCallRun.Figure> figures) {
+        md.append("\n### Per call (µs per call, ± the 99.9% interval; bytes allocated per call)\n\n")
+                .append("| way | target | no agent | API Warden | OpenTelemetry agent | API Warden vs no agent "
+                        + "| API Warden vs OpenTelemetry agent |\n")
+                .append("|---|---|---|---|---|---|---|\n");
+        for (AppCalls.Way way : AppCalls.Way.values()) {
+            for (boolean managed : new boolean[] {true, false}) {
+                Optional<PerCallRun.Figure> bare = find(figures, way, managed, AgentSetup.NO_AGENT);
+                Optional<PerCallRun.Figure> warden = find(figures, way, managed, AgentSetup.API_WARDEN);
+                Optional<PerCallRun.Figure> otel = find(figures, way, managed, AgentSetup.OTEL_AGENT);
+                if (bare.isEmpty() && warden.isEmpty() && otel.isEmpty()) {
+                    continue;
+                }
+                String vsBare = bare.isPresent() && warden.isPresent()
+                        ? Stats.percentOver(warden.get().microsPerCall, bare.get().microsPerCall) : "";
+                String vsOtel = otel.isPresent() && warden.isPresent()
+                        ? Stats.ratio(warden.get().microsPerCall, otel.get().microsPerCall) : "";
+                row(way.label, managed ? "managed" : "unmanaged", cell(bare), cell(warden), cell(otel), vsBare, vsOtel);
+                if (bare.isPresent() && warden.isPresent()) {
+                    perCallVerdict(way, managed, bare.get(), warden.get());
+                }
+            }
+        }
+    }
+
+    private void perCallVerdict(AppCalls.Way way, boolean managed, PerCallRun.Figure bare, PerCallRun.Figure warden) {
+        double over = (warden.microsPerCall / bare.microsPerCall - 1) * 100;
+        if (managed) {
+            verdict("managed call ≤ " + fmt(MAX_MANAGED_OVERHEAD_PERCENT) + "% over the bare client (" + way.label + ")",
+                    over <= MAX_MANAGED_OVERHEAD_PERCENT, Stats.percentOver(warden.microsPerCall, bare.microsPerCall));
+        } else {
+            // Indistinguishable: the difference lies within the two runs' error intervals together.
+            double difference = Math.abs(warden.microsPerCall - bare.microsPerCall);
+            boolean within = difference <= bare.microsError + warden.microsError;
+            verdict("unmanaged call indistinguishable from bare (" + way.label + ")", within,
+                    Stats.percentOver(warden.microsPerCall, bare.microsPerCall) + ", "
+                            + (within ? "within" : "outside") + " the error intervals");
+        }
+    }
+
+    void storms(List<StormRun.Figure> figures) {
+        md.append("\n### Storms (JDK `sendAsync`, all callers at once)\n\n")
+                .append("| storm | setup | callers | answered 200 | failed | API requests | token requests | time to all done |\n")
+                .append("|---|---|---|---|---|---|---|---|\n");
+        for (StormRun.Figure f : figures) {
+            row(f.kind.label, f.setup.label(), Integer.toString(f.callers), Integer.toString(f.ok),
+                    Integer.toString(f.failed), Long.toString(f.apiRequests), Long.toString(f.tokenRequests),
+                    ms(f.millisToAllDone));
+        }
+    }
+
+    /** The tables, then each target with whether this run met it. */
+    String toMarkdown() {
+        StringBuilder out = new StringBuilder(md);
+        if (!verdicts.isEmpty()) {
+            out.append("\n### Targets\n\n| target | this run | met |\n|---|---|---|\n");
+            verdicts.forEach(out::append);
+        }
+        return out.toString();
+    }
+
+    private void verdict(String target, boolean met, String figure) {
+        verdicts.add("| " + target + " | " + figure + " | " + (met ? "yes" : "**no**") + " |\n");
+    }
+
+    private void row(String... cells) {
+        md.append("| ").append(String.join(" | ", cells)).append(" |\n");
+    }
+
+    private static String cell(Optional<PerCallRun.Figure> f) {
+        if (f.isEmpty()) {
+            return "";
+        }
+        PerCallRun.Figure x = f.get();
+        String allocation = Double.isNaN(x.bytesPerCall) ? "" : String.format(Locale.ROOT, ", %,.0f B", x.bytesPerCall);
+        return String.format(Locale.ROOT, "%.1f ± %.1f%s", x.microsPerCall, x.microsError, allocation);
+    }
+
+    private static Optional<StartupRun.Figure> find(List<StartupRun.Figure> figures, AppCalls.Way way, AgentSetup setup) {
+        return figures.stream().filter(f -> f.way == way && f.setup == setup).findFirst();
+    }
+
+    private static Optional<PerCallRun.Figure> find(List<PerCallRun.Figure> figures, AppCalls.Way way, boolean managed,
+                                                    AgentSetup setup) {
+        return figures.stream().filter(f -> f.way == way && f.managed == managed && f.setup == setup).findFirst();
+    }
+
+    private static String fmt(double v) {
+        return String.format(Locale.ROOT, "%.0f", v);
+    }
+
+    private static String ms(double v) {
+        return String.format(Locale.ROOT, "%.0f ms", v);
+    }
+
+    private static String signedMs(double v) {
+        return String.format(Locale.ROOT, "%+.0f ms", v);
+    }
+
+    private static String mb(double v) {
+        return String.format(Locale.ROOT, "%.1f MB", v);
+    }
+
+    private static String signedMb(double v) {
+        return String.format(Locale.ROOT, "%+.1f MB", v);
+    }
+}

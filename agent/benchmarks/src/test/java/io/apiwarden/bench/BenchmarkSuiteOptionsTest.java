@@ -1,0 +1,40 @@
+package io.apiwarden.bench;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.nio.file.Paths;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class BenchmarkSuiteOptionsTest {
+    private static final Path DEFAULT_OUT = Paths.get("target", "benchmark-results.md");
+
+    @Test
+    void withoutArgumentsEverythingRunsInFull() {
+        BenchmarkSuite.Options o = BenchmarkSuite.Options.parse(new String[0], DEFAULT_OUT);
+
+        assertThat(o.effort).isEqualTo(Effort.FULL);
+        assertThat(o.parts).containsExactlyInAnyOrder(BenchmarkSuite.Part.values());
+        assertThat(o.out).isEqualTo(DEFAULT_OUT);
+    }
+
+    @Test
+    void quickOnlyAndOutAreRead() {
+        BenchmarkSuite.Options o = BenchmarkSuite.Options.parse(
+                new String[] {"--quick", "--only=storms, startup", "--out=/tmp/r.md"}, DEFAULT_OUT);
+
+        assertThat(o.effort).isEqualTo(Effort.QUICK);
+        assertThat(o.parts).containsExactlyInAnyOrder(BenchmarkSuite.Part.STORMS, BenchmarkSuite.Part.STARTUP);
+        assertThat(o.out).isEqualTo(Paths.get("/tmp/r.md"));
+    }
+
+    @Test
+    void unknownArgumentsAndPartsAreNamed() {
+        assertThatThrownBy(() -> BenchmarkSuite.Options.parse(new String[] {"--fast"}, DEFAULT_OUT))
+                .hasMessageContaining("'--fast'").hasMessageContaining("--quick");
+        assertThatThrownBy(() -> BenchmarkSuite.Options.parse(new String[] {"--only=jmh"}, DEFAULT_OUT))
+                .hasMessageContaining("'jmh'").hasMessageContaining("per-call");
+    }
+}

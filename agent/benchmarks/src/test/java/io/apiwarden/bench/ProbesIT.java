@@ -1,0 +1,81 @@
+package io.apiwarden.bench;
+
+import io.apiwarden.demo.SimulatedApi;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+/**
+ * The whole-process probes end to end, with the real agent jar in fresh JVMs: what the benchmark reports is
+ * what the agent did. Counts only; the timings belong to the benchmark's report.
+ */
+class ProbesIT {
+    private static Path agentJar;
+
+    @BeforeAll
+    static void agentJar() {
+        agentJar = Paths.get(System.getProperty(BenchmarkSuite.AGENT_JAR_PROPERTY, "missing"));
+        assumeThat(Files.isRegularFile(agentJar)).as("the agent jar is built").isTrue();
+    }
+
+    @Test
+    void theStartupProbeReportsAManagedCallAndThePeakMemory() throws Exception {
+        SimulatedApi.Settings settings = SimulatedApi.Settings.builder().tokenLifetime(Duration.ofHours(1)).build();
+        try (OtlpSink sink = OtlpSink.start(); SimulatedApi api = new SimulatedApi(settings).start()) {
+            Target target = new Target(api.baseUrl(), api.authUrl(), api.healthUrl(), TokenGrant.accessToken(api),
+                    sink.endpoint(), agentJar, null);
+
+            List<StartupRun.Figure> figures = new StartupRun(target, 1)
+                    .run(List.of(AgentSetup.NO_AGENT, AgentSetup.API_WARDEN), AppCalls.Way.OKHTTP_EXECUTE);
+
+            assertThat(figures).extracting(f -> f.setup).containsExactly(AgentSetup.NO_AGENT, AgentSetup.API_WARDEN);
+            for (StartupRun.Figure f : figures) {
+                assertThat(f.millisToFirstCall).isPositive().isLessThanOrEqualTo(f.millisToExit);
+                assertThat(f.peakRssMb).isGreaterThan(10);
+            }
+            // Both calls reached the API: the app's own token once, the agent's once (the probe checked both were 200).
+            assertThat(api.counters().apiRequests()).isEqualTo(2);
+            assertThat(api.counters().unauthorized()).isZero();
+        }
+    }
+
+    @Test
+    void aRefreshStormCostsOneTokenRequestAndEveryCallSucceeds() throws Exception {
+        try (OtlpSink sink = OtlpSink.start()) {
+            StormRun storms = new StormRun(agentJar, sink.endpoint());
+
+            StormRun.Figure warden = storms.run(StormRun.Kind.REFRESH, AgentSetup.API_WARDEN, 20);
+            StormRun.Figure bare = storms.run(StormRun.Kind.REFRESH, AgentSetup.NO_AGENT, 20);
+
+            assertThat(warden.tokenRequests).isEqualTo(1);
+            assertThat(warden.ok).isEqualTo(20);
+            assertThat(warden.apiRequests).isEqualTo(40); // each call: the expired token, then the new one
+            assertThat(bare.ok).isZero();
+            assertThat(bare.apiRequests).isEqualTo(20);
+        }
+    }
+
+    @Test
+    void aThrottleStormResendsOnlyTheThrottledCalls() throws Exception {
+        try (OtlpSink sink = OtlpSink.start()) {
+            StormRun storms = new StormRun(agentJar, sink.endpoint());
+
+            StormRun.Figure warden = storms.run(StormRun.Kind.THROTTLE, AgentSetup.API_WARDEN, 20);
+            StormRun.Figure bare = storms.run(StormRun.Kind.THROTTLE, AgentSetup.NO_AGENT, 20);
+
+            assertThat(warden.ok).isEqualTo(20);
+            // Half pass, half are throttled; each throttled call waits out Retry-After and is resent once.
+            assertThat(warden.apiRequests).isEqualTo(30);
+            assertThat(bare.ok).isEqualTo(10);
+            assertThat(bare.failed).isEqualTo(10);
+        }
+    }
+}

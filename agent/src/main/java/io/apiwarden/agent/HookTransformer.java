@@ -1,0 +1,112 @@
+package io.apiwarden.agent;
+
+import io.apiwarden.core.log.AgentLog;
+import net.bytebuddy.jar.asm.ClassReader;
+import net.bytebuddy.jar.asm.ClassVisitor;
+import net.bytebuddy.jar.asm.ClassWriter;
+import net.bytebuddy.jar.asm.MethodVisitor;
+import net.bytebuddy.jar.asm.Opcodes;
+
+import java.lang.instrument.ClassFileTransformer;
+import java.lang.instrument.Instrumentation;
+import java.security.ProtectionDomain;
+import java.util.Map;
+
+/**
+ * Weaves calls to the agent's hooks into a few classes named up front. For every other class the
+ * JVM loads, the cost is one map look-up of its name.
+ *
+ * <p>The weaving is a single ASM pass (the ASM inside Byte Buddy, relocated with it) that inserts a
+ * handful of instructions; Byte Buddy's {@code Advice} did the same through its type pool and
+ * method graph, which loaded some 900 classes and took about 400 ms of the app's start-up.
+ */
+final class HookTransformer implements ClassFileTransformer {
+    /** Rewrites one class so that it calls the agent. */
+    interface Weaving {
+        /**
+         * Whether the hooks are reachable from classes of {@code loader}; a class whose loader cannot
+         * see the agent is left as it is (its calls stay unmanaged) rather than made to fail.
+         */
+        default boolean canWeave(ClassLoader loader) {
+            return true;
+        }
+
+        /** A visitor that passes the class to {@code next} with the hooks inserted. */
+        ClassVisitor visitor(ClassReader original, ClassVisitor next);
+    }
+
+    /** Chooses, for each method of a class being woven, the visitor its code goes through. */
+    interface MethodRewrite {
+        /** {@code original} when the method stays as it is, else a visitor that inserts into it. */
+        MethodVisitor rewrite(int access, String name, String descriptor, MethodVisitor original);
+    }
+
+    /** A class visitor that passes every method's code through what {@code rewrite} chooses for it. */
+    static ClassVisitor rewritingMethods(ClassVisitor next, MethodRewrite rewrite) {
+        return new ClassVisitor(Opcodes.ASM9, next) {
+            @Override
+            public MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
+                                             String[] exceptions) {
+                MethodVisitor original = super.visitMethod(access, name, descriptor, signature, exceptions);
+                return original == null ? null : rewrite.rewrite(access, name, descriptor, original);
+            }
+        };
+    }
+
+    private final String what;
+    /** Internal class names (with slashes) to the weaving of each. */
+    private final Map<String, Weaving> targets;
+
+    /**
+     * @param what the library, for the log line if weaving fails
+     */
+    HookTransformer(String what, Map<String, Weaving> targets) {
+        this.what = what;
+        this.targets = targets;
+    }
+
+    /** Registers the transformer and applies it to the named classes that are already loaded (late attach). */
+    void install(Instrumentation inst) {
+        inst.addTransformer(this, true);
+        for (Class<?> loaded : inst.getAllLoadedClasses()) {
+            if (targets.containsKey(loaded.getName().replace('.', '/'))) {
+                try {
+                    inst.retransformClasses(loaded);
+                } catch (Exception | LinkageError e) {
+                    AgentLog.warn(what + " was loaded before the agent and cannot be changed now; its clients stay unmanaged ("
+                            + e.getClass().getSimpleName() + ")");
+                }
+            }
+        }
+    }
+
+    @Override
+    public byte[] transform(ClassLoader loader, String className, Class<?> redefined, ProtectionDomain domain, byte[] bytes) {
+        Weaving weaving = className == null ? null : targets.get(className);
+        if (weaving == null) {
+            return null;
+        }
+        try {
+            if (!weaving.canWeave(loader)) {
+                AgentLog.once(AgentLog.Level.WARN, "unreachable-" + className, what + " in " + loader
+                        + " cannot see the agent's classes; its calls stay unmanaged", null);
+                return null;
+            }
+            return weave(weaving, bytes);
+        } catch (Throwable t) {
+            AgentLog.error(what + " cannot be instrumented (" + className.replace('/', '.') + "); its calls stay unmanaged", t);
+            return null;
+        }
+    }
+
+    /** The class with the hooks in. */
+    static byte[] weave(Weaving weaving, byte[] original) {
+        ClassReader reader = new ClassReader(original);
+        // Sharing the reader's constant pool lets ASM copy every method the weaving leaves alone
+        // byte for byte. Frames are not computed: the few the hooks need are written by hand, so
+        // ASM never has to load classes to merge types while one is being defined.
+        ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
+        reader.accept(weaving.visitor(reader, writer), ClassReader.EXPAND_FRAMES);
+        return writer.toByteArray();
+    }
+}
