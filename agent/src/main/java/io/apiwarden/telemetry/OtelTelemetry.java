@@ -59,6 +59,13 @@ public final class OtelTelemetry implements Telemetry {
     private static final AttributeKey<String> REFRESH_RESULT = AttributeKey.stringKey(PREFIX + "token.refresh.result");
     /** Response headers that tell which component answered (spec section 7, rule 4). */
     private static final List<String> PROXY_HEADERS = List.of("server", "via", "x-cache");
+    /** The span attribute of each proxy header, made once rather than on every response. */
+    private static final List<AttributeKey<List<String>>> PROXY_HEADER_KEYS = List.of(
+            AttributeKey.stringArrayKey("http.response.header.server"),
+            AttributeKey.stringArrayKey("http.response.header.via"),
+            AttributeKey.stringArrayKey("http.response.header.x-cache"));
+    /** "1xx" to "5xx" by the status's first digit, so that no call builds the string. */
+    private static final String[] STATUS_CLASSES = {"none", "1xx", "2xx", "3xx", "4xx", "5xx"};
 
     private final Tracer tracer;
     private final MeterRegistry meters;
@@ -66,7 +73,7 @@ public final class OtelTelemetry implements Telemetry {
     private final Clock clock;
     private volatile Instant throttledUntil = Instant.MIN;
     /** Meters by their tag values: registering looks a meter up by its whole id, once per call is too often. */
-    private final Map<String, Timer> callTimers = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, Map<String, Timer>>> callTimers = new ConcurrentHashMap<>();
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
     private final Map<String, Timer> waitTimers = new ConcurrentHashMap<>();
     /** The methods of RFC 9110 and PATCH; anything else is "_OTHER" (semantic conventions), to bound cardinality. */
@@ -125,7 +132,8 @@ public final class OtelTelemetry implements Telemetry {
     }
 
     private static String statusClass(int status) {
-        return status <= 0 ? "none" : (status / 100) + "xx";
+        int digit = status / 100;
+        return status <= 0 ? "none" : digit < STATUS_CLASSES.length ? STATUS_CLASSES[digit] : digit + "xx";
     }
 
     /** One logical call: the INTERNAL span, and the meters recorded when it ends. */
@@ -186,13 +194,24 @@ public final class OtelTelemetry implements Telemetry {
             if (meters != null) {
                 String statusClass = failure != null ? "none" : statusClass(status);
                 String label = failure != null ? "error" : ResponseDiagnosis.label(verdict);
-                callTimers.computeIfAbsent(method + "|" + statusClass + "|" + label, k -> Timer.builder(PREFIX + "calls")
-                        .description("managed calls as the app saw them, waits and resends included")
-                        .tag("method", method).tag("status_class", statusClass).tag("verdict", label)
-                        .register(meters))
+                callTimer(method, statusClass, label)
                         .record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
             }
         }
+    }
+
+    /**
+     * The timer of managed calls with these tags. Looked up by the tag values themselves, level by level,
+     * so that the lookup of a known timer allocates nothing: it runs at the end of every call.
+     */
+    private Timer callTimer(String method, String statusClass, String verdict) {
+        Map<String, Timer> byVerdict = callTimers.computeIfAbsent(method, m -> new ConcurrentHashMap<>())
+                .computeIfAbsent(statusClass, c -> new ConcurrentHashMap<>());
+        Timer timer = byVerdict.get(verdict);
+        return timer != null ? timer : byVerdict.computeIfAbsent(verdict, v -> Timer.builder(PREFIX + "calls")
+                .description("managed calls as the app saw them, waits and resends included")
+                .tag("method", method).tag("status_class", statusClass).tag("verdict", verdict)
+                .register(meters));
     }
 
     /** One physical attempt: a CLIENT span under the call's. */
@@ -238,10 +257,10 @@ public final class OtelTelemetry implements Telemetry {
             if (protocolVersion != null) {
                 a.put(PROTOCOL_VERSION, protocolVersion);
             }
-            for (String name : PROXY_HEADERS) {
-                List<String> values = headers.apply(name);
+            for (int i = 0; i < PROXY_HEADERS.size(); i++) {
+                List<String> values = headers.apply(PROXY_HEADERS.get(i));
                 if (!values.isEmpty()) {
-                    a.put(AttributeKey.stringArrayKey("http.response.header." + name), values);
+                    a.put(PROXY_HEADER_KEYS.get(i), values);
                 }
             }
             for (String name : requestIdHeaders) {

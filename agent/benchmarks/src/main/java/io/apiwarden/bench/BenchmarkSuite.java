@@ -1,13 +1,10 @@
 package io.apiwarden.bench;
 
-import io.apiwarden.demo.SimulatedApi;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -15,6 +12,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@code java -jar agent/benchmarks/target/apiwarden-benchmarks.jar [--quick] [--only=startup,per-call,storms]
@@ -24,8 +22,6 @@ import java.util.Set;
 public final class BenchmarkSuite {
     /** The storms' sizes, from the issue: 10, 100 and 1000 callers at once. */
     static final int[] STORM_CALLERS = {10, 100, 1000};
-    /** The per-call server: tokens outlive the run, and no rate limit gets in the way. */
-    static final Duration TOKEN_LIFETIME = Duration.ofHours(1);
     static final String AGENT_JAR_PROPERTY = "apiwarden.bench.agent-jar";
     static final String OTEL_AGENT_JAR_PROPERTY = "apiwarden.bench.otel-agent-jar";
 
@@ -110,13 +106,10 @@ public final class BenchmarkSuite {
         List<AgentSetup> setups = List.of(AgentSetup.NO_AGENT, AgentSetup.API_WARDEN, AgentSetup.OTEL_AGENT);
         Report report = new Report(header(options));
         report.jarSizes(megabytes(Files.size(apiWardenJar)), megabytes(Files.size(otelAgentJar)));
-        SimulatedApi.Settings calm = SimulatedApi.Settings.builder()
-                .tokenLifetime(TOKEN_LIFETIME)
-                .rateLimit(Integer.MAX_VALUE, Duration.ofMinutes(1))
-                .build();
-        try (OtlpSink sink = OtlpSink.start(); SimulatedApi api = new SimulatedApi(calm).start()) {
-            Target target = new Target(api.baseUrl(), api.authUrl(), api.healthUrl(), TokenGrant.accessToken(api),
+        try (OtlpSink sink = OtlpSink.start(); FastApiServer api = FastApiServer.start()) {
+            Target target = new Target(api.baseUrl(), api.authUrl(), api.healthUrl(), api.accessToken(),
                     sink.endpoint(), apiWardenJar, otelAgentJar);
+            warmUp(target, options.effort.serverWarmupSeconds);
             if (options.parts.contains(Part.STARTUP)) {
                 System.out.println("== start-up and memory, " + options.effort.processRuns + " runs per setup");
                 List<StartupRun.Figure> startup = new ArrayList<>();
@@ -140,9 +133,30 @@ public final class BenchmarkSuite {
                 }
                 report.storms(storms);
             }
-            System.out.printf("(the OTLP sink received %d exports, %.1f MB)%n", sink.exports(), megabytes(sink.bytes()));
+            System.out.printf("(the OTLP sink received %d exports, %.1f MB; the API %d calls, %d of them refused)%n",
+                    sink.exports(), megabytes(sink.bytes()), api.apiRequests(), api.unauthorized());
         }
         return report.toMarkdown();
+    }
+
+    /**
+     * Calls the server in every way for a while from this JVM, which has no agent: the server's code is
+     * compiled before the first measurement, so no setup pays for the server's warm-up.
+     */
+    private static void warmUp(Target target, int seconds) {
+        System.out.println("== warming the server up for " + seconds + " s");
+        System.setProperty(AgentSetup.APP_TOKEN_PROPERTY, target.accessToken());
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        try (AppCalls app = AppCalls.withBothClients()) {
+            while (System.nanoTime() < end) {
+                for (AppCalls.Way way : AppCalls.Way.values()) {
+                    app.call(way, target.managedUrl(), true);
+                    app.call(way, target.unmanagedUrl(), false);
+                }
+            }
+        } finally {
+            System.clearProperty(AgentSetup.APP_TOKEN_PROPERTY);
+        }
     }
 
     private static String header(Options options) throws IOException {
@@ -151,16 +165,18 @@ public final class BenchmarkSuite {
                 + "\n\n- machine: " + cpuModel() + ", " + rt.availableProcessors() + " cores, "
                 + memTotalGb() + " GB memory, " + System.getProperty("os.name") + " " + System.getProperty("os.version")
                 + "\n- JDK: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
-                + "\n- server: the simulated API on loopback (JDK HttpServer, TCP_NODELAY), keep-alive, "
-                + "`GET /api/v1/user` (managed, 52-byte JSON) and `GET /health` (unmanaged, 2 bytes)"
+                + "\n- server: on loopback, keep-alive; per call and start-up: one Netty event loop answering "
+                + "`GET /api/v1/user` (managed, bearer checked, 52-byte JSON) and `GET /health` (unmanaged, 2 bytes); "
+                + "storms: the simulated API of the demo (token rotation, global rate limit)"
                 + "\n- both agents trace and meter every call and export over OTLP/HTTP to a local sink"
                 + "\n- effort: " + effort(options.effort);
     }
 
     private static String effort(Effort e) {
-        return String.format(Locale.ROOT, "JMH %d fork(s) × (%d warm-up + %d measured iterations of %d s), "
-                        + "%d whole-process runs per setup",
-                e.forks, e.warmupIterations, e.measurementIterations, e.iterationSeconds, e.processRuns);
+        return String.format(Locale.ROOT, "server warmed up for %d s; JMH %d fork(s) × (%d warm-up + %d measured "
+                        + "iterations of %d s); %d whole-process runs per setup",
+                e.serverWarmupSeconds, e.forks, e.warmupIterations, e.measurementIterations, e.iterationSeconds,
+                e.processRuns);
     }
 
     private static String cpuModel() throws IOException {

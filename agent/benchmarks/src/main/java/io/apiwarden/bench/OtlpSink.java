@@ -28,6 +28,9 @@ final class OtlpSink implements AutoCloseable {
     }
 
     static OtlpSink start() throws IOException {
+        // As for the simulated API: without it every keep-alive answer waits ~40 ms for a delayed ACK. The JDK
+        // server reads the property once, when its first server starts, so it must be set before any starts.
+        System.setProperty("sun.net.httpserver.nodelay", "true");
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
         ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "otlp-sink");

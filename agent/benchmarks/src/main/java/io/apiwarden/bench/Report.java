@@ -86,10 +86,12 @@ final class Report {
         } else {
             // Indistinguishable: the difference lies within the two runs' error intervals together.
             double difference = Math.abs(warden.microsPerCall - bare.microsPerCall);
-            boolean within = difference <= bare.microsError + warden.microsError;
+            double intervals = bare.microsError + warden.microsError;
+            boolean within = difference <= intervals;
             verdict("unmanaged call indistinguishable from bare (" + way.label + ")", within,
-                    Stats.percentOver(warden.microsPerCall, bare.microsPerCall) + ", "
-                            + (within ? "within" : "outside") + " the error intervals");
+                    Stats.percentOver(warden.microsPerCall, bare.microsPerCall) + ", " + (Double.isNaN(intervals)
+                            ? "no error interval (too few iterations)"
+                            : (within ? "within" : "outside") + " the error intervals"));
         }
     }
 

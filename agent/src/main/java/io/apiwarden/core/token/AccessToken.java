@@ -9,6 +9,8 @@ import java.util.Optional;
  */
 public final class AccessToken {
     private final String value;
+    /** Built once: every managed call sends it. */
+    private final String authorizationHeader;
     private final long generation;
     private final Instant obtainedAt;
     private final Instant expiresAt;
@@ -16,6 +18,7 @@ public final class AccessToken {
 
     AccessToken(String value, long generation, Instant obtainedAt, Instant expiresAt, Instant refreshAt) {
         this.value = value;
+        this.authorizationHeader = "Bearer " + value;
         this.generation = generation;
         this.obtainedAt = obtainedAt;
         this.expiresAt = expiresAt;
@@ -24,7 +27,7 @@ public final class AccessToken {
 
     /** The header value to send: {@code Bearer <token>}. */
     public String authorizationHeader() {
-        return "Bearer " + value;
+        return authorizationHeader;
     }
 
     /** 0 for the configured token, then 1, 2, ... for each refresh. */
