@@ -11,6 +11,7 @@ import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Weaves calls to the agent's hooks into a few classes named up front. For every other class the
@@ -23,6 +24,14 @@ import java.util.Map;
 final class HookTransformer implements ClassFileTransformer {
     /** Rewrites one class so that it calls the agent. */
     interface Weaving {
+        /**
+         * Whether the inserted code links to the agent's classes directly (rather than by reflection):
+         * a class in a named module then needs to read the agent's module first.
+         */
+        default boolean linksToAgent() {
+            return false;
+        }
+
         /**
          * Whether the hooks are reachable from classes of {@code loader}; a class whose loader cannot
          * see the agent is left as it is (its calls stay unmanaged) rather than made to fail.
@@ -56,6 +65,8 @@ final class HookTransformer implements ClassFileTransformer {
     private final String what;
     /** Internal class names (with slashes) to the weaving of each. */
     private final Map<String, Weaving> targets;
+    /** Set by {@link #install}: lets a named module read the agent's before hooks link to it. */
+    private volatile Instrumentation inst;
 
     /**
      * @param what the library, for the log line if weaving fails
@@ -67,6 +78,7 @@ final class HookTransformer implements ClassFileTransformer {
 
     /** Registers the transformer and applies it to the named classes that are already loaded (late attach). */
     void install(Instrumentation inst) {
+        this.inst = inst;
         inst.addTransformer(this, true);
         for (Class<?> loaded : inst.getAllLoadedClasses()) {
             if (targets.containsKey(loaded.getName().replace('.', '/'))) {
@@ -81,13 +93,14 @@ final class HookTransformer implements ClassFileTransformer {
     }
 
     @Override
-    public byte[] transform(ClassLoader loader, String className, Class<?> redefined, ProtectionDomain domain, byte[] bytes) {
+    public byte[] transform(Module module, ClassLoader loader, String className, Class<?> redefined,
+                            ProtectionDomain domain, byte[] bytes) {
         Weaving weaving = className == null ? null : targets.get(className);
         if (weaving == null) {
             return null;
         }
         try {
-            if (!weaving.canWeave(loader)) {
+            if (!weaving.canWeave(loader) || weaving.linksToAgent() && !readsAgent(module)) {
                 AgentLog.once(AgentLog.Level.WARN, "unreachable-" + className, what + " in " + loader
                         + " cannot see the agent's classes; its calls stay unmanaged", null);
                 return null;
@@ -97,6 +110,23 @@ final class HookTransformer implements ClassFileTransformer {
             AgentLog.error(what + " cannot be instrumented (" + className.replace('/', '.') + "); its calls stay unmanaged", t);
             return null;
         }
+    }
+
+    /**
+     * Whether code in {@code module} can link to the agent's classes. The unnamed modules of class-path
+     * code read every module; a named one (OkHttp 5 on the module path, say) is given a read edge to the
+     * agent's module, as it would otherwise fail at the first woven call with an IllegalAccessError.
+     */
+    private boolean readsAgent(Module module) {
+        Module agent = HookTransformer.class.getModule();
+        if (module == null || module.canRead(agent)) {
+            return true;
+        }
+        Instrumentation i = inst;
+        if (i != null && i.isModifiableModule(module)) {
+            i.redefineModule(module, Set.of(agent), Map.of(), Map.of(), Set.of(), Map.of());
+        }
+        return module.canRead(agent);
     }
 
     /** The class with the hooks in. */

@@ -1,5 +1,6 @@
 package io.apiwarden.agent;
 
+import io.apiwarden.core.log.AgentLog;
 import net.bytebuddy.jar.asm.ClassReader;
 import net.bytebuddy.jar.asm.ClassVisitor;
 import net.bytebuddy.jar.asm.Label;
@@ -49,6 +50,10 @@ final class JdkHttpClientInstrumentation {
     static HookTransformer.Weaving weaving(String hookClass, String hookMethod) {
         return (original, next) -> {
             int maxLocals = maxLocalsOf(original, BUILD, BUILD_DESCRIPTOR);
+            if (maxLocals < 0) {
+                AgentLog.once(AgentLog.Level.WARN, "jdk-builder-shape", "this JDK's HttpClient builder has no build() "
+                        + "of the shape the agent weaves (a return outside any try); JDK HttpClient calls stay unmanaged", null);
+            }
             return HookTransformer.rewritingMethods(next, (access, name, descriptor, mv) ->
                     maxLocals < 0 || !name.equals(BUILD) || !descriptor.equals(BUILD_DESCRIPTOR)
                             ? mv : new WrapReturnedClient(mv, maxLocals, hookClass, hookMethod));
@@ -126,9 +131,14 @@ final class JdkHttpClientInstrumentation {
         }
     }
 
-    /** The number of local slots the method uses, or -1 when the class has no such method. */
+    /**
+     * The number of local slots the method uses; -1 when the class has no such method, or when it has a
+     * {@code try} of its own: the inserted frames declare the method's locals unused, which a handler of
+     * the method's own that covered a return would contradict. The JDK's is {@code return HttpClientImpl.create(this);}.
+     */
     static int maxLocalsOf(ClassReader reader, String method, String descriptor) {
         int[] maxLocals = {-1};
+        boolean[] hasTry = {false};
         reader.accept(new ClassVisitor(Opcodes.ASM9) {
             @Override
             public MethodVisitor visitMethod(int access, String name, String desc, String signature, String[] exceptions) {
@@ -137,12 +147,17 @@ final class JdkHttpClientInstrumentation {
                 }
                 return new MethodVisitor(Opcodes.ASM9) {
                     @Override
+                    public void visitTryCatchBlock(Label start, Label end, Label handler, String type) {
+                        hasTry[0] = true;
+                    }
+
+                    @Override
                     public void visitMaxs(int maxStack, int locals) {
                         maxLocals[0] = locals;
                     }
                 };
             }
         }, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
-        return maxLocals[0];
+        return hasTry[0] ? -1 : maxLocals[0];
     }
 }

@@ -37,6 +37,11 @@ final class OkHttpInstrumentation {
     /** The hooks resolve, from OkHttp's loader, to the agent's own class (not to nothing, nor to a copy). */
     private abstract static class ReachableHooks implements HookTransformer.Weaving {
         @Override
+        public boolean linksToAgent() {
+            return true;
+        }
+
+        @Override
         public boolean canWeave(ClassLoader loader) {
             try {
                 return Class.forName(OkHttpHook.class.getName(), false, loader) == OkHttpHook.class;

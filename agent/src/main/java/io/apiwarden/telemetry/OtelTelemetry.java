@@ -64,8 +64,8 @@ public final class OtelTelemetry implements Telemetry {
             AttributeKey.stringArrayKey("http.response.header.server"),
             AttributeKey.stringArrayKey("http.response.header.via"),
             AttributeKey.stringArrayKey("http.response.header.x-cache"));
-    /** "1xx" to "5xx" by the status's first digit, so that no call builds the string. */
-    private static final String[] STATUS_CLASSES = {"none", "1xx", "2xx", "3xx", "4xx", "5xx"};
+    /** "0xx" to "5xx" by the status's first digit, so that no call builds the string. */
+    private static final String[] STATUS_CLASSES = {"0xx", "1xx", "2xx", "3xx", "4xx", "5xx"};
 
     private final Tracer tracer;
     private final MeterRegistry meters;

@@ -21,6 +21,9 @@ import java.util.function.Function;
  * </ul>
  */
 public final class ResponseDiagnosis {
+    /** Each verdict's label, made once: every managed call is labelled. */
+    private static final String[] LABELS = labels();
+
     /** Server header values of common proxies and CDNs (lower case, matched as prefixes). */
     static final Set<String> PROXY_SERVERS = Set.of("cloudflare", "cloudfront", "akamaighost", "akamai", "varnish",
             "squid", "envoy", "awselb", "haproxy", "fastly", "google frontend", "gfe", "istio-envoy", "apigee", "kong");
@@ -65,7 +68,16 @@ public final class ResponseDiagnosis {
     }
 
     static String label(Verdict verdict) {
-        return verdict == null ? "error" : verdict.name().toLowerCase(Locale.ROOT);
+        return verdict == null ? "error" : LABELS[verdict.ordinal()];
+    }
+
+    private static String[] labels() {
+        Verdict[] verdicts = Verdict.values();
+        String[] labels = new String[verdicts.length];
+        for (Verdict v : verdicts) {
+            labels[v.ordinal()] = v.name().toLowerCase(Locale.ROOT);
+        }
+        return labels;
     }
 
     private static boolean fromProxy(Function<String, List<String>> headers) {

@@ -9,6 +9,7 @@ import java.lang.reflect.Method;
 import java.net.http.HttpClient;
 
 import io.apiwarden.agent.WeavingFixtures.BranchingBuilder;
+import io.apiwarden.agent.WeavingFixtures.GuardedBuilder;
 import io.apiwarden.agent.WeavingFixtures.RecordingHook;
 import io.apiwarden.agent.WeavingFixtures.SimpleBuilder;
 import io.apiwarden.agent.WeavingFixtures.ThrowingHook;
@@ -59,6 +60,17 @@ class JdkHttpClientWeavingTest {
                 bytesOf(SimpleBuilder.class));
 
         assertThat(build(newInstance(define(SimpleBuilder.class, woven)))).isSameAs(BUILT);
+    }
+
+    @Test
+    void aBuildWithATryOfItsOwnIsLeftAsItWas() throws Exception {
+        byte[] original = bytesOf(GuardedBuilder.class);
+
+        byte[] woven = HookTransformer.weave(JdkHttpClientInstrumentation.weaving(RecordingHook.class.getName(), "wrap"), original);
+
+        assertThat(woven).isEqualTo(HookTransformer.weave((reader, next) -> next, original));
+        assertThat(build(newInstance(define(GuardedBuilder.class, woven)))).isSameAs(BUILT);
+        assertThat(RecordingHook.SEEN).isEmpty();
     }
 
     @Test

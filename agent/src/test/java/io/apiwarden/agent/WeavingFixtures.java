@@ -37,6 +37,17 @@ public final class WeavingFixtures {
         }
     }
 
+    /** A build() with a try of its own: not a shape the weaving knows how to frame, so left alone. */
+    public static final class GuardedBuilder {
+        public HttpClient build() {
+            try {
+                return BUILT;
+            } catch (RuntimeException e) {
+                return OTHER;
+            }
+        }
+    }
+
     public static final class RecordingHook {
         public static final List<HttpClient> SEEN = new ArrayList<>();
 

@@ -174,6 +174,25 @@ class OkHttpAgentIT extends AgainstFakeApi {
     }
 
     @Test
+    void okHttpAsANamedModuleIsManaged() throws Exception {
+        // OkHttp 5 ships a module descriptor: on the module path, module okhttp3 reads only what it requires,
+        // so the calls woven into it link to the agent only through the read edge the agent adds.
+        AgentJvm.Result r = new AgentJvm()
+                .property("apiwarden.base-url", url("/api/v1"))
+                .property("apiwarden.auth-url", url("/auth"))
+                .property("apiwarden.access-token", STALE_TOKEN)
+                .property("apiwarden.refresh-token", "first-refresh-9b8a7")
+                .jvmArg("--module-path").jvmArg(AgentJvm.itLib("okhttp5").toString())
+                .jvmArg("--add-modules").jvmArg("okhttp3")
+                .run(OkHttpApp.class, "execute:" + url("/api/v1/user"), "enqueue:" + url("/api/v1/user"));
+
+        assertThat(r.stdout).as(r.toString()).filteredOn(l -> l.startsWith("STATUS"))
+                .containsExactly("STATUS 200 user", "STATUS 200 user");
+        assertThat(api.tokenRequests).hasSize(1);
+        assertThat(r.agentLog()).as(r.toString()).noneMatch(l -> l.contains("unmanaged") || l.contains("could not"));
+    }
+
+    @Test
     void retrofitWorksUnchanged() throws Exception {
         AgentJvm.Result r = app("okhttp4").run(RetrofitApp.class, url("/api/v1/"));
 

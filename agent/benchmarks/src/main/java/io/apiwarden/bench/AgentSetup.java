@@ -14,10 +14,12 @@ import java.util.List;
 enum AgentSetup {
     NO_AGENT("no agent"),
     API_WARDEN("API Warden"),
+    /** API Warden without spans and meters: what the management itself costs, apart from the telemetry. */
+    API_WARDEN_UNTRACED("API Warden, tracing and metrics off"),
     OTEL_AGENT("OpenTelemetry agent");
 
-    /** The app's own bearer token, for the setups in which the app authenticates by itself. */
-    static final String APP_TOKEN_PROPERTY = "bench.app-token";
+    /** The file with the app's own bearer token, for the setups in which the app authenticates by itself. */
+    static final String APP_TOKEN_FILE_PROPERTY = "bench.app-token-file";
 
     private final String label;
 
@@ -34,19 +36,25 @@ enum AgentSetup {
         List<String> args = new ArrayList<>();
         switch (this) {
             case NO_AGENT:
-                args.add("-D" + APP_TOKEN_PROPERTY + "=" + target.accessToken());
+                args.add("-D" + APP_TOKEN_FILE_PROPERTY + "=" + target.accessTokenFile());
                 break;
             case API_WARDEN:
+            case API_WARDEN_UNTRACED:
                 args.add("-javaagent:" + target.apiWardenJar());
                 args.add("-Dapiwarden.base-url=" + target.baseUrl());
                 args.add("-Dapiwarden.auth-url=" + target.authUrl());
-                args.add("-Dapiwarden.access-token=" + target.accessToken());
+                args.add("-Dapiwarden.access-token-file=" + target.accessTokenFile());
                 args.add("-Dapiwarden.log.level=warn");
-                args.addAll(otlpExport(target));
+                if (this == API_WARDEN_UNTRACED) {
+                    args.add("-Dapiwarden.tracing.enabled=false");
+                    args.add("-Dapiwarden.metrics.enabled=false");
+                } else {
+                    args.addAll(otlpExport(target));
+                }
                 break;
             case OTEL_AGENT:
                 args.add("-javaagent:" + target.otelAgentJar());
-                args.add("-D" + APP_TOKEN_PROPERTY + "=" + target.accessToken());
+                args.add("-D" + APP_TOKEN_FILE_PROPERTY + "=" + target.accessTokenFile());
                 args.add("-Dotel.javaagent.logging=none");
                 args.addAll(otlpExport(target));
                 break;

@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The app under measurement: plain JDK {@code HttpClient} and OkHttp calls with no retry or refresh
- * logic. It sets its own bearer token when it was given one ({@link AgentSetup#APP_TOKEN_PROPERTY}), as an
+ * logic. It sets its own bearer token when it was given one ({@link AgentSetup#APP_TOKEN_FILE_PROPERTY}), as an
  * app without API Warden must, and none otherwise.
  */
 final class AppCalls implements AutoCloseable {
@@ -37,7 +37,7 @@ final class AppCalls implements AutoCloseable {
 
     private final HttpClient jdk;
     private final OkHttpClient okhttp;
-    private final String appToken = System.getProperty(AgentSetup.APP_TOKEN_PROPERTY);
+    private final String appToken = SecretFile.read(System.getProperty(AgentSetup.APP_TOKEN_FILE_PROPERTY));
 
     private AppCalls(boolean withJdk, boolean withOkHttp) {
         jdk = withJdk ? HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build() : null;

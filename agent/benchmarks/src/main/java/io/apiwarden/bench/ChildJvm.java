@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -64,34 +65,41 @@ final class ChildJvm {
         Path errors = Files.createTempFile("apiwarden-bench-", ".err");
         ProcessBuilder builder = new ProcessBuilder(command).redirectError(errors.toFile());
         // The measured JVM must see only what the setup gives it.
-        builder.environment().keySet().removeIf(k -> k.startsWith("APIWARDEN_") || k.startsWith("OTEL_")
-                || k.equals("JAVA_TOOL_OPTIONS") || k.equals("JDK_JAVA_OPTIONS"));
+        builder.environment().keySet().removeAll(BenchmarkSuite.meddlingVariables(builder.environment().keySet()));
         long start = System.nanoTime();
         Process process = builder.start();
-        List<String> lines = new ArrayList<>();
-        double millisToLine = -1;
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = out.readLine()) != null) {
-                if (millisToLine < 0 && line.startsWith(timedLine)) {
-                    millisToLine = millisSince(start);
+        // Read on another thread, so that the time limit below holds even for a probe that hangs.
+        List<String> lines = Collections.synchronizedList(new ArrayList<>());
+        double[] millisToLine = {-1};
+        Thread reader = new Thread(() -> {
+            try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = out.readLine()) != null) {
+                    if (millisToLine[0] < 0 && line.startsWith(timedLine)) {
+                        millisToLine[0] = millisSince(start);
+                    }
+                    lines.add(line);
                 }
-                lines.add(line);
+            } catch (IOException e) {
+                lines.add("(output lost: " + e + ")");
             }
-        }
+        }, "probe-output");
+        reader.setDaemon(true);
+        reader.start();
         if (!process.waitFor(TIME_LIMIT_SECONDS, TimeUnit.SECONDS)) {
             process.destroyForcibly();
             throw new IllegalStateException("the probe under " + setup.label() + " did not end within " + TIME_LIMIT_SECONDS
                     + " s: " + String.join(" ", probeArgs));
         }
         double millisToExit = millisSince(start);
+        reader.join(TimeUnit.SECONDS.toMillis(10));
         List<String> stderr = Files.readAllLines(errors, StandardCharsets.UTF_8);
         Files.delete(errors);
-        if (process.exitValue() != 0 || millisToLine < 0) {
+        if (process.exitValue() != 0 || millisToLine[0] < 0) {
             throw new IllegalStateException("the probe under " + setup.label() + " failed (exit " + process.exitValue()
                     + "): stdout " + lines + ", stderr " + stderr);
         }
-        return new Run(lines, millisToLine, millisToExit);
+        return new Run(new ArrayList<>(lines), millisToLine[0], millisToExit);
     }
 
     private static double millisSince(long startNanos) {

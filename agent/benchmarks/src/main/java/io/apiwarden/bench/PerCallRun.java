@@ -61,7 +61,8 @@ final class PerCallRun {
                     .measurementIterations(effort.measurementIterations)
                     .measurementTime(TimeValue.seconds(effort.iterationSeconds))
                     .addProfiler(GCProfiler.class)
-                    .jvmArgsAppend(jvmArgs.toArray(new String[0]))
+                    // Exactly these options: a fork would otherwise inherit this JVM's own.
+                    .jvmArgs(jvmArgs.toArray(new String[0]))
                     .shouldFailOnError(true);
             System.out.println("== per call, " + setup.label());
             Collection<RunResult> results = new Runner(options.build()).run();

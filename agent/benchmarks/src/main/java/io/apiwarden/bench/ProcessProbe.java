@@ -33,12 +33,11 @@ public final class ProcessProbe {
         URI url = URI.create(System.getProperty(PerCallBenchmark.MANAGED_URL_PROPERTY));
         if (args.length == 2 && args[0].equals("first-call")) {
             AppCalls.Way way = AppCalls.Way.valueOf(args[1]);
-            int status;
             try (AppCalls app = AppCalls.forWay(way)) {
-                status = app.call(way, url, true);
+                // Printed before the clients are closed: the launcher times this line.
+                System.out.println(FIRST_CALL_LINE + " " + app.call(way, url, true));
+                System.out.println(PEAK_RSS_LINE + " " + peakRssKb());
             }
-            System.out.println(FIRST_CALL_LINE + " " + status);
-            System.out.println(PEAK_RSS_LINE + " " + peakRssKb());
         } else if (args.length == 2 && args[0].equals("storm")) {
             System.out.println(storm(url, Integer.parseInt(args[1])));
         } else {

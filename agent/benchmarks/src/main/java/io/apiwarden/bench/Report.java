@@ -12,6 +12,10 @@ final class Report {
     static final double MAX_ADDED_RSS_MB = 30;
     static final double MAX_MANAGED_OVERHEAD_PERCENT = 3;
     static final double MAX_JAR_MB = 10;
+    /** An unmanaged call this close to the bare one counts as the same, whatever the noise. */
+    static final double UNMANAGED_TOLERANCE_PERCENT = 1;
+    /** A difference judged within a wider interval than this is noise, not a result. */
+    static final double CONCLUSIVE_INTERVAL_PERCENT = 3;
 
     private final StringBuilder md = new StringBuilder();
     private final List<String> verdicts = new ArrayList<>();
@@ -55,13 +59,14 @@ final class Report {
 
     void perCall(List<PerCallRun.Figure> figures) {
         md.append("\n### Per call (µs per call, ± the 99.9% interval; bytes allocated per call)\n\n")
-                .append("| way | target | no agent | API Warden | OpenTelemetry agent | API Warden vs no agent "
-                        + "| API Warden vs OpenTelemetry agent |\n")
-                .append("|---|---|---|---|---|---|---|\n");
+                .append("| way | target | no agent | API Warden | API Warden, tracing and metrics off "
+                        + "| OpenTelemetry agent | API Warden vs no agent | API Warden vs OpenTelemetry agent |\n")
+                .append("|---|---|---|---|---|---|---|---|\n");
         for (AppCalls.Way way : AppCalls.Way.values()) {
             for (boolean managed : new boolean[] {true, false}) {
                 Optional<PerCallRun.Figure> bare = find(figures, way, managed, AgentSetup.NO_AGENT);
                 Optional<PerCallRun.Figure> warden = find(figures, way, managed, AgentSetup.API_WARDEN);
+                Optional<PerCallRun.Figure> untraced = find(figures, way, managed, AgentSetup.API_WARDEN_UNTRACED);
                 Optional<PerCallRun.Figure> otel = find(figures, way, managed, AgentSetup.OTEL_AGENT);
                 if (bare.isEmpty() && warden.isEmpty() && otel.isEmpty()) {
                     continue;
@@ -70,7 +75,8 @@ final class Report {
                         ? Stats.percentOver(warden.get().microsPerCall, bare.get().microsPerCall) : "";
                 String vsOtel = otel.isPresent() && warden.isPresent()
                         ? Stats.ratio(warden.get().microsPerCall, otel.get().microsPerCall) : "";
-                row(way.label, managed ? "managed" : "unmanaged", cell(bare), cell(warden), cell(otel), vsBare, vsOtel);
+                row(way.label, managed ? "managed" : "unmanaged", cell(bare), cell(warden), cell(untraced), cell(otel),
+                        vsBare, vsOtel);
                 if (bare.isPresent() && warden.isPresent()) {
                     perCallVerdict(way, managed, bare.get(), warden.get());
                 }
@@ -78,25 +84,35 @@ final class Report {
         }
     }
 
+    /**
+     * Judges a difference by its estimate and its 99.9% interval (the two runs' intervals combined).
+     * Managed: met when the estimate is at most 3% over. Unmanaged: indistinguishable when the difference
+     * is within 1%, or within an interval that is itself narrower than 3% (a noisier run proves nothing).
+     */
     private void perCallVerdict(AppCalls.Way way, boolean managed, PerCallRun.Figure bare, PerCallRun.Figure warden) {
         double over = (warden.microsPerCall / bare.microsPerCall - 1) * 100;
+        double interval = Math.hypot(bare.microsError, warden.microsError) / bare.microsPerCall * 100;
+        String figure = String.format(Locale.ROOT, "%+.1f%% (± %.1f%%)", over, interval);
         if (managed) {
             verdict("managed call ≤ " + fmt(MAX_MANAGED_OVERHEAD_PERCENT) + "% over the bare client (" + way.label + ")",
-                    over <= MAX_MANAGED_OVERHEAD_PERCENT, Stats.percentOver(warden.microsPerCall, bare.microsPerCall));
-        } else {
-            // Indistinguishable: the difference lies within the two runs' error intervals together.
-            double difference = Math.abs(warden.microsPerCall - bare.microsPerCall);
-            double intervals = bare.microsError + warden.microsError;
-            boolean within = difference <= intervals;
-            verdict("unmanaged call indistinguishable from bare (" + way.label + ")", within,
-                    Stats.percentOver(warden.microsPerCall, bare.microsPerCall) + ", " + (Double.isNaN(intervals)
-                            ? "no error interval (too few iterations)"
-                            : (within ? "within" : "outside") + " the error intervals"));
+                    Double.isNaN(over) ? null : over <= MAX_MANAGED_OVERHEAD_PERCENT, figure);
+            return;
         }
+        Boolean indistinguishable;
+        if (Math.abs(over) <= UNMANAGED_TOLERANCE_PERCENT) {
+            indistinguishable = true;
+        } else if (Double.isNaN(interval) || interval > CONCLUSIVE_INTERVAL_PERCENT) {
+            indistinguishable = null;
+        } else {
+            indistinguishable = Math.abs(over) <= interval;
+        }
+        verdict("unmanaged call indistinguishable from bare (" + way.label + ")", indistinguishable, figure);
     }
 
     void storms(List<StormRun.Figure> figures) {
         md.append("\n### Storms (JDK `sendAsync`, all callers at once)\n\n")
+                .append("Without the agent the app has no refresh or back-off code: its failures are what the agent "
+                        + "rescues, not a cost to compare.\n\n")
                 .append("| storm | setup | callers | answered 200 | failed | API requests | token requests | time to all done |\n")
                 .append("|---|---|---|---|---|---|---|---|\n");
         for (StormRun.Figure f : figures) {
@@ -116,8 +132,10 @@ final class Report {
         return out.toString();
     }
 
-    private void verdict(String target, boolean met, String figure) {
-        verdicts.add("| " + target + " | " + figure + " | " + (met ? "yes" : "**no**") + " |\n");
+    /** @param met null when this run cannot tell (too few iterations, or too noisy) */
+    private void verdict(String target, Boolean met, String figure) {
+        String answer = met == null ? "cannot tell (too noisy)" : met ? "yes" : "**no**";
+        verdicts.add("| " + target + " | " + figure + " | " + answer + " |\n");
     }
 
     private void row(String... cells) {

@@ -79,7 +79,7 @@ final class StormRun {
                     apiWardenJar, null);
             List<String> extra = new ArrayList<>();
             if (setup == AgentSetup.API_WARDEN) {
-                extra.add("-Dapiwarden.refresh-token=" + api.currentRefreshToken());
+                extra.add("-Dapiwarden.refresh-token-file=" + SecretFile.of(api.currentRefreshToken()));
             }
             ApiCounters counters = api.counters();
             long apiBefore = counters.apiRequests();

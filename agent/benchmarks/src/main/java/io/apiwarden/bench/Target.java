@@ -5,13 +5,14 @@ import java.nio.file.Path;
 
 /**
  * Where an app under measurement sends its calls and what it needs to do so: the simulated API's
- * URLs, a valid access token, the OTLP sink, and the two agent jars.
+ * URLs, a valid access token (in a file), the OTLP sink, and the two agent jars.
  */
 final class Target {
     private final URI baseUrl;
     private final URI authUrl;
     private final URI healthUrl;
-    private final String accessToken;
+    /** The access token, in an owner-only file: never on a command line. */
+    private final Path accessTokenFile;
     private final URI otlpEndpoint;
     private final Path apiWardenJar;
     private final Path otelAgentJar;
@@ -21,15 +22,10 @@ final class Target {
         this.baseUrl = baseUrl;
         this.authUrl = authUrl;
         this.healthUrl = healthUrl;
-        this.accessToken = accessToken;
+        this.accessTokenFile = SecretFile.of(accessToken);
         this.otlpEndpoint = otlpEndpoint;
         this.apiWardenJar = apiWardenJar;
         this.otelAgentJar = otelAgentJar;
-    }
-
-    /** The same target, but the app (or the agent) starts with {@code token}. */
-    Target withAccessToken(String token) {
-        return new Target(baseUrl, authUrl, healthUrl, token, otlpEndpoint, apiWardenJar, otelAgentJar);
     }
 
     URI baseUrl() {
@@ -50,8 +46,8 @@ final class Target {
         return healthUrl;
     }
 
-    String accessToken() {
-        return accessToken;
+    Path accessTokenFile() {
+        return accessTokenFile;
     }
 
     URI otlpEndpoint() {

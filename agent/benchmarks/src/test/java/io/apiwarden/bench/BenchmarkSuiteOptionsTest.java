@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -36,5 +37,11 @@ class BenchmarkSuiteOptionsTest {
                 .hasMessageContaining("'--fast'").hasMessageContaining("--quick");
         assertThatThrownBy(() -> BenchmarkSuite.Options.parse(new String[] {"--only=jmh"}, DEFAULT_OUT))
                 .hasMessageContaining("'jmh'").hasMessageContaining("per-call");
+    }
+
+    @Test
+    void variablesThatWouldConfigureAMeasuredJvmAreNamed() {
+        assertThat(BenchmarkSuite.meddlingVariables(Set.of("PATH", "OTEL_TRACES_EXPORTER", "JAVA_TOOL_OPTIONS",
+                "APIWARDEN_BASE_URL", "HOME"))).containsExactly("APIWARDEN_BASE_URL", "JAVA_TOOL_OPTIONS", "OTEL_TRACES_EXPORTER");
     }
 }

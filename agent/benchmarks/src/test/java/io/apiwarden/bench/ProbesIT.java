@@ -3,13 +3,11 @@ package io.apiwarden.bench;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 /**
  * The whole-process probes end to end, with the real agent jar in fresh JVMs: what the benchmark reports is
@@ -21,7 +19,8 @@ class ProbesIT {
     @BeforeAll
     static void agentJar() {
         agentJar = Paths.get(System.getProperty(BenchmarkSuite.AGENT_JAR_PROPERTY, "missing"));
-        assumeThat(Files.isRegularFile(agentJar)).as("the agent jar is built").isTrue();
+        assertThat(agentJar).as("the agent jar, built by the agent module before this one (run ./mvnw verify from the root)")
+                .isRegularFile();
     }
 
     @Test
@@ -54,7 +53,8 @@ class ProbesIT {
 
             assertThat(warden.tokenRequests).isEqualTo(1);
             assertThat(warden.ok).isEqualTo(20);
-            assertThat(warden.apiRequests).isEqualTo(40); // each call: the expired token, then the new one
+            // Each call that left before the refresh is sent twice; one that left after it, once.
+            assertThat(warden.apiRequests).isBetween(21L, 40L);
             assertThat(bare.ok).isZero();
             assertThat(bare.apiRequests).isEqualTo(20);
         }

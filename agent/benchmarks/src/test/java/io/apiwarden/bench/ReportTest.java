@@ -14,16 +14,35 @@ class ReportTest {
         report.perCall(List.of(
                 perCall(AppCalls.Way.JDK_SEND, true, AgentSetup.NO_AGENT, 100, 1),
                 perCall(AppCalls.Way.JDK_SEND, true, AgentSetup.API_WARDEN, 105, 1),
-                perCall(AppCalls.Way.JDK_SEND, true, AgentSetup.OTEL_AGENT, 150, 2),
-                perCall(AppCalls.Way.JDK_SEND, false, AgentSetup.NO_AGENT, 80, 1),
-                perCall(AppCalls.Way.JDK_SEND, false, AgentSetup.API_WARDEN, 81, 1)));
+                perCall(AppCalls.Way.JDK_SEND, true, AgentSetup.OTEL_AGENT, 150, 2)));
 
         String md = report.toMarkdown();
 
-        assertThat(md).contains("| JDK send | managed | 100.0 ± 1.0, 1,000 B | 105.0 ± 1.0, 1,000 B "
+        assertThat(md).contains("| JDK send | managed | 100.0 ± 1.0, 1,000 B | 105.0 ± 1.0, 1,000 B |  "
                 + "| 150.0 ± 2.0, 1,000 B | +5.0% | 0.70x |");
-        assertThat(md).contains("| managed call ≤ 3% over the bare client (JDK send) | +5.0% | **no** |");
-        assertThat(md).contains("| unmanaged call indistinguishable from bare (JDK send) | +1.2%, within the error intervals | yes |");
+        assertThat(md).contains("| managed call ≤ 3% over the bare client (JDK send) | +5.0% (± 1.4%) | **no** |");
+    }
+
+    @Test
+    void anUnmanagedCallIsJudgedIndistinguishableOnlyWhenTheRunCanTell() {
+        Report report = new Report("## header");
+        report.perCall(List.of(
+                // Within 1%: the same, whatever the noise.
+                perCall(AppCalls.Way.JDK_SEND, false, AgentSetup.NO_AGENT, 100, 9),
+                perCall(AppCalls.Way.JDK_SEND, false, AgentSetup.API_WARDEN, 100.5, 9),
+                // 2% apart, with an interval of 1.4%: a real difference.
+                perCall(AppCalls.Way.JDK_SEND_ASYNC, false, AgentSetup.NO_AGENT, 100, 1),
+                perCall(AppCalls.Way.JDK_SEND_ASYNC, false, AgentSetup.API_WARDEN, 102, 1),
+                // 2% apart, with an interval of 7%: this run cannot tell.
+                perCall(AppCalls.Way.OKHTTP_EXECUTE, false, AgentSetup.NO_AGENT, 100, 5),
+                perCall(AppCalls.Way.OKHTTP_EXECUTE, false, AgentSetup.API_WARDEN, 102, 5)));
+
+        String md = report.toMarkdown();
+
+        assertThat(md).contains("| unmanaged call indistinguishable from bare (JDK send) | +0.5% (± 12.7%) | yes |");
+        assertThat(md).contains("| unmanaged call indistinguishable from bare (JDK sendAsync) | +2.0% (± 1.4%) | **no** |");
+        assertThat(md).contains("| unmanaged call indistinguishable from bare (OkHttp execute) | +2.0% (± 7.1%) "
+                + "| cannot tell (too noisy) |");
     }
 
     @Test

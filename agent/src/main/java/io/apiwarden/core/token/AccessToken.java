@@ -8,8 +8,7 @@ import java.util.Optional;
  * new instance, even if a server were to hand back the same string.
  */
 public final class AccessToken {
-    private final String value;
-    /** Built once: every managed call sends it. */
+    /** {@code Bearer <token>}, built once: every managed call sends it. The token is kept only in it. */
     private final String authorizationHeader;
     private final long generation;
     private final Instant obtainedAt;
@@ -17,7 +16,6 @@ public final class AccessToken {
     private final Instant refreshAt;
 
     AccessToken(String value, long generation, Instant obtainedAt, Instant expiresAt, Instant refreshAt) {
-        this.value = value;
         this.authorizationHeader = "Bearer " + value;
         this.generation = generation;
         this.obtainedAt = obtainedAt;
