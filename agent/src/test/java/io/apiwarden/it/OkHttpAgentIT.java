@@ -22,13 +22,18 @@ class OkHttpAgentIT extends AgainstFakeApi {
     private static final String STALE_TOKEN = "stale-access-c0ffee";
 
 
-    private AgentJvm app(String okhttp) throws Exception {
-        AgentJvm jvm = new AgentJvm()
+    /** An app JVM with the agent pointed at the fake API, starting with an expired token; OkHttp not yet on it. */
+    private AgentJvm configured() {
+        return new AgentJvm()
                 .property("apiwarden.base-url", url("/api/v1"))
                 .property("apiwarden.auth-url", url("/auth"))
                 .property("apiwarden.access-token", STALE_TOKEN)
                 .property("apiwarden.refresh-token", "first-refresh-9b8a7")
                 .property("apiwarden.backoff.initial-delay", "100ms");
+    }
+
+    private AgentJvm app(String okhttp) throws Exception {
+        AgentJvm jvm = configured();
         try (Stream<Path> jars = Files.list(AgentJvm.itLib(okhttp))) {
             jars.sorted().forEach(jvm::classPath);
         }
@@ -162,11 +167,7 @@ class OkHttpAgentIT extends AgainstFakeApi {
 
     @Test
     void okHttpLoadedByAChildClassLoaderIsManaged() throws Exception {
-        AgentJvm.Result r = new AgentJvm()
-                .property("apiwarden.base-url", url("/api/v1"))
-                .property("apiwarden.auth-url", url("/auth"))
-                .property("apiwarden.access-token", STALE_TOKEN)
-                .property("apiwarden.refresh-token", "first-refresh-9b8a7")
+        AgentJvm.Result r = configured()
                 .run(ChildLoaderOkHttpApp.class, AgentJvm.itLib("okhttp5").toString(), url("/api/v1/user"));
 
         assertThat(r.stdout).as(r.toString()).containsExactly("LOADER true", "STATUS 200 user");
@@ -177,11 +178,7 @@ class OkHttpAgentIT extends AgainstFakeApi {
     void okHttpAsANamedModuleIsManaged() throws Exception {
         // OkHttp 5 ships a module descriptor: on the module path, module okhttp3 reads only what it requires,
         // so the calls woven into it link to the agent only through the read edge the agent adds.
-        AgentJvm.Result r = new AgentJvm()
-                .property("apiwarden.base-url", url("/api/v1"))
-                .property("apiwarden.auth-url", url("/auth"))
-                .property("apiwarden.access-token", STALE_TOKEN)
-                .property("apiwarden.refresh-token", "first-refresh-9b8a7")
+        AgentJvm.Result r = configured()
                 .jvmArg("--module-path").jvmArg(AgentJvm.itLib("okhttp5").toString())
                 .jvmArg("--add-modules").jvmArg("okhttp3")
                 .run(OkHttpApp.class, "execute:" + url("/api/v1/user"), "enqueue:" + url("/api/v1/user"));
