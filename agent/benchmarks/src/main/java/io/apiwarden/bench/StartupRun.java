@@ -60,7 +60,7 @@ final class StartupRun {
                 rss.add(Long.parseLong(run.valuesOf(ProcessProbe.PEAK_RSS_LINE)[0]) / 1024.0);
             }
             figures.add(new Figure(setup, way, Stats.median(first), Stats.median(exit), Stats.median(rss)));
-            System.out.printf("  %-20s %-15s first call %6.0f ms, exit %6.0f ms, peak RSS %5.1f MB%n",
+            System.out.printf("  %-36s %-15s first call %6.0f ms, exit %6.0f ms, peak RSS %5.1f MB%n",
                     setup.label(), way.label, Stats.median(first), Stats.median(exit), Stats.median(rss));
         }
         return figures;

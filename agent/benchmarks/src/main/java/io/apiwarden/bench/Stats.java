@@ -2,6 +2,7 @@ package io.apiwarden.bench;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /** The few statistics the report needs. */
 final class Stats {
@@ -21,11 +22,11 @@ final class Stats {
 
     /** {@code value} against {@code base} as a signed percentage: {@code +3.0%}, {@code -1.2%}. */
     static String percentOver(double value, double base) {
-        return String.format(java.util.Locale.ROOT, "%+.1f%%", (value / base - 1) * 100);
+        return String.format(Locale.ROOT, "%+.1f%%", (value / base - 1) * 100);
     }
 
     /** {@code value} as a multiple of {@code base}: {@code 0.12x}. */
     static String ratio(double value, double base) {
-        return String.format(java.util.Locale.ROOT, "%.2fx", value / base);
+        return String.format(Locale.ROOT, "%.2fx", value / base);
     }
 }

@@ -4,6 +4,7 @@ import io.apiwarden.demo.ApiCounters;
 import io.apiwarden.demo.SimulatedApi;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -59,9 +60,9 @@ final class StormRun {
     }
 
     private final Path apiWardenJar;
-    private final java.net.URI otlpEndpoint;
+    private final URI otlpEndpoint;
 
-    StormRun(Path apiWardenJar, java.net.URI otlpEndpoint) {
+    StormRun(Path apiWardenJar, URI otlpEndpoint) {
         this.apiWardenJar = apiWardenJar;
         this.otlpEndpoint = otlpEndpoint;
     }
