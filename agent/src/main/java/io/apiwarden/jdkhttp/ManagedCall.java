@@ -2,6 +2,7 @@ package io.apiwarden.jdkhttp;
 
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.call.CallState;
+import io.apiwarden.core.call.Deadline;
 import io.apiwarden.core.call.Decision;
 import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.log.AgentLog;
@@ -20,6 +21,8 @@ import java.net.http.HttpResponse.BodyHandler;
 import java.net.http.HttpResponse.BodySubscribers;
 import java.net.http.HttpResponse.PushPromiseHandler;
 import java.net.http.HttpResponse.ResponseInfo;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -28,6 +31,8 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * One logical call to the API: attempts it, and resends it after a token refresh or a
@@ -37,6 +42,7 @@ import java.util.concurrent.Executor;
 final class ManagedCall<T> implements OutcomeHandler.Decider {
     /** Where the JDK's client completes the futures it hands out: the default pool of CompletableFuture. */
     private static final Executor ASYNC_POOL = new CompletableFuture<Void>().defaultExecutor();
+    private static final Duration ONE_MILLI = Duration.ofMillis(1);
 
     private final Warden warden;
     private final HttpClient appClient;
@@ -45,7 +51,7 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
     private final HttpRequest appRequest;
     private final BodyHandler<T> appHandler;
     private final PushPromiseHandler<T> pushHandler;
-    private final CallState state = new CallState();
+    private final CallState state;
     private final CallObserver observer;
     /** Sent in the configured request-ID header on every attempt of this call, so all of them match in the server's logs. */
     private final String requestId;
@@ -79,6 +85,7 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
         this.appRequest = appRequest;
         this.appHandler = appHandler;
         this.pushHandler = pushHandler;
+        this.state = new CallState(Deadline.after(appRequest.timeout().orElse(null), warden.clock()));
         URI uri = appRequest.uri();
         this.observer = warden.telemetry().call(appRequest.method(), uri.toString(), uri.getHost(), uri.getPort());
         this.requestId = warden.config().requestIdHeader().isPresent() ? UUID.randomUUID().toString() : null;
@@ -100,6 +107,10 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
     private HttpResponse<T> sendAttempts() throws IOException, InterruptedException {
         token = awaitToken();
         while (true) {
+            if (state.deadline().hasPassed()) {
+                // Only before a first answer: the app's limit ran out while the agent waited for a token.
+                throw new HttpTimeoutException("request timed out");
+            }
             AttemptObserver attempt = observer.attempt(current.expectContinue());
             HttpResponse<Outcome<T>> response;
             try (Scope wire = attempt.onTheWire()) {
@@ -130,8 +141,8 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
                 try (Scope inCall = observer.current()) {
                     fresh = warden.tokens().tokenAfterRejection(token);
                 }
-                token = fresh.get();
-            } catch (ExecutionException refreshFailed) {
+                token = withinDeadline(fresh);
+            } catch (ExecutionException | TimeoutException refreshFailed) {
                 try {
                     return join(heldResponse(response, outcome));
                 } catch (RuntimeException appHandlerFailed) {
@@ -151,7 +162,7 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
         });
         CompletableFuture<AccessToken> first;
         try (Scope inCall = observer.current()) {
-            first = warden.tokens().tokenForRequest();
+            first = state.deadline().bound(warden.tokens().tokenForRequest(), warden.scheduler());
         }
         if (first.isDone()) {
             // Same thread, as the JDK does: a request it rejects outright throws from sendAsync itself.
@@ -159,7 +170,8 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
             attempt(true);
         } else {
             first.whenComplete((t, e) -> {
-                token = e == null ? t : null;
+                // Past the app's own limit, the call goes out with the token there is, and fails at once.
+                token = e == null ? t : warden.tokens().current();
                 attempt(false);
             });
         }
@@ -197,7 +209,8 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
                 headers.put(name, requestId);
             }
         });
-        return headers.isEmpty() ? current : Requests.withHeaders(current, headers);
+        Duration timeout = state.deadline().isSet() ? atLeastOneMilli(state.deadline().remaining()) : null;
+        return headers.isEmpty() && timeout == null ? current : Requests.withHeaders(current, headers, timeout);
     }
 
     /** Telemetry never fails a call. */
@@ -234,10 +247,21 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
             try (Scope inCall = observer.current()) {
                 token = warden.tokens().tokenForRequest();
             }
-            return token.get();
-        } catch (ExecutionException e) {
+            return withinDeadline(token);
+        } catch (ExecutionException | TimeoutException e) {
             return warden.tokens().current();
         }
+    }
+
+    /** Waits for {@code future} no longer than the app's own limit for the call allows. */
+    private <R> R withinDeadline(CompletableFuture<R> future) throws ExecutionException, InterruptedException, TimeoutException {
+        Deadline deadline = state.deadline();
+        return deadline.isSet() ? future.get(deadline.remaining().toNanos(), TimeUnit.NANOSECONDS) : future.get();
+    }
+
+    /** The JDK refuses a time-out of zero: the last moment of a limit is a millisecond. */
+    private static Duration atLeastOneMilli(Duration d) {
+        return d.compareTo(ONE_MILLI) < 0 ? ONE_MILLI : d;
     }
 
     /** The response that was held back for a refresh that then failed: the app gets it after all. */
@@ -248,6 +272,10 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
 
     private void attempt(boolean mayThrow) {
         if (result.isDone()) {
+            return;
+        }
+        if (state.deadline().hasPassed()) {
+            fail(new HttpTimeoutException("request timed out"));
             return;
         }
         CompletableFuture<HttpResponse<Outcome<T>>> sent;
@@ -323,7 +351,7 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
         }
         CompletableFuture<AccessToken> refreshed;
         try (Scope inCall = observer.current()) {
-            refreshed = warden.tokens().tokenAfterRejection(token);
+            refreshed = state.deadline().bound(warden.tokens().tokenAfterRejection(token), warden.scheduler());
         }
         refreshed.whenComplete((fresh, refreshFailed) -> {
             try {

@@ -3,6 +3,7 @@ package io.apiwarden.jdkhttp;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpRequest.BodyPublisher;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -38,10 +39,16 @@ final class Requests {
                 .orElse(true);
     }
 
-    /** The app's request with {@code headers} set (replacing the app's values), everything else the same. */
-    static HttpRequest withHeaders(HttpRequest request, Map<String, String> headers) {
+    /**
+     * The app's request with {@code headers} set (replacing the app's values) and, when
+     * {@code timeout} is not null, that time-out; everything else the same.
+     */
+    static HttpRequest withHeaders(HttpRequest request, Map<String, String> headers, Duration timeout) {
         HttpRequest.Builder b = copy(request, request.uri(), request.method(), request.bodyPublisher().orElse(null), true);
         headers.forEach(b::setHeader);
+        if (timeout != null) {
+            b.timeout(timeout);
+        }
         return b.build();
     }
 

@@ -2,6 +2,7 @@ package io.apiwarden.okhttp;
 
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.call.CallState;
+import io.apiwarden.core.call.Deadline;
 import io.apiwarden.core.telemetry.CallObserver;
 import io.apiwarden.core.time.DelayScheduler;
 import okhttp3.Call;
@@ -13,7 +14,10 @@ import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -33,8 +37,8 @@ final class AsyncRetries {
     private final DelayScheduler scheduler;
     /** Every managed enqueued call in flight, the app's and the copies, to the call's state. */
     private final Map<Call, State> calls = new ConcurrentHashMap<>();
-    /** Synchronous calls waiting out a rate limit, so that cancel() can wake them. */
-    private final Map<Call, CountDownLatch> sleepers = new ConcurrentHashMap<>();
+    /** Calls waiting on the caller's thread (a rate limit, a token), so that cancel() can wake them. */
+    private final Map<Call, CompletableFuture<Void>> sleepers = new ConcurrentHashMap<>();
 
     AsyncRetries(Warden warden) {
         this.warden = warden;
@@ -53,9 +57,9 @@ final class AsyncRetries {
     }
 
     void cancelled(Call call) {
-        CountDownLatch sleeper = sleepers.get(call);
+        CompletableFuture<Void> sleeper = sleepers.get(call);
         if (sleeper != null) {
-            sleeper.countDown();
+            sleeper.complete(null);
         }
         State state = calls.get(call);
         if (state != null && state.original == call) {
@@ -65,16 +69,18 @@ final class AsyncRetries {
 
     /** Blocks a synchronous call for {@code delay}; a cancel ends the wait with the error OkHttp gives a cancelled call. */
     void waitFor(Call call, Duration delay) throws IOException {
-        CountDownLatch latch = new CountDownLatch(1);
-        sleepers.put(call, latch);
-        DelayScheduler.Scheduled timer = scheduler.schedule(delay, latch::countDown);
+        CompletableFuture<Void> wake = new CompletableFuture<>();
+        sleepers.put(call, wake);
+        DelayScheduler.Scheduled timer = scheduler.schedule(delay, () -> wake.complete(null));
         try {
             if (!call.isCanceled()) {
-                latch.await();
+                wake.get();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while waiting out a rate limit");
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("a wake-up cannot fail", e);
         } finally {
             timer.cancel();
             sleepers.remove(call);
@@ -84,11 +90,44 @@ final class AsyncRetries {
         }
     }
 
+    /**
+     * Waits on the calling thread for {@code future} (a token), until it is done, the call is
+     * cancelled (OkHttp's own {@code callTimeout} cancels it too) or {@code deadline} passes.
+     *
+     * @return its value, or null when it failed or the wait ended first
+     */
+    <T> T await(Call call, CompletableFuture<T> future, Deadline deadline, String what) throws InterruptedIOException {
+        if (future.isDone()) {
+            return future.isCompletedExceptionally() ? null : future.getNow(null);
+        }
+        CompletableFuture<Void> cancelled = new CompletableFuture<>();
+        sleepers.put(call, cancelled);
+        try {
+            if (call.isCanceled()) {
+                return null;
+            }
+            CompletableFuture<Object> first = CompletableFuture.anyOf(future, cancelled);
+            if (deadline.isSet()) {
+                first.get(deadline.remaining().toNanos(), TimeUnit.NANOSECONDS);
+            } else {
+                first.get();
+            }
+            return future.isDone() && !future.isCompletedExceptionally() ? future.getNow(null) : null;
+        } catch (ExecutionException | TimeoutException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting for " + what);
+        } finally {
+            sleepers.remove(call);
+        }
+    }
+
     /** One enqueued logical call, across its copies. */
     final class State {
         final Call original;
         final Callback app;
-        final CallState callState = new CallState();
+        final CallState callState;
         /** One span for the logical call, across its copies. */
         final CallObserver observer;
         /** The request ID sent on every copy, when one is configured. */
@@ -105,6 +144,7 @@ final class AsyncRetries {
             this.original = original;
             this.app = app;
             this.current = original;
+            this.callState = new CallState(ManagedOkHttpCall.deadlineOf(original, warden));
             okhttp3.HttpUrl url = original.request().url();
             this.observer = warden.telemetry().call(original.request().method(), url.toString(), url.host(), url.port());
             this.requestId = warden.config().requestIdHeader().isPresent() ? java.util.UUID.randomUUID().toString() : null;
@@ -144,6 +184,11 @@ final class AsyncRetries {
                 return;
             }
             Call copy = original.clone();
+            Deadline deadline = callState.deadline();
+            if (deadline.isSet()) {
+                // A copy starts a call timeout of its own: what is left of the app's, not the whole again.
+                copy.timeout().timeout(Math.max(1, deadline.remaining().toNanos()), TimeUnit.NANOSECONDS);
+            }
             calls.put(copy, this);
             current = copy;
             if (finished.get()) {

@@ -2,6 +2,7 @@ package io.apiwarden.okhttp;
 
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.call.CallState;
+import io.apiwarden.core.call.Deadline;
 import io.apiwarden.core.call.Decision;
 import io.apiwarden.core.classify.ResponseClassifier;
 import io.apiwarden.core.classify.Verdict;
@@ -10,6 +11,7 @@ import io.apiwarden.core.telemetry.AttemptObserver;
 import io.apiwarden.core.telemetry.CallObserver;
 import io.apiwarden.core.telemetry.Scope;
 import io.apiwarden.core.token.AccessToken;
+import okhttp3.Call;
 import okhttp3.HttpUrl;
 import okhttp3.Interceptor;
 import okhttp3.Request;
@@ -18,8 +20,7 @@ import okhttp3.Response;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.time.Duration;
 
 /**
  * One managed OkHttp request: attempts it through the rest of the chain and resends after a
@@ -50,7 +51,7 @@ final class ManagedOkHttpCall {
         this.async = async;
         this.retries = retries;
         this.request = chain.request();
-        this.state = async != null ? async.callState : new CallState();
+        this.state = async != null ? async.callState : new CallState(deadlineOf(chain.call(), warden));
         this.repeatable = isRepeatable(request.body());
         this.agentOwnsAuthorization = warden.replacesAppAuthorization() || request.header(AUTHORIZATION) == null;
         this.requestId = async != null ? async.requestId
@@ -88,7 +89,12 @@ final class ManagedOkHttpCall {
     private Response attempts(CallObserver observer) throws IOException {
         AccessToken token;
         try (Scope inCall = observer.current()) {
-            token = await(warden.tokens().tokenForRequest());
+            token = retries.await(chain.call(), warden.tokens().tokenForRequest(), state.deadline(), "a token");
+        }
+        if (token == null) {
+            // No token in time (or none to be had): the call goes with what there is; past the app's
+            // own limit OkHttp has cancelled it already and fails it as it would without the agent.
+            token = warden.tokens().current();
         }
         while (true) {
             AttemptObserver attempt = observer.attempt(false);
@@ -208,25 +214,21 @@ final class ManagedOkHttpCall {
         }
     }
 
+    /** A new token after a refusal, or null when the refresh failed or the call's time ran out first. */
     private AccessToken awaitRefresh(AccessToken rejected) throws InterruptedIOException {
-        try {
-            return warden.tokens().tokenAfterRejection(rejected).get();
-        } catch (ExecutionException refreshFailed) {
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while the token was refreshed");
-        }
+        return retries.await(chain.call(), warden.tokens().tokenAfterRejection(rejected), state.deadline(), "the token refresh");
     }
 
-    private AccessToken await(CompletableFuture<AccessToken> token) throws InterruptedIOException {
+    /**
+     * The app's own time limit for a call: OkHttp's {@code callTimeout}, which this call started
+     * moments ago. Older OkHttp (before 3.12) has none.
+     */
+    static Deadline deadlineOf(Call call, Warden warden) {
         try {
-            return token.get();
-        } catch (ExecutionException e) {
-            return warden.tokens().current();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while waiting for a token");
+            long nanos = call.timeout().timeoutNanos();
+            return nanos > 0 ? Deadline.after(Duration.ofNanos(nanos), warden.clock()) : Deadline.NONE;
+        } catch (LinkageError olderOkHttp) {
+            return Deadline.NONE;
         }
     }
 

@@ -56,6 +56,8 @@ public final class OtelTelemetry implements Telemetry {
     private static final AttributeKey<String> HINT = AttributeKey.stringKey(PREFIX + "diagnosis.hint");
     private static final AttributeKey<Long> ATTEMPTS = AttributeKey.longKey(PREFIX + "attempts");
     private static final AttributeKey<Long> WAITED_MS = AttributeKey.longKey(PREFIX + "waited_ms");
+    /** Why a response the agent would have resent went to the app ({@code deadline}). */
+    private static final AttributeKey<String> NOT_RESENT_REASON = AttributeKey.stringKey(PREFIX + "not_resent_reason");
     private static final AttributeKey<String> REFRESH_RESULT = AttributeKey.stringKey(PREFIX + "token.refresh.result");
     /** Response headers that tell which component answered (spec section 7, rule 4). */
     private static final List<String> PROXY_HEADERS = List.of("server", "via", "x-cache");
@@ -306,6 +308,8 @@ public final class OtelTelemetry implements Telemetry {
             } else if (decision.action() == Decision.Action.REFRESH_AND_RESEND) {
                 span.addEvent(PREFIX + "token.refresh");
                 recordRetry("invalid_token");
+            } else if (decision.reason() != null) {
+                span.setAttribute(NOT_RESENT_REASON, decision.reason());
             }
             span.end();
         }

@@ -94,10 +94,12 @@ public final class TelemetryFactory {
         defaults.put("otel.logs.exporter", "none");
         // The JDK's HTTP client carries OTLP over HTTP only; gRPC would need a bundled OkHttp or Netty.
         defaults.put("otel.exporter.otlp.protocol", "http/protobuf");
-        return AutoConfiguredOpenTelemetrySdk.builder()
+        OpenTelemetrySdk sdk = ExportGuard.install(AutoConfiguredOpenTelemetrySdk.builder())
                 .addPropertiesSupplier(() -> defaults)
                 .build()
                 .getOpenTelemetrySdk();
+        ExportGuard.shutDownAtExit(sdk);
+        return sdk;
     }
 
     private static MeterRegistry prometheus(WardenConfig config) {

@@ -35,7 +35,12 @@ final class AgentJvm {
         return Paths.get(required("apiwarden.it.libs"), name);
     }
 
+    /** Sets a system property of the app's JVM; null removes one set before. */
     AgentJvm property(String key, String value) {
+        if (value == null) {
+            properties.remove(key);
+            return this;
+        }
         properties.put(key, value);
         return this;
     }
@@ -64,6 +69,10 @@ final class AgentJvm {
         }
         command.addAll(jvmArgs);
         properties.forEach((k, v) -> command.add("-D" + k + "=" + v));
+        if (!properties.containsKey("otel.traces.exporter") && !properties.containsKey("otel.exporter.otlp.endpoint")) {
+            // Apps that test no export send none: nothing listens on the default endpoint here.
+            command.add("-Dotel.traces.exporter=none");
+        }
         command.add("-cp");
         command.add(String.join(File.pathSeparator, classPath));
         command.add(main.getName());

@@ -78,6 +78,22 @@ class JdkHttpClientAgentIT extends AgainstFakeApi {
     }
 
     @Test
+    void theTokenNeverGoesWithAPathThatAServerResolvesOutsideTheBase() throws Exception {
+        String base = url("/api/v1");
+
+        AgentJvm.Result r = app().property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN).run(JdkClientApp.class,
+                "send:" + base + "/../admin", "send:" + base + "/%2e%2e/admin", "async:" + base + "/./../../admin",
+                "send:" + base + "/..%2Fadmin", "send:" + base + "/user");
+
+        assertThat(r.exitCode).as(r.toString()).isZero();
+        java.util.List<RecordedRequest> all = new java.util.ArrayList<>(api.otherRequests);
+        all.addAll(api.apiRequests);
+        assertThat(all).hasSize(5);
+        assertThat(all).filteredOn(q -> q.getHeaders().get("Authorization") != null).singleElement()
+                .satisfies(q -> assertThat(q.getUrl().encodedPath()).isEqualTo("/api/v1/user"));
+    }
+
+    @Test
     void aCrossOriginRedirectNeverCarriesTheToken() throws Exception {
         try (MockWebServer elsewhere = new MockWebServer()) {
             elsewhere.start(0);

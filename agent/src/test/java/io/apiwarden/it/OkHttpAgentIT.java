@@ -59,6 +59,54 @@ class OkHttpAgentIT extends AgainstFakeApi {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"execute-limit", "enqueue-limit"})
+    void theAppsCallTimeoutBoundsTheRateLimitWaits(String way) throws Exception {
+        api.rateLimitFirst = 100;
+
+        // Waits of 200, 400 and 800 ms fit in 2.5 s; the next one (1.6 s) would not.
+        AgentJvm.Result r = app("okhttp5").property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN)
+                .property("apiwarden.backoff.initial-delay", "200ms")
+                .run(OkHttpApp.class, way + ":2500:" + url("/api/v1/user"));
+
+        assertThat(r.stdout).as(r.toString()).singleElement().asString().startsWith("LIMITED 429 ");
+        assertThat(api.apiRequests).hasSize(4);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"execute-limit", "enqueue-limit"})
+    void aTokenEndpointThatNeverAnswersDoesNotHoldTheCallPastTheAppsCallTimeout(String way) throws Exception {
+        try (java.net.ServerSocket silent = new java.net.ServerSocket(0)) {
+            // Connections land in the accept queue and are never answered.
+            AgentJvm.Result r = app("okhttp5").property("apiwarden.auth-url", null)
+                    .property("apiwarden.token-url", "http://127.0.0.1:" + silent.getLocalPort() + "/token")
+                    .run(OkHttpApp.class, way + ":1000:" + url("/api/v1/user"));
+
+            String[] outcome = r.stdout.get(0).split(" ");
+            assertThat(outcome[1]).as(r.toString()).isIn("401", "InterruptedIOException");
+            // One token try alone takes 10 s (apiwarden.token-timeout) and all three about 33 s;
+            // the app's own limit is 1 s. The bound leaves room for a slow machine.
+            assertThat(Long.parseLong(outcome[2])).as(r.toString()).isLessThan(8_000);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"okhttp3", "okhttp5"})
+    void theTokenNeverGoesWithAnEncodedSlashOrDot(String okhttp) throws Exception {
+        String base = url("/api/v1");
+
+        AgentJvm.Result r = app(okhttp).property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN).run(OkHttpApp.class,
+                "execute:" + base + "/..%2Fadmin", "enqueue:" + base + "/%2e%2e%2fadmin", "execute:" + base + "/..%5Cadmin",
+                "execute:" + base + "/user");
+
+        assertThat(r.exitCode).as(r.toString()).isZero();
+        java.util.List<RecordedRequest> all = new java.util.ArrayList<>(api.otherRequests);
+        all.addAll(api.apiRequests);
+        assertThat(all).hasSize(4);
+        assertThat(all).filteredOn(q -> q.getHeaders().get("Authorization") != null).singleElement()
+                .satisfies(q -> assertThat(q.getUrl().encodedPath()).isEqualTo("/api/v1/user"));
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {"okhttp4", "okhttp5"})
     void rateLimitedAsyncCallsHoldNoDispatcherThreadWhileTheyWait(String okhttp) throws Exception {
         api.rateLimitFirst = 100;

@@ -363,4 +363,47 @@ class TelemetryAgentIT {
                 .anySatisfy(l -> assertThat(l).startsWith("apiwarden_throttled "));
         assertThat(r.agentLog()).anySatisfy(l -> assertThat(l).contains("metrics for Prometheus at http://127.0.0.1:" + port + "/metrics"));
     }
+
+    @Test
+    void withNoCollectorListeningTheAppExitsWithoutWaitingForTheExporter() throws Exception {
+        int nothingThere;
+        try (ServerSocket free = new ServerSocket(0)) {
+            nothingThere = free.getLocalPort();
+        }
+
+        AgentJvm.Result r = app().property("otel.exporter.otlp.endpoint", "http://127.0.0.1:" + nothingThere)
+                .run(JdkClientApp.class, "send:" + url("/api/v1/user"), "clock:");
+        long exited = System.currentTimeMillis();
+
+        assertThat(r.stdout).as(r.toString()).hasSize(2);
+        long mainEnded = Long.parseLong(r.stdout.get(1).substring("CLOCK ".length()));
+        // The exporter retries a refused connection for about 8 s; the agent waits for it 1 s at most.
+        // The bound is loose for a busy machine and still far below what waiting for the retries takes.
+        assertThat(exited - mainEnded).as("milliseconds from the end of main to the end of the process").isLessThan(5_000);
+        assertThat(r.stderr).as(r.toString()).noneSatisfy(l -> assertThat(l).contains("SEVERE"))
+                .noneSatisfy(l -> assertThat(l).startsWith("\tat "));
+    }
+
+    @Test
+    void aCollectorThatRefusesTheSpansCostsOneWarningLineNamingTheEndpoint() throws Exception {
+        try (MockWebServer notACollector = new MockWebServer()) {
+            notACollector.setDispatcher(new Dispatcher() {
+                @Override
+                public MockResponse dispatch(RecordedRequest request) {
+                    return new MockResponse.Builder().code(404).body("no OTLP here").build();
+                }
+            });
+            notACollector.start(0);
+            String endpoint = notACollector.url("/").toString().replaceAll("/$", "");
+
+            AgentJvm.Result r = app().property("otel.exporter.otlp.endpoint", endpoint).property("otel.bsp.schedule.delay", "10ms")
+                    .run(JdkClientApp.class, "send:" + url("/api/v1/user"), "send:" + url("/api/v1/user"), "send:" + url("/api/v1/user"));
+
+            assertThat(r.stdout).as(r.toString()).hasSize(3);
+            assertThat(notACollector.getRequestCount()).as("spans were offered").isPositive();
+            assertThat(r.agentLog()).as(r.toString()).filteredOn(l -> l.contains("WARN")).singleElement().asString()
+                    .contains("spans could not be sent to " + endpoint + "/v1/traces", "otel.exporter.otlp.endpoint");
+            assertThat(r.stderr).noneSatisfy(l -> assertThat(l).contains("SEVERE")).noneSatisfy(l -> assertThat(l).startsWith("\tat "));
+        }
+    }
 }

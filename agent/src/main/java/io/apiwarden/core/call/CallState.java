@@ -6,8 +6,24 @@ package io.apiwarden.core.call;
  * the futures that chain the attempts provide.
  */
 public final class CallState {
+    private final Deadline deadline;
     private int refreshes;
     private int rateLimitRetries;
+
+    /** A call with no time limit of its own. */
+    public CallState() {
+        this(Deadline.NONE);
+    }
+
+    /** A call that must be over by {@code deadline}, waits and resends included. */
+    public CallState(Deadline deadline) {
+        this.deadline = deadline;
+    }
+
+    /** The app's own time limit for the whole call. */
+    public Deadline deadline() {
+        return deadline;
+    }
 
     public int refreshes() {
         return refreshes;

@@ -16,6 +16,8 @@ public final class Decision {
 
     static final Decision RETURN = new Decision(Action.RETURN, Duration.ZERO, 0, null);
     static final Decision REFRESH = new Decision(Action.REFRESH_AND_RESEND, Duration.ZERO, 0, null);
+    /** The response goes to the app because the next wait would outlive the app's own time limit. */
+    static final Decision RETURN_AT_DEADLINE = new Decision(Action.RETURN, Duration.ZERO, 0, "deadline");
 
     private final Action action;
     private final Duration delay;
@@ -51,7 +53,11 @@ public final class Decision {
         return retry;
     }
 
-    /** Why the wait is as long as it is ({@code backoff} or {@code retry-after}); null otherwise. */
+    /**
+     * Why the wait is as long as it is ({@code backoff} or {@code retry-after}); for a response
+     * that goes to the app although the agent would have resent it, why not ({@code deadline});
+     * null otherwise.
+     */
     public String reason() {
         return reason;
     }

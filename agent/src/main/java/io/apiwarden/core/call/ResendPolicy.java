@@ -14,7 +14,8 @@ import java.util.Optional;
  * <p>A logical call earns at most one token refresh (the spec folds "insufficient permissions"
  * into the invalid-token error, so a second refresh could only loop) and at most
  * {@code maxRetries} waits for a global rate limit. Nothing is resent whose body cannot be
- * sent twice.
+ * sent twice, and no wait is begun that would outlive the app's own time limit for the call
+ * ({@link CallState#deadline()}): the app gets the response it would have had without the agent.
  */
 public final class ResendPolicy {
     private final BackoffPolicy backoff;
@@ -41,6 +42,9 @@ public final class ResendPolicy {
         switch (verdict) {
             case INVALID_TOKEN:
                 if (agentSetToken && canRefresh && state.refreshes() == 0) {
+                    if (state.deadline().hasPassed()) {
+                        return Decision.RETURN_AT_DEADLINE;
+                    }
                     state.countRefresh();
                     return Decision.REFRESH;
                 }
@@ -53,6 +57,10 @@ public final class ResendPolicy {
                 Optional<Duration> asked = RetryAfter.parse(retryAfter, clock.instant());
                 Duration delay = backoff.delayBefore(retry, asked);
                 Duration exponential = backoff.delayBefore(retry, Optional.empty());
+                if (!state.deadline().allows(delay)) {
+                    // Without the agent the app would have had this response at once.
+                    return Decision.RETURN_AT_DEADLINE;
+                }
                 state.countRateLimitRetry();
                 return Decision.waitAndResend(delay, retry, delay.compareTo(exponential) > 0 ? "retry-after" : "backoff");
             default:

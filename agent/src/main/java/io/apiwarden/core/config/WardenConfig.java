@@ -427,7 +427,10 @@ public final class WardenConfig {
             if (file != null) {
                 source = fileProperty.key() + " (" + file + ")";
                 try {
-                    value = new String(Files.readAllBytes(Paths.get(file)), StandardCharsets.UTF_8).trim();
+                    value = SecretFile.read(Paths.get(file));
+                } catch (SecretFile.Unusable e) {
+                    problems.add(where(fileProperty) + " = " + file + " " + e.getMessage());
+                    return null;
                 } catch (IOException | RuntimeException e) {
                     problems.add("cannot read " + where(fileProperty) + " = " + file + " (" + e.getClass().getSimpleName()
                             + "): check that the file exists and that this process may read it");

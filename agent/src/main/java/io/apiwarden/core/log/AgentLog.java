@@ -11,7 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Deliberately not java.util.logging or any framework: touching the app's logging set-up from
  * {@code premain} can break apps that configure it later (a custom {@code LogManager} must be
- * the first). Callers never pass a token or secret into a message.
+ * the first). Callers never pass a token or secret into a message; as a last line of defence,
+ * every line is cut to one line and every {@link KnownSecrets known secret} is cut out of it.
  */
 public final class AgentLog {
     /** Severity, most severe first. */
@@ -77,7 +78,7 @@ public final class AgentLog {
             return;
         }
         StringBuilder line = new StringBuilder(96)
-                .append(Instant.now()).append(" [apiwarden] ").append(level).append(' ').append(message);
+                .append(Instant.now()).append(" [apiwarden] ").append(level).append(' ').append(oneLine(KnownSecrets.scrub(message)));
         if (t != null) {
             // Only the type and where it came from: exception messages of other libraries may quote
             // request data, and the agent does not vouch for them.
@@ -89,5 +90,28 @@ public final class AgentLog {
             line.append(')');
         }
         out.println(line);
+    }
+
+    /**
+     * A message as one line: a message may quote text from the network, and a line break in it
+     * would let that text forge a log line of its own.
+     */
+    private static String oneLine(String message) {
+        for (int i = 0; i < message.length(); i++) {
+            if (isLineBreaking(message.charAt(i))) {
+                StringBuilder b = new StringBuilder(message.length());
+                for (int j = 0; j < message.length(); j++) {
+                    char c = message.charAt(j);
+                    b.append(isLineBreaking(c) ? ' ' : c);
+                }
+                return b.toString();
+            }
+        }
+        return message;
+    }
+
+    /** Control characters, and the Unicode line and paragraph separators. */
+    private static boolean isLineBreaking(char c) {
+        return Character.isISOControl(c) || c == '\u2028' || c == '\u2029';
     }
 }

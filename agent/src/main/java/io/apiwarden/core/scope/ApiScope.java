@@ -6,7 +6,10 @@ import java.util.Locale;
 /**
  * Decides whether a request URL belongs to the managed API: same scheme, host and port as the
  * base URL, and a path under the base path on a segment boundary ({@code /v1} covers
- * {@code /v1/user}, not {@code /v1beta}). The token endpoint is never in scope.
+ * {@code /v1/user}, not {@code /v1beta}) however a server resolves it ({@link RequestPath}:
+ * {@code /v1/../admin} is not under {@code /v1}, and {@code /v1/..%2Fadmin} is never in scope).
+ * The token endpoint is never in scope. A request out of scope still goes out, as the app sent
+ * it, only without the agent's token.
  */
 public final class ApiScope {
     private final URI baseUrl;
@@ -75,10 +78,22 @@ public final class ApiScope {
             return false;
         }
         String path = rawPath == null ? "" : rawPath;
-        if (!underBasePath(path)) {
+        if (RequestPath.isPlain(path)) {
+            return underBasePath(path) && !excluded(scheme, host, port, path);
+        }
+        if (RequestPath.hasEncodedDotOrSlash(path)) {
             return false;
         }
-        return excludedOrigin == null || !(excludedOrigin.sameOrigin(scheme, host, port) && trimSlashes(path).equals(excludedPath));
+        for (String reading : RequestPath.readings(path)) {
+            if (!underBasePath(reading) || excluded(scheme, host, port, reading)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean excluded(String scheme, String host, int port, String path) {
+        return excludedOrigin != null && excludedOrigin.sameOrigin(scheme, host, port) && trimSlashes(path).equals(excludedPath);
     }
 
     /**

@@ -55,4 +55,42 @@ class ResendPolicyTest {
         assertThat(decide(Verdict.CLIENT_ERROR).action()).isEqualTo(Decision.Action.RETURN);
         assertThat(state.resends()).isZero();
     }
+
+    @Test
+    void aWaitThatWouldOutliveTheAppsOwnTimeLimitIsNotBegun() {
+        MutableClock clock = MutableClock.atEpochDay();
+        ResendPolicy timed = new ResendPolicy(new BackoffPolicy(Duration.ofSeconds(2), 5, Duration.ofMinutes(5)), clock);
+        CallState limited = new CallState(Deadline.after(Duration.ofSeconds(7), clock));
+
+        assertThat(timed.decide(limited, Verdict.GLOBAL_RATE_LIMIT, null, true, true, true).delay()).isEqualTo(Duration.ofSeconds(2));
+        clock.advance(Duration.ofSeconds(2));
+        assertThat(timed.decide(limited, Verdict.GLOBAL_RATE_LIMIT, null, true, true, true).delay()).isEqualTo(Duration.ofSeconds(4));
+        clock.advance(Duration.ofSeconds(4));
+        Decision third = timed.decide(limited, Verdict.GLOBAL_RATE_LIMIT, null, true, true, true);
+
+        assertThat(third.action()).isEqualTo(Decision.Action.RETURN);
+        assertThat(third.reason()).isEqualTo("deadline");
+        assertThat(limited.rateLimitRetries()).as("the wait not taken is not counted").isEqualTo(2);
+    }
+
+    @Test
+    void aRetryAfterBeyondTheTimeLimitHandsTheResponseOverAtOnce() {
+        MutableClock clock = MutableClock.atEpochDay();
+        ResendPolicy timed = new ResendPolicy(new BackoffPolicy(Duration.ofSeconds(2), 5, Duration.ofMinutes(5)), clock);
+        CallState limited = new CallState(Deadline.after(Duration.ofSeconds(3), clock));
+
+        assertThat(timed.decide(limited, Verdict.GLOBAL_RATE_LIMIT, "60", true, true, true).reason()).isEqualTo("deadline");
+    }
+
+    @Test
+    void noRefreshIsBegunOnceTheTimeLimitHasPassed() {
+        MutableClock clock = MutableClock.atEpochDay();
+        CallState limited = new CallState(Deadline.after(Duration.ofSeconds(3), clock));
+        clock.advance(Duration.ofSeconds(3));
+
+        Decision d = policy.decide(limited, Verdict.INVALID_TOKEN, null, true, true, true);
+
+        assertThat(d.action()).isEqualTo(Decision.Action.RETURN);
+        assertThat(d.reason()).isEqualTo("deadline");
+    }
 }

@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code send:URL} and {@code async:URL}: one GET, prints {@code STATUS code body};
  *   <li>{@code follow:URL}: one GET with a client that follows redirects (NORMAL);
  *   <li>{@code print:URL}: one GET, prints each line of the body as {@code BODY line};
+ *   <li>{@code clock:}: prints {@code CLOCK millis}, the wall clock, to time what follows the last step;
  *   <li>{@code concurrent:N:URL}: N GETs at once, half sent with {@code send} on their own
  *       threads and half with {@code sendAsync}, prints {@code STATUSES {code=count}}.
  * </ul>
@@ -47,6 +48,9 @@ public final class JdkClientApp {
                 case "follow":
                     HttpClient following = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).build();
                     print(following.send(get(rest), BodyHandlers.ofString()));
+                    break;
+                case "clock":
+                    System.out.println("CLOCK " + System.currentTimeMillis());
                     break;
                 case "concurrent":
                     int n = Integer.parseInt(rest.substring(0, rest.indexOf(':')));

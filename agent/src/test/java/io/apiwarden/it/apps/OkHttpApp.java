@@ -25,7 +25,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code cancel:URL}: enqueues a GET, cancels it after it was answered, prints what the callback got;
  *   <li>{@code execute-cancel:URL}: the same with {@code execute()} on another thread;
  *   <li>{@code post-oneshot:URL}: a POST whose body can be written once;
- *   <li>{@code throwing:URL}: a POST through a network interceptor of the app's that throws after it proceeded.
+ *   <li>{@code throwing:URL}: a POST through a network interceptor of the app's that throws after it proceeded;
+ *   <li>{@code execute-limit:MILLIS:URL}, {@code enqueue-limit:MILLIS:URL}: one GET on a client with that
+ *       {@code callTimeout}, prints {@code LIMITED status-or-exception elapsed-millis}.
  * </ul>
  */
 public final class OkHttpApp {
@@ -65,6 +67,10 @@ public final class OkHttpApp {
                     break;
                 case "throwing":
                     throwingBelow(rest);
+                    break;
+                case "execute-limit":
+                case "enqueue-limit":
+                    limited(parts[0].startsWith("execute"), rest);
                     break;
                 default:
                     throw new IllegalArgumentException("unknown step " + step);
@@ -212,6 +218,36 @@ public final class OkHttpApp {
                 answered.countDown();
             }
         }).build();
+    }
+
+    private static void limited(boolean execute, String spec) throws Exception {
+        String[] p = spec.split(":", 2);
+        OkHttpClient client = CLIENT.newBuilder().callTimeout(Long.parseLong(p[0]), TimeUnit.MILLISECONDS).build();
+        long start = System.nanoTime();
+        CompletableFuture<String> outcome = new CompletableFuture<>();
+        Call call = client.newCall(get(p[1]));
+        if (execute) {
+            try (Response r = call.execute()) {
+                outcome.complete(Integer.toString(r.code()));
+            } catch (IOException e) {
+                outcome.complete(e.getClass().getSimpleName());
+            }
+        } else {
+            call.enqueue(new Callback() {
+                @Override
+                public void onFailure(Call c, IOException e) {
+                    outcome.complete(e.getClass().getSimpleName());
+                }
+
+                @Override
+                public void onResponse(Call c, Response response) {
+                    response.close();
+                    outcome.complete(Integer.toString(response.code()));
+                }
+            });
+        }
+        String result = outcome.get(60, TimeUnit.SECONDS);
+        System.out.println("LIMITED " + result + " " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
     }
 
     private static void throwingBelow(String url) {

@@ -1,0 +1,60 @@
+package io.apiwarden.core.log;
+
+/**
+ * The secrets the agent holds (configured and received tokens, the client secret), so that the
+ * last line of defence can cut them out of any text that leaves the agent: every log line and
+ * every span attribute taken from a response. Code never means to write a secret; this catches
+ * the text that came from elsewhere and quoted one (a token endpoint that echoes the refresh
+ * token in its error description, say).
+ */
+public final class KnownSecrets {
+    /** What stands in for a secret. */
+    public static final String MARK = "<redacted>";
+    /**
+     * Secrets remembered at once: the configured ones and a few generations of rotated tokens.
+     * Older ones are dead at their issuer, and the list must stay cheap to scan.
+     */
+    static final int REMEMBERED = 16;
+    /**
+     * Shorter values are not cut out: real tokens and secrets are far longer, and cutting a
+     * short word out of every line would garble the log.
+     */
+    static final int SHORTEST = 8;
+
+    private static volatile String[] secrets = new String[0];
+
+    private KnownSecrets() {
+    }
+
+    /** Remembers {@code secret} (null and short values are ignored); the oldest is forgotten beyond {@link #REMEMBERED}. */
+    public static synchronized void remember(String secret) {
+        if (secret == null || secret.length() < SHORTEST) {
+            return;
+        }
+        String[] now = secrets;
+        for (String s : now) {
+            if (s.equals(secret)) {
+                return;
+            }
+        }
+        int keep = Math.min(now.length, REMEMBERED - 1);
+        String[] next = new String[keep + 1];
+        next[0] = secret;
+        System.arraycopy(now, 0, next, 1, keep);
+        secrets = next;
+    }
+
+    /** {@code text} with every remembered secret replaced by {@link #MARK}; the same instance when there is none. */
+    public static String scrub(String text) {
+        if (text == null) {
+            return null;
+        }
+        String result = text;
+        for (String secret : secrets) {
+            if (result.contains(secret)) {
+                result = result.replace(secret, MARK);
+            }
+        }
+        return result;
+    }
+}
