@@ -5,6 +5,7 @@ import io.apiwarden.core.call.ResendPolicy;
 import io.apiwarden.core.classify.ResponseClassifier;
 import io.apiwarden.core.config.WardenConfig;
 import io.apiwarden.core.config.WardenConfig.AuthorizationMode;
+import io.apiwarden.core.log.KnownSecrets;
 import io.apiwarden.core.scope.ApiScope;
 import io.apiwarden.core.telemetry.Telemetry;
 import io.apiwarden.core.time.DelayScheduler;
@@ -45,6 +46,9 @@ public final class Warden {
     public Warden(WardenConfig config, TokenEndpoint tokenEndpoint, DelayScheduler scheduler, Clock clock, Telemetry telemetry) {
         this.config = config;
         this.telemetry = telemetry;
+        config.accessToken().ifPresent(KnownSecrets::remember);
+        config.refreshToken().ifPresent(KnownSecrets::remember);
+        config.clientSecret().ifPresent(KnownSecrets::remember);
         this.scope = config.tokenUrl().map(config.scope()::excluding).orElse(config.scope());
         this.resendPolicy = new ResendPolicy(
                 new BackoffPolicy(config.backoffInitialDelay(), config.backoffMaxRetries(), config.backoffMaxDelay()), clock);

@@ -143,6 +143,9 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
                 }
                 token = withinDeadline(fresh);
             } catch (ExecutionException | TimeoutException refreshFailed) {
+                if (outcome.held == null) {
+                    continue;
+                }
                 try {
                     return join(heldResponse(response, outcome));
                 } catch (RuntimeException appHandlerFailed) {
@@ -357,6 +360,8 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
             try {
                 if (refreshFailed == null) {
                     token = fresh;
+                    attempt(false);
+                } else if (outcome.held == null) {
                     attempt(false);
                 } else {
                     pipe(heldResponse(response, outcome));

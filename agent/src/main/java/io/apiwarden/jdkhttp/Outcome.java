@@ -20,7 +20,11 @@ final class Outcome<T> {
     final boolean delivered;
     /** The response line and headers, for a later replay. */
     final ResponseInfo info;
-    /** The error body held back for a later replay, or null. */
+    /**
+     * The error body held back for a later replay, or null. Null after a refresh decision means
+     * the body was too long to hold: should the refresh fail, the request is sent once more
+     * (with no second refresh) so that the app gets the API's answer whole.
+     */
     final List<List<ByteBuffer>> held;
     /** Where to follow a redirect hop, or null. */
     final RedirectRule.Hop redirect;

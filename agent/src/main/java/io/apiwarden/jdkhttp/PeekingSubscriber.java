@@ -19,8 +19,10 @@ import java.util.concurrent.Flow;
  *
  * <p>Two uses: to classify an error whose status and headers did not settle its meaning
  * ({@code pending == null}), and to hold the body of a response that will be resent after a
- * refresh, in case the refresh fails and the app must get it after all. A body that outgrows
- * the bound goes to the app, which gets every byte: first the ones read, then the rest.
+ * refresh, in case the refresh fails and the app must get it after all. A body to classify
+ * that outgrows the bound goes to the app, which gets every byte: first the ones read, then the
+ * rest. A held body that outgrows it is cut: the call is resent after the refresh all the same,
+ * and if the refresh fails the call asks the API once more for the app (see {@link Outcome#held}).
  */
 final class PeekingSubscriber<T> implements BodySubscriber<Outcome<T>> {
     private final ResponseInfo info;
@@ -33,6 +35,8 @@ final class PeekingSubscriber<T> implements BodySubscriber<Outcome<T>> {
     private long size;
     private Flow.Subscription upstream;
     private RelaySubscription passThrough;
+    /** The body of a response that is resent anyway was too long to hold: the rest is not read. */
+    private boolean cut;
 
     /**
      * @param pending the outcome already decided (a refresh) whose body is to be held, or null to classify from the body
@@ -54,6 +58,9 @@ final class PeekingSubscriber<T> implements BodySubscriber<Outcome<T>> {
 
     @Override
     public void onNext(List<ByteBuffer> item) {
+        if (cut) {
+            return;
+        }
         if (passThrough != null) {
             passThrough.onUpstreamNext(item);
             return;
@@ -61,6 +68,15 @@ final class PeekingSubscriber<T> implements BodySubscriber<Outcome<T>> {
         chunks.add(item);
         for (ByteBuffer b : item) {
             size += b.remaining();
+        }
+        if (size > ResponseClassifier.BODY_PEEK_LIMIT && pending != null) {
+            // A refresh and resend are decided whatever the body says: holding it was only for a
+            // refresh that fails, and a body this long is not held. The call then asks the API again.
+            cut = true;
+            chunks.clear();
+            upstream.cancel();
+            result.complete(Outcome.resend(pending.verdict, pending.decision, info, null));
+            return;
         }
         if (size > ResponseClassifier.BODY_PEEK_LIMIT) {
             // Too long to hold: the body rules cannot apply, and the response is final.
@@ -86,6 +102,9 @@ final class PeekingSubscriber<T> implements BodySubscriber<Outcome<T>> {
 
     @Override
     public void onError(Throwable throwable) {
+        if (cut) {
+            return;
+        }
         if (passThrough != null) {
             passThrough.onUpstreamError(throwable);
         } else {
@@ -95,6 +114,9 @@ final class PeekingSubscriber<T> implements BodySubscriber<Outcome<T>> {
 
     @Override
     public void onComplete() {
+        if (cut) {
+            return;
+        }
         if (passThrough != null) {
             passThrough.onUpstreamComplete();
             return;

@@ -208,6 +208,38 @@ class WardenHttpClientTest {
     }
 
     @Test
+    void anInvalidTokenWithABodyLongerThanThePeekLimitIsRefreshedAndResent() throws Exception {
+        for (int call = 0; call < 2; call++) {
+            server.enqueue(response(401, "x".repeat(200_000)));
+            server.enqueue(response(200, "user"));
+        }
+
+        HttpResponse<String> response = client.send(get("/api/v1/user"), BodyHandlers.ofString());
+        assertThat(response.body()).isEqualTo("user");
+        assertThat(tokens.requests()).isEqualTo(1);
+
+        clock.advance(Duration.ofMinutes(1));
+        HttpResponse<String> async = client.sendAsync(get("/api/v1/user"), BodyHandlers.ofString()).get(10, TimeUnit.SECONDS);
+        assertThat(async.body()).isEqualTo("user");
+        assertThat(tokens.requests()).isEqualTo(2);
+    }
+
+    @Test
+    void whenTheRefreshFailsAfterALongInvalidTokenBodyTheAppGetsTheApisAnswerWhole() throws Exception {
+        tokens.failingWith(new TokenRefreshException("refused", false));
+        String big = "y".repeat(200_000);
+        server.enqueue(response(401, "x".repeat(200_000)));
+        server.enqueue(response(401, big));
+
+        HttpResponse<String> response = client.send(get("/api/v1/user"), BodyHandlers.ofString());
+
+        assertThat(response.statusCode()).isEqualTo(401);
+        assertThat(response.body()).isEqualTo(big);
+        assertThat(server.getRequestCount()).as("asked once more, never refreshed twice").isEqualTo(2);
+        assertThat(tokens.requests()).isEqualTo(1);
+    }
+
+    @Test
     void anErrorBodyLongerThanThePeekLimitReachesTheAppWhole() throws Exception {
         String big = "x".repeat(200_000) + " invalid token";
         server.enqueue(response(400, big));

@@ -77,6 +77,11 @@ public final class AgentLog {
         if (!enabled(level)) {
             return;
         }
+        out.println(line(level, message, t));
+    }
+
+    /** The line printed for a message: one line, with every known secret cut out. */
+    static String line(Level level, String message, Throwable t) {
         StringBuilder line = new StringBuilder(96)
                 .append(Instant.now()).append(" [apiwarden] ").append(level).append(' ').append(oneLine(KnownSecrets.scrub(message)));
         if (t != null) {
@@ -89,7 +94,7 @@ public final class AgentLog {
             }
             line.append(')');
         }
-        out.println(line);
+        return line.toString();
     }
 
     /**

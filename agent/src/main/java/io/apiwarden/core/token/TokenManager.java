@@ -1,6 +1,7 @@
 package io.apiwarden.core.token;
 
 import io.apiwarden.core.log.AgentLog;
+import io.apiwarden.core.log.KnownSecrets;
 import io.apiwarden.core.telemetry.RefreshObserver;
 
 import java.io.IOException;
@@ -200,6 +201,8 @@ public final class TokenManager {
                 Instant expiresAt = life == null ? null : now.plus(life);
                 Instant refreshAt = life == null ? null : expiresAt.minus(refreshWindow(life));
                 fresh = new AccessToken(grant.accessToken(), generation, now, expiresAt, refreshAt);
+                KnownSecrets.remember(grant.accessToken());
+                grant.refreshToken().ifPresent(KnownSecrets::remember);
                 current = fresh;
                 if (grant.refreshToken().isPresent() && !grant.refreshToken().get().equals(usedRefreshToken)) {
                     rotated = grant.refreshToken().get();
