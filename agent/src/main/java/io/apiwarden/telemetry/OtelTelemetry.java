@@ -2,6 +2,7 @@ package io.apiwarden.telemetry;
 
 import io.apiwarden.core.call.Decision;
 import io.apiwarden.core.classify.Verdict;
+import io.apiwarden.core.log.KnownSecrets;
 import io.apiwarden.core.telemetry.AttemptObserver;
 import io.apiwarden.core.telemetry.CallObserver;
 import io.apiwarden.core.telemetry.RefreshObserver;
@@ -59,6 +60,11 @@ public final class OtelTelemetry implements Telemetry {
     /** Why a response the agent would have resent went to the app ({@code deadline}). */
     private static final AttributeKey<String> NOT_RESENT_REASON = AttributeKey.stringKey(PREFIX + "not_resent_reason");
     private static final AttributeKey<String> REFRESH_RESULT = AttributeKey.stringKey(PREFIX + "token.refresh.result");
+    /**
+     * Response header values longer than this are cut on spans: proxy names, request IDs and
+     * Retry-After values are a few dozen characters, and a span must not carry a server's essay.
+     */
+    static final int MAX_HEADER_VALUE = 256;
     /** Response headers that tell which component answered (spec section 7, rule 4). */
     private static final List<String> PROXY_HEADERS = List.of("server", "via", "x-cache");
     /** The span attribute of each proxy header, made once rather than on every response. */
@@ -262,13 +268,13 @@ public final class OtelTelemetry implements Telemetry {
             for (int i = 0; i < PROXY_HEADERS.size(); i++) {
                 List<String> values = headers.apply(PROXY_HEADERS.get(i));
                 if (!values.isEmpty()) {
-                    a.put(PROXY_HEADER_KEYS.get(i), values);
+                    a.put(PROXY_HEADER_KEYS.get(i), fromServer(values));
                 }
             }
             for (String name : requestIdHeaders) {
                 List<String> values = headers.apply(name);
                 if (!values.isEmpty()) {
-                    a.put(REQUEST_ID, values.get(0));
+                    a.put(REQUEST_ID, fromServer(values.get(0)));
                     break;
                 }
             }
@@ -296,7 +302,7 @@ public final class OtelTelemetry implements Telemetry {
                         .put(PREFIX + "backoff.delay_ms", delay.toMillis())
                         .put(PREFIX + "backoff.reason", decision.reason());
                 if (retryAfter != null) {
-                    a.put(AttributeKey.stringArrayKey("http.response.header.retry-after"), List.of(retryAfter));
+                    a.put(AttributeKey.stringArrayKey("http.response.header.retry-after"), List.of(fromServer(retryAfter)));
                 }
                 span.addEvent(PREFIX + "backoff", a.build());
                 recordRetry("global_rate_limit");
@@ -347,5 +353,42 @@ public final class OtelTelemetry implements Telemetry {
                         .description("resends of managed calls, by reason").tag("reason", reason).register(meters)).increment();
             }
         }
+    }
+
+    /** Header values from a response, each fit for a span (see {@link #fromServer(String)}). */
+    static List<String> fromServer(List<String> values) {
+        for (String v : values) {
+            if (fromServer(v) != v) {
+                List<String> clean = new java.util.ArrayList<>(values.size());
+                for (String each : values) {
+                    clean.add(fromServer(each));
+                }
+                return clean;
+            }
+        }
+        return values;
+    }
+
+    /**
+     * A header value from a response, fit for a span: it is the server's text, so it is cut to
+     * {@link #MAX_HEADER_VALUE} characters, its control characters become spaces, and any
+     * secret the agent holds is cut out. The same instance when nothing needed changing, as on
+     * every ordinary response.
+     */
+    static String fromServer(String value) {
+        String v = KnownSecrets.scrub(value);
+        boolean clean = v.length() <= MAX_HEADER_VALUE;
+        for (int i = 0; clean && i < v.length(); i++) {
+            clean = !Character.isISOControl(v.charAt(i));
+        }
+        if (clean) {
+            return v;
+        }
+        StringBuilder b = new StringBuilder(Math.min(v.length(), MAX_HEADER_VALUE));
+        for (int i = 0; i < v.length() && b.length() < MAX_HEADER_VALUE; i++) {
+            char c = v.charAt(i);
+            b.append(Character.isISOControl(c) ? ' ' : c);
+        }
+        return b.toString();
     }
 }

@@ -1,0 +1,31 @@
+package io.apiwarden.telemetry;
+
+import io.apiwarden.core.log.KnownSecrets;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Response header values are the server's text: spans get them capped, on one line, with no secret. */
+class ServerHeaderTextTest {
+    @Test
+    void ordinaryValuesAreKeptAsTheyAreWithoutACopy() {
+        String value = "cloudflare";
+        List<String> values = List.of("1.1 varnish", "HIT");
+
+        assertThat(OtelTelemetry.fromServer(value)).isSameAs(value);
+        assertThat(OtelTelemetry.fromServer(values)).isSameAs(values);
+    }
+
+    @Test
+    void hostileValuesLoseTheirLineBreaksTheirLengthAndAnySecret() {
+        KnownSecrets.remember("echoed-refresh-4242aa");
+
+        String cleaned = OtelTelemetry.fromServer("nginx echoed-refresh-4242aa\r\nX-Injected: yes" + "z".repeat(10_000));
+
+        assertThat(cleaned).hasSize(OtelTelemetry.MAX_HEADER_VALUE).doesNotContain("\r", "\n", "echoed-refresh-4242aa")
+                .startsWith("nginx <redacted>  X-Injected: yes");
+        assertThat(OtelTelemetry.fromServer(List.of("ok", "bad\u0000value"))).containsExactly("ok", "bad value");
+    }
+}
