@@ -85,7 +85,8 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
         this.appRequest = appRequest;
         this.appHandler = appHandler;
         this.pushHandler = pushHandler;
-        this.state = new CallState(Deadline.after(appRequest.timeout().orElse(null), warden.clock()));
+        this.state = new CallState(Deadline.after(appRequest.timeout().orElse(null), warden.clock()),
+                CallState.requestKey(appRequest.method(), appRequest.uri().getRawPath()));
         URI uri = appRequest.uri();
         this.observer = warden.telemetry().call(appRequest.method(), uri.toString(), uri.getHost(), uri.getPort());
         this.requestId = warden.config().requestIdHeader().isPresent() ? UUID.randomUUID().toString() : null;
@@ -205,6 +206,7 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
         Map<String, String> headers = new LinkedHashMap<>(4);
         if (agentOwnsAuthorization && token != null) {
             headers.put(Requests.AUTHORIZATION, token.authorizationHeader());
+            state.sendingToken(token.generation());
         }
         attempt.inject(headers::put);
         warden.config().requestIdHeader().ifPresent(name -> {

@@ -51,7 +51,7 @@ final class ManagedOkHttpCall {
         this.async = async;
         this.retries = retries;
         this.request = chain.request();
-        this.state = async != null ? async.callState : new CallState(deadlineOf(chain.call(), warden));
+        this.state = async != null ? async.callState : new CallState(deadlineOf(chain.call(), warden), requestKey(request));
         this.repeatable = isRepeatable(request.body());
         this.agentOwnsAuthorization = warden.replacesAppAuthorization() || request.header(AUTHORIZATION) == null;
         this.requestId = async != null ? async.requestId
@@ -101,6 +101,7 @@ final class ManagedOkHttpCall {
             Request.Builder sent = request.newBuilder();
             if (agentOwnsAuthorization && token != null) {
                 sent.header(AUTHORIZATION, token.authorizationHeader()).tag(TokenFence.AgentToken.class, TokenFence.AgentToken.MARK);
+                state.sendingToken(token.generation());
             }
             attempt.inject(sent::header);
             if (requestId != null && request.header(warden.config().requestIdHeader().get()) == null) {
@@ -217,6 +218,10 @@ final class ManagedOkHttpCall {
     /** A new token after a refusal, or null when the refresh failed or the call's time ran out first. */
     private AccessToken awaitRefresh(AccessToken rejected) throws InterruptedIOException {
         return retries.await(chain.call(), warden.tokens().tokenAfterRejection(rejected), state.deadline(), "the token refresh");
+    }
+
+    static String requestKey(Request request) {
+        return CallState.requestKey(request.method(), request.url().encodedPath());
     }
 
     /**

@@ -5,6 +5,8 @@ import mockwebserver3.MockResponse;
 import mockwebserver3.RecordedRequest;
 
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -24,6 +26,15 @@ final class FakeOAuthApi extends Dispatcher {
     private final AtomicInteger throttled = new AtomicInteger();
     volatile int rateLimitFirst;
     volatile String tokenError;
+    /**
+     * When set, each refresh issues a token of its own ({@link #ISSUED_TOKEN} and a number) that
+     * the API accepts until it is revoked: by a request to {@code /revoke} (outside the API), or
+     * after {@code revokeAfterUses} uses when that is above zero.
+     */
+    volatile boolean revocable;
+    volatile int revokeAfterUses;
+    private final Map<String, AtomicInteger> usesLeft = new ConcurrentHashMap<>();
+    private final AtomicInteger issued = new AtomicInteger();
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
@@ -33,8 +44,17 @@ final class FakeOAuthApi extends Dispatcher {
             if (tokenError != null) {
                 return json(400, "{\"error\":\"" + tokenError + "\",\"error_description\":\"refresh token revoked\"}");
             }
-            return json(200, "{\"access_token\":\"" + ISSUED_TOKEN + "\",\"token_type\":\"Bearer\",\"expires_in\":3600,"
+            String token = ISSUED_TOKEN;
+            if (revocable) {
+                token = ISSUED_TOKEN + "-" + issued.incrementAndGet();
+                usesLeft.put(token, new AtomicInteger(revokeAfterUses > 0 ? revokeAfterUses : Integer.MAX_VALUE));
+            }
+            return json(200, "{\"access_token\":\"" + token + "\",\"token_type\":\"Bearer\",\"expires_in\":3600,"
                     + "\"refresh_token\":\"" + ROTATED_REFRESH_TOKEN + "\"}");
+        }
+        if (path.equals("/revoke")) {
+            usesLeft.clear();
+            return new MockResponse.Builder().code(200).body("revoked").build();
         }
         if (!path.startsWith("/api/v1")) {
             otherRequests.add(request);
@@ -45,11 +65,24 @@ final class FakeOAuthApi extends Dispatcher {
         if (throttled.getAndIncrement() < rateLimitFirst) {
             return json(429, "{\"message\":\"API rate limit exceeded (global)\"}");
         }
-        if (!("Bearer " + ISSUED_TOKEN).equals(request.getHeaders().get("Authorization"))) {
+        if (!accepts(request.getHeaders().get("Authorization"))) {
             return new MockResponse.Builder().code(401).addHeader("WWW-Authenticate", "Bearer error=\"invalid_token\"")
                     .body("{\"message\":\"OAuth invalid token\"}").build();
         }
         return new MockResponse.Builder().code(200).body("user").build();
+    }
+
+    private boolean accepts(String authorization) {
+        if (!revocable) {
+            return ("Bearer " + ISSUED_TOKEN).equals(authorization);
+        }
+        AtomicInteger left = authorization == null ? null : usesLeft.get(authorization.substring("Bearer ".length()));
+        return left != null && left.getAndDecrement() > 0;
+    }
+
+    /** How many tokens were issued while {@link #revocable}. */
+    int issuedCount() {
+        return issued.get();
     }
 
     private static MockResponse json(int code, String body) {

@@ -59,6 +59,30 @@ class JdkHttpClientAgentIT extends AgainstFakeApi {
     }
 
     @Test
+    void aTokenRevokedMomentsAfterItsIssueIsRefreshedOnceForFiftyConcurrentCalls() throws Exception {
+        api.revocable = true;
+
+        AgentJvm.Result r = app().run(JdkClientApp.class,
+                "send:" + url("/api/v1/user"), "send:" + url("/revoke"), "concurrent:50:" + url("/api/v1/user"));
+
+        assertThat(r.stdout).as(r.toString()).containsExactly("STATUS 200 user", "STATUS 200 revoked", "STATUSES {200=50}");
+        assertThat(api.tokenRequests).as("one at the start, one after the revocation").hasSize(2);
+    }
+
+    @Test
+    void anApiThatRevokesEachTokenAfterFiveUsesSeesEveryCallSucceed() throws Exception {
+        api.revocable = true;
+        api.revokeAfterUses = 5;
+        String[] sixty = new String[60];
+        java.util.Arrays.fill(sixty, "send:" + url("/api/v1/user"));
+
+        AgentJvm.Result r = app().run(JdkClientApp.class, sixty);
+
+        assertThat(r.stdout).as(r.toString()).hasSize(60).containsOnly("STATUS 200 user");
+        assertThat(api.tokenRequests).hasSize(12);
+    }
+
+    @Test
     void aRateLimitedCallWaitsDoublingDelaysAndSucceeds() throws Exception {
         api.rateLimitFirst = 3;
 

@@ -58,6 +58,17 @@ class OkHttpAgentIT extends AgainstFakeApi {
         assertThat(r.all()).doesNotContain(STALE_TOKEN, FakeOAuthApi.ISSUED_TOKEN, "first-refresh-9b8a7");
     }
 
+    @Test
+    void aTokenRevokedMomentsAfterItsIssueIsRefreshedOnceForConcurrentCalls() throws Exception {
+        api.revocable = true;
+
+        AgentJvm.Result r = app("okhttp5").run(OkHttpApp.class,
+                "execute:" + url("/api/v1/user"), "execute:" + url("/revoke"), "storm:50:" + url("/api/v1/user") + ":" + url("/other"));
+
+        assertThat(r.stdout).as(r.toString()).filteredOn(l -> l.startsWith("STORM")).containsExactly("STORM {STATUS 200 user=50}");
+        assertThat(api.tokenRequests).as("one at the start, one after the revocation").hasSize(2);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"execute-limit", "enqueue-limit"})
     void theAppsCallTimeoutBoundsTheRateLimitWaits(String way) throws Exception {

@@ -7,17 +7,45 @@ package io.apiwarden.core.call;
  */
 public final class CallState {
     private final Deadline deadline;
+    private final String requestKey;
     private int refreshes;
     private int rateLimitRetries;
+    private long tokenGeneration = -1;
 
-    /** A call with no time limit of its own. */
+    /** A call with no time limit of its own, to a resource that is not told apart. */
     public CallState() {
-        this(Deadline.NONE);
+        this(Deadline.NONE, "");
     }
 
-    /** A call that must be over by {@code deadline}, waits and resends included. */
-    public CallState(Deadline deadline) {
+    /**
+     * A call that must be over by {@code deadline}, waits and resends included.
+     *
+     * @param requestKey the method and path of the request (no query), which tells apart the
+     *     resources a token may or may not touch
+     */
+    public CallState(Deadline deadline, String requestKey) {
         this.deadline = deadline;
+        this.requestKey = requestKey;
+    }
+
+    /** The key of a request for {@link #CallState(Deadline, String)}: method and path, no query. */
+    public static String requestKey(String method, String rawPath) {
+        return method + " " + (rawPath == null || rawPath.isEmpty() ? "/" : rawPath);
+    }
+
+    /** The method and path of the request, for remembering refusals. */
+    public String requestKey() {
+        return requestKey;
+    }
+
+    /** The generation of the agent's token on the attempt being sent, or -1 when it carries none. */
+    public long tokenGeneration() {
+        return tokenGeneration;
+    }
+
+    /** Records which generation of the agent's token the next attempt carries. */
+    public void sendingToken(long generation) {
+        tokenGeneration = generation;
     }
 
     /** The app's own time limit for the whole call. */

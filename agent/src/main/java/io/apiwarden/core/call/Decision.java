@@ -17,7 +17,19 @@ public final class Decision {
     static final Decision RETURN = new Decision(Action.RETURN, Duration.ZERO, 0, null);
     static final Decision REFRESH = new Decision(Action.REFRESH_AND_RESEND, Duration.ZERO, 0, null);
     /** The response goes to the app because the next wait would outlive the app's own time limit. */
-    static final Decision RETURN_AT_DEADLINE = new Decision(Action.RETURN, Duration.ZERO, 0, "deadline");
+    static final Decision RETURN_AT_DEADLINE = notResent("deadline");
+    /** The request body cannot be sent twice. */
+    static final Decision BODY_NOT_REPEATABLE = notResent("body_not_repeatable");
+    /** The app set its own Authorization: a new token of the agent's would not be sent. */
+    static final Decision APP_AUTHORIZATION = notResent("app_authorization");
+    /** No refresh is possible: no refresh token or token endpoint, or refreshing stopped after a permanent refusal. */
+    static final Decision NO_REFRESH = notResent("no_refresh");
+    /** The call was refreshed and resent once already. */
+    static final Decision REFRESHED_ALREADY = notResent("refreshed_already");
+    /** This request was refused right after a refresh with this very token: its rights, not its age. */
+    static final Decision REFUSED_FOR_RIGHTS = notResent("refused_for_rights");
+    /** The rate-limit retries of the call are spent. */
+    static final Decision RETRIES_SPENT = notResent("retries_spent");
 
     private final Action action;
     private final Duration delay;
@@ -29,6 +41,10 @@ public final class Decision {
         this.delay = delay;
         this.retry = retry;
         this.reason = reason;
+    }
+
+    private static Decision notResent(String reason) {
+        return new Decision(Action.RETURN, Duration.ZERO, 0, reason);
     }
 
     /** The response goes to the app. */
@@ -55,8 +71,8 @@ public final class Decision {
 
     /**
      * Why the wait is as long as it is ({@code backoff} or {@code retry-after}); for a response
-     * that goes to the app although the agent would have resent it, why not ({@code deadline});
-     * null otherwise.
+     * of the spec's two errors that goes to the app, why it was not resent ({@code deadline},
+     * {@code refused_for_rights}, ...: see {@code docs/telemetry.md}); null otherwise.
      */
     public String reason() {
         return reason;

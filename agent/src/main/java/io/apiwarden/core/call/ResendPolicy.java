@@ -3,6 +3,7 @@ package io.apiwarden.core.call;
 import io.apiwarden.core.backoff.BackoffPolicy;
 import io.apiwarden.core.backoff.RetryAfter;
 import io.apiwarden.core.classify.Verdict;
+import io.apiwarden.core.log.AgentLog;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -20,6 +21,7 @@ import java.util.Optional;
 public final class ResendPolicy {
     private final BackoffPolicy backoff;
     private final Clock clock;
+    private final RefusalMemory refusals = new RefusalMemory();
 
     public ResendPolicy(BackoffPolicy backoff, Clock clock) {
         this.backoff = backoff;
@@ -36,35 +38,63 @@ public final class ResendPolicy {
      */
     public Decision decide(CallState state, Verdict verdict, String retryAfter, boolean bodyRepeatable,
                            boolean agentSetToken, boolean canRefresh) {
-        if (!bodyRepeatable) {
+        Decision d = choose(state, verdict, retryAfter, bodyRepeatable, agentSetToken, canRefresh);
+        if (d.action() == Decision.Action.RETURN && d.reason() != null && AgentLog.enabled(AgentLog.Level.DEBUG)) {
+            AgentLog.debug("not resent (" + d.reason() + "): " + verdict.name().toLowerCase(java.util.Locale.ROOT) + " on " + state.requestKey());
+        }
+        return d;
+    }
+
+    private Decision choose(CallState state, Verdict verdict, String retryAfter, boolean bodyRepeatable,
+                            boolean agentSetToken, boolean canRefresh) {
+        if (verdict != Verdict.INVALID_TOKEN && verdict != Verdict.GLOBAL_RATE_LIMIT) {
             return Decision.RETURN;
         }
-        switch (verdict) {
-            case INVALID_TOKEN:
-                if (agentSetToken && canRefresh && state.refreshes() == 0) {
-                    if (state.deadline().hasPassed()) {
-                        return Decision.RETURN_AT_DEADLINE;
-                    }
-                    state.countRefresh();
-                    return Decision.REFRESH;
-                }
-                return Decision.RETURN;
-            case GLOBAL_RATE_LIMIT:
-                int retry = state.rateLimitRetries() + 1;
-                if (retry > backoff.maxRetries()) {
-                    return Decision.RETURN;
-                }
-                Optional<Duration> asked = RetryAfter.parse(retryAfter, clock.instant());
-                Duration delay = backoff.delayBefore(retry, asked);
-                Duration exponential = backoff.delayBefore(retry, Optional.empty());
-                if (!state.deadline().allows(delay)) {
-                    // Without the agent the app would have had this response at once.
-                    return Decision.RETURN_AT_DEADLINE;
-                }
-                state.countRateLimitRetry();
-                return Decision.waitAndResend(delay, retry, delay.compareTo(exponential) > 0 ? "retry-after" : "backoff");
-            default:
-                return Decision.RETURN;
+        if (!bodyRepeatable) {
+            return Decision.BODY_NOT_REPEATABLE;
         }
+        if (verdict == Verdict.INVALID_TOKEN) {
+            return afterInvalidToken(state, agentSetToken, canRefresh);
+        }
+        int retry = state.rateLimitRetries() + 1;
+        if (retry > backoff.maxRetries()) {
+            return Decision.RETRIES_SPENT;
+        }
+        Optional<Duration> asked = RetryAfter.parse(retryAfter, clock.instant());
+        Duration delay = backoff.delayBefore(retry, asked);
+        Duration exponential = backoff.delayBefore(retry, Optional.empty());
+        if (!state.deadline().allows(delay)) {
+            // Without the agent the app would have had this response at once.
+            return Decision.RETURN_AT_DEADLINE;
+        }
+        state.countRateLimitRetry();
+        return Decision.waitAndResend(delay, retry, delay.compareTo(exponential) > 0 ? "retry-after" : "backoff");
+    }
+
+    /**
+     * A token the API accepted before and refuses now was revoked or has expired, whatever its
+     * age: refresh. The one refusal a new token cannot fix is a refusal of its rights, and the
+     * evidence for that is a request refused again right after a refresh: remembered, so the
+     * same request with the same token costs no refresh the next time.
+     */
+    private Decision afterInvalidToken(CallState state, boolean agentSetToken, boolean canRefresh) {
+        if (!agentSetToken) {
+            return Decision.APP_AUTHORIZATION;
+        }
+        if (state.refreshes() > 0) {
+            refusals.remember(state.requestKey(), state.tokenGeneration());
+            return Decision.REFRESHED_ALREADY;
+        }
+        if (!canRefresh) {
+            return Decision.NO_REFRESH;
+        }
+        if (refusals.refusedForRights(state.requestKey(), state.tokenGeneration())) {
+            return Decision.REFUSED_FOR_RIGHTS;
+        }
+        if (state.deadline().hasPassed()) {
+            return Decision.RETURN_AT_DEADLINE;
+        }
+        state.countRefresh();
+        return Decision.REFRESH;
     }
 }

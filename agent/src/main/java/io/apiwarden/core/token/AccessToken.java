@@ -42,11 +42,6 @@ public final class AccessToken {
         return expiresAt != null && !now.isBefore(expiresAt);
     }
 
-    /** True when the agent obtained this token less than {@code age} ago; false for the configured one. */
-    boolean isYoungerThan(java.time.Duration age, Instant now) {
-        return obtainedAt != null && now.isBefore(obtainedAt.plus(age));
-    }
-
     boolean isDueForRefresh(Instant now) {
         return refreshAt != null && !now.isBefore(refreshAt);
     }

@@ -27,9 +27,8 @@ import java.util.function.Supplier;
  *       the API's own responses reach the app.
  *   <li>After a failed refresh, callers within {@link #FAILURE_COOL_DOWN} fail fast instead of
  *       each asking a struggling token service again.
- *   <li>A token refused within {@link #MIN_AGE_TO_REFRESH_ON_REJECTION} of its issue is not
- *       replaced: the spec's "insufficient permissions" is the same error, and a new token has
- *       the same rights.
+ *   <li>A refused token is replaced whatever its age (revoked, or expired early). Refusals of
+ *       a token's rights are told apart by the resend policy, on evidence, not here.
  * </ul>
  */
 public final class TokenManager {
@@ -37,11 +36,6 @@ public final class TokenManager {
     static final Duration MAX_REFRESH_AHEAD = Duration.ofSeconds(60);
     /** Long enough that a storm of 401s during an outage of the token service asks it once. */
     static final Duration FAILURE_COOL_DOWN = Duration.ofSeconds(5);
-    /**
-     * A token refused younger than this is not refreshed again: the refusal is about rights, not
-     * age. Bounds the refreshes that a resource the token may not touch can cause to one per 10 s.
-     */
-    static final Duration MIN_AGE_TO_REFRESH_ON_REJECTION = Duration.ofSeconds(10);
     /** Longer lives are treated as a year: "never expires" values must not overflow the clock. */
     static final Duration MAX_LIFETIME = Duration.ofDays(365);
 
@@ -151,11 +145,6 @@ public final class TokenManager {
             }
             if (instant.isBefore(coolDownUntil)) {
                 return failed("the last refresh failed moments ago", false);
-            }
-            if (rejected && now != null && now.isYoungerThan(MIN_AGE_TO_REFRESH_ON_REJECTION, instant)) {
-                // A token this new was refused for what it may do, not for its age ("insufficient
-                // permissions" is the same error): a new one would be refused too.
-                return failed("the token was issued moments ago; a new one would not be allowed more", false);
             }
             mine = new CompletableFuture<>();
             inFlight = mine;

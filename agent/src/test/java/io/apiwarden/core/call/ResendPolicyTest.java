@@ -47,20 +47,58 @@ class ResendPolicyTest {
     }
 
     @Test
-    void nothingIsResentWhenItCannotHelpOrCannotBeRepeated() {
-        assertThat(policy.decide(state, Verdict.GLOBAL_RATE_LIMIT, null, false, true, true).action()).isEqualTo(Decision.Action.RETURN);
-        assertThat(policy.decide(state, Verdict.INVALID_TOKEN, null, true, false, true).action()).isEqualTo(Decision.Action.RETURN);
-        assertThat(policy.decide(state, Verdict.INVALID_TOKEN, null, true, true, false).action()).isEqualTo(Decision.Action.RETURN);
-        assertThat(decide(Verdict.SERVER_ERROR).action()).isEqualTo(Decision.Action.RETURN);
-        assertThat(decide(Verdict.CLIENT_ERROR).action()).isEqualTo(Decision.Action.RETURN);
+    void nothingIsResentWhenItCannotHelpOrCannotBeRepeatedAndEachRefusalSaysWhy() {
+        assertThat(policy.decide(state, Verdict.GLOBAL_RATE_LIMIT, null, false, true, true).reason()).isEqualTo("body_not_repeatable");
+        assertThat(policy.decide(state, Verdict.INVALID_TOKEN, null, true, false, true).reason()).isEqualTo("app_authorization");
+        assertThat(policy.decide(state, Verdict.INVALID_TOKEN, null, true, true, false).reason()).isEqualTo("no_refresh");
+        assertThat(decide(Verdict.SERVER_ERROR)).isEqualTo(Decision.returnToApp());
+        assertThat(decide(Verdict.CLIENT_ERROR)).isEqualTo(Decision.returnToApp());
+        assertThat(decide(Verdict.SUCCESS).reason()).isNull();
         assertThat(state.resends()).isZero();
+    }
+
+    @Test
+    void aRequestRefusedAgainRightAfterARefreshCostsNoRefreshWithTheSameToken() {
+        CallState first = new CallState(Deadline.NONE, "GET /v1/admin");
+        first.sendingToken(0);
+        assertThat(policy.decide(first, Verdict.INVALID_TOKEN, null, true, true, true).action()).isEqualTo(Decision.Action.REFRESH_AND_RESEND);
+        first.sendingToken(1);
+        assertThat(policy.decide(first, Verdict.INVALID_TOKEN, null, true, true, true).reason()).isEqualTo("refreshed_already");
+
+        CallState again = new CallState(Deadline.NONE, "GET /v1/admin");
+        again.sendingToken(1);
+        assertThat(policy.decide(again, Verdict.INVALID_TOKEN, null, true, true, true).reason()).isEqualTo("refused_for_rights");
+
+        CallState otherResource = new CallState(Deadline.NONE, "GET /v1/user");
+        otherResource.sendingToken(1);
+        assertThat(policy.decide(otherResource, Verdict.INVALID_TOKEN, null, true, true, true).action())
+                .as("a refusal elsewhere means revoked or expired").isEqualTo(Decision.Action.REFRESH_AND_RESEND);
+
+        CallState newerToken = new CallState(Deadline.NONE, "GET /v1/admin");
+        newerToken.sendingToken(2);
+        assertThat(policy.decide(newerToken, Verdict.INVALID_TOKEN, null, true, true, true).action())
+                .as("a new token may have other rights").isEqualTo(Decision.Action.REFRESH_AND_RESEND);
+    }
+
+    @Test
+    void theRefusalMemoryIsBounded() {
+        RefusalMemory memory = new RefusalMemory();
+        for (int i = 0; i < RefusalMemory.MAX_REQUESTS + 50; i++) {
+            memory.remember("GET /v1/r" + i, 7);
+        }
+
+        assertThat(memory.size()).isEqualTo(RefusalMemory.MAX_REQUESTS);
+        assertThat(memory.refusedForRights("GET /v1/r0", 7)).as("the oldest is forgotten first").isFalse();
+        assertThat(memory.refusedForRights("GET /v1/r" + (RefusalMemory.MAX_REQUESTS + 49), 7)).isTrue();
+        memory.remember("GET /v1/x", 8);
+        assertThat(memory.size()).as("a new generation starts afresh").isEqualTo(1);
     }
 
     @Test
     void aWaitThatWouldOutliveTheAppsOwnTimeLimitIsNotBegun() {
         MutableClock clock = MutableClock.atEpochDay();
         ResendPolicy timed = new ResendPolicy(new BackoffPolicy(Duration.ofSeconds(2), 5, Duration.ofMinutes(5)), clock);
-        CallState limited = new CallState(Deadline.after(Duration.ofSeconds(7), clock));
+        CallState limited = new CallState(Deadline.after(Duration.ofSeconds(7), clock), "GET /v1/user");
 
         assertThat(timed.decide(limited, Verdict.GLOBAL_RATE_LIMIT, null, true, true, true).delay()).isEqualTo(Duration.ofSeconds(2));
         clock.advance(Duration.ofSeconds(2));
@@ -77,7 +115,7 @@ class ResendPolicyTest {
     void aRetryAfterBeyondTheTimeLimitHandsTheResponseOverAtOnce() {
         MutableClock clock = MutableClock.atEpochDay();
         ResendPolicy timed = new ResendPolicy(new BackoffPolicy(Duration.ofSeconds(2), 5, Duration.ofMinutes(5)), clock);
-        CallState limited = new CallState(Deadline.after(Duration.ofSeconds(3), clock));
+        CallState limited = new CallState(Deadline.after(Duration.ofSeconds(3), clock), "GET /v1/user");
 
         assertThat(timed.decide(limited, Verdict.GLOBAL_RATE_LIMIT, "60", true, true, true).reason()).isEqualTo("deadline");
     }
@@ -85,7 +123,7 @@ class ResendPolicyTest {
     @Test
     void noRefreshIsBegunOnceTheTimeLimitHasPassed() {
         MutableClock clock = MutableClock.atEpochDay();
-        CallState limited = new CallState(Deadline.after(Duration.ofSeconds(3), clock));
+        CallState limited = new CallState(Deadline.after(Duration.ofSeconds(3), clock), "GET /v1/user");
         clock.advance(Duration.ofSeconds(3));
 
         Decision d = policy.decide(limited, Verdict.INVALID_TOKEN, null, true, true, true);
