@@ -9,11 +9,14 @@ import io.apiwarden.core.log.KnownSecrets;
 import io.apiwarden.core.scope.ApiScope;
 import io.apiwarden.core.telemetry.Telemetry;
 import io.apiwarden.core.time.DelayScheduler;
+import io.apiwarden.core.time.LazyThread;
 import io.apiwarden.core.time.SystemDelayScheduler;
 import io.apiwarden.core.token.HttpTokenEndpoint;
 import io.apiwarden.core.token.RefreshTokenFile;
 import io.apiwarden.core.token.TokenEndpoint;
 import io.apiwarden.core.token.TokenManager;
+import io.apiwarden.core.token.TokenSharing;
+import io.apiwarden.core.token.store.FileTokenStore;
 
 import java.net.http.HttpClient;
 import java.time.Clock;
@@ -24,6 +27,11 @@ import java.util.function.Supplier;
  * classifier, resend policy, token manager, clock and scheduler. Shared by every client.
  */
 public final class Warden {
+    /**
+     * How long an operation on the refresh-token file may wait for another process's lock: the
+     * lock is held for the milliseconds a write takes, so a longer wait means a stuck process.
+     */
+    static final java.time.Duration FILE_STORE_TIMEOUT = java.time.Duration.ofMillis(500);
     private final WardenConfig config;
     private final ApiScope scope;
     private final ResponseClassifier classifier = new ResponseClassifier();
@@ -54,9 +62,22 @@ public final class Warden {
                 new BackoffPolicy(config.backoffInitialDelay(), config.backoffMaxRetries(), config.backoffMaxDelay()), clock);
         this.tokens = new TokenManager(tokenEndpoint, config.accessToken().orElse(null), config.refreshToken().orElse(null),
                 config.refreshTokenFile().map(RefreshTokenFile::new).orElse(null), clock,
-                () -> config.tokenUrl().map(telemetry::refresh).orElse(io.apiwarden.core.telemetry.RefreshObserver.NOOP));
+                () -> config.tokenUrl().map(telemetry::refresh).orElse(io.apiwarden.core.telemetry.RefreshObserver.NOOP),
+                sharing(config, scheduler, clock));
         this.scheduler = scheduler;
         this.clock = clock;
+    }
+
+    /**
+     * Who this JVM shares its token state with: the JVMs of this host that use the same
+     * refresh-token file, when the refresh token comes from one; nobody otherwise.
+     */
+    private static TokenSharing sharing(WardenConfig config, DelayScheduler scheduler, Clock clock) {
+        if (config.refreshTokenFile().isPresent() && config.refreshToken().isPresent()) {
+            return TokenSharing.through(new FileTokenStore(config.refreshTokenFile().get(), FILE_STORE_TIMEOUT, clock),
+                    scheduler, new LazyThread("apiwarden-token-store"));
+        }
+        return TokenSharing.none(clock);
     }
 
     /**

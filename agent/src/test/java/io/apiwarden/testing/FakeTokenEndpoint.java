@@ -22,6 +22,9 @@ public final class FakeTokenEndpoint implements TokenEndpoint {
     private volatile boolean rotate;
     private volatile TokenRefreshException failure;
     private volatile boolean hold;
+    /** Under strict rotation, the one refresh token the service still accepts; null when any is accepted. */
+    private String validRefreshToken;
+    private final AtomicInteger invalidGrants = new AtomicInteger();
 
     public FakeTokenEndpoint expiresIn(Duration d) {
         this.expiresIn = d;
@@ -31,6 +34,22 @@ public final class FakeTokenEndpoint implements TokenEndpoint {
     public FakeTokenEndpoint rotating() {
         this.rotate = true;
         return this;
+    }
+
+    /**
+     * Rotation as strict providers do it (Keycloak with no reuse, say): each refresh issues a new
+     * refresh token and revokes the one used; any other refresh token is refused with
+     * {@code invalid_grant}.
+     */
+    public synchronized FakeTokenEndpoint strictRotation(String currentRefreshToken) {
+        this.rotate = true;
+        this.validRefreshToken = currentRefreshToken;
+        return this;
+    }
+
+    /** How many refreshes strict rotation refused. */
+    public int invalidGrants() {
+        return invalidGrants.get();
     }
 
     public FakeTokenEndpoint failingWith(TokenRefreshException e) {
@@ -54,9 +73,17 @@ public final class FakeTokenEndpoint implements TokenEndpoint {
 
     @Override
     public CompletableFuture<TokenGrant> refresh(String refreshToken) {
-        int n = issued.incrementAndGet();
+        int n;
         synchronized (this) {
             refreshTokensSeen.add(refreshToken);
+            if (validRefreshToken != null && !validRefreshToken.equals(refreshToken)) {
+                invalidGrants.incrementAndGet();
+                return CompletableFuture.failedFuture(new TokenRefreshException("invalid_grant", true));
+            }
+            n = issued.incrementAndGet();
+            if (validRefreshToken != null) {
+                validRefreshToken = "refresh-" + n;
+            }
         }
         if (failure != null) {
             return CompletableFuture.failedFuture(failure);

@@ -23,6 +23,15 @@ public final class AccessToken {
         this.refreshAt = refreshAt;
     }
 
+    /** The token itself, for comparing with a stored one. */
+    String value() {
+        return authorizationHeader.substring("Bearer ".length());
+    }
+
+    Instant obtainedAt() {
+        return obtainedAt;
+    }
+
     /** The header value to send: {@code Bearer <token>}. */
     public String authorizationHeader() {
         return authorizationHeader;

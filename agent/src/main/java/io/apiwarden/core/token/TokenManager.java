@@ -3,17 +3,18 @@ package io.apiwarden.core.token;
 import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.log.KnownSecrets;
 import io.apiwarden.core.telemetry.RefreshObserver;
+import io.apiwarden.core.token.store.TokenState;
 
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
 
 /**
- * Holds the current access token and refreshes it, one refresh at a time for the whole JVM.
+ * Holds the current access token and refreshes it, one refresh at a time for the whole JVM,
+ * and, through a shared store, one at a time for every JVM of the same OAuth client.
  *
  * <ul>
  *   <li>Single flight: every caller that needs a refresh while one runs shares it.
@@ -22,13 +23,18 @@ import java.util.function.Supplier;
  *   <li>Ahead of expiry: a call made inside the refresh window ({@link #refreshWindow}) uses the
  *       current token and starts a refresh in the background, so most calls never see a 401.
  *       Nothing runs while the app makes no calls.
- *   <li>Rotation: a new refresh token replaces the old one, in memory and in its file.
- *   <li>A permanent refusal ({@code invalid_grant}) stops all refreshing: one error line, then
- *       the API's own responses reach the app.
- *   <li>After a failed refresh, callers within {@link #FAILURE_COOL_DOWN} fail fast instead of
- *       each asking a struggling token service again.
  *   <li>A refused token is replaced whatever its age (revoked, or expired early). Refusals of
  *       a token's rights are told apart by the resend policy, on evidence, not here.
+ *   <li>Shared: the first call reads the store and adopts a newer state than the configured one
+ *       (a JVM started with a stale secret); each refresh goes through {@link StoreRefresh}.
+ *   <li>Rotation: a new refresh token replaces the old one in memory, in the store and in its
+ *       file <em>before</em> any caller gets the new access token, so no call relies on a token
+ *       whose refresh token a crash could lose.
+ *   <li>A permanent refusal ({@code invalid_grant}) stops refreshing with that refresh token: one
+ *       error line, then the API's own responses reach the app. With a shared store, a newer
+ *       state another JVM writes is still adopted.
+ *   <li>After a failed refresh, callers within {@link #FAILURE_COOL_DOWN} fail fast instead of
+ *       each asking a struggling token service again.
  * </ul>
  */
 public final class TokenManager {
@@ -39,20 +45,23 @@ public final class TokenManager {
     /** Longer lives are treated as a year: "never expires" values must not overflow the clock. */
     static final Duration MAX_LIFETIME = Duration.ofDays(365);
 
-    private final TokenEndpoint endpoint;
+    private final boolean canEverRefresh;
     private final RefreshTokenFile refreshTokenFile;
     private final Clock clock;
     private final Supplier<RefreshObserver> observers;
+    private final StoreRefresh refresher;
+    private final TokenSharing sharing;
     private final Object lock = new Object();
     private final Object fileLock = new Object();
     private long persistedGeneration;
 
     private volatile AccessToken current;
-    private String refreshToken;
+    /** The state this JVM holds: generation 0 until it meets the store. */
+    private TokenState held;
+    private volatile boolean synced;
     private CompletableFuture<AccessToken> inFlight;
-    private boolean stopped;
+    private String refusedRefreshToken;
     private Instant coolDownUntil = Instant.MIN;
-    private long generation;
     private volatile String lastFailure;
 
     /**
@@ -63,24 +72,33 @@ public final class TokenManager {
      */
     public TokenManager(TokenEndpoint endpoint, String accessToken, String refreshToken,
                         RefreshTokenFile refreshTokenFile, Clock clock) {
-        this(endpoint, accessToken, refreshToken, refreshTokenFile, clock, () -> RefreshObserver.NOOP);
+        this(endpoint, accessToken, refreshToken, refreshTokenFile, clock, () -> RefreshObserver.NOOP, TokenSharing.none(clock));
     }
 
-    /** As above, with each refresh reported to an observer from {@code observers}. */
-    public TokenManager(TokenEndpoint endpoint, String accessToken, String refreshToken,
-                        RefreshTokenFile refreshTokenFile, Clock clock, Supplier<RefreshObserver> observers) {
+    /**
+     * As above, with each refresh reported to an observer from {@code observers}, and the state
+     * shared as {@code sharing} says.
+     */
+    public TokenManager(TokenEndpoint endpoint, String accessToken, String refreshToken, RefreshTokenFile refreshTokenFile,
+                        Clock clock, Supplier<RefreshObserver> observers, TokenSharing sharing) {
         this.observers = observers;
-        this.endpoint = endpoint;
-        this.refreshToken = refreshToken;
-        this.refreshTokenFile = refreshTokenFile;
+        this.canEverRefresh = endpoint != null;
+        this.refreshTokenFile = sharing.keepsRefreshTokenFile() ? null : refreshTokenFile;
         this.clock = clock;
+        this.sharing = sharing;
+        this.refresher = new StoreRefresh(sharing.store, endpoint, sharing.scheduler, sharing.storeIo, clock,
+                TokenSharing.LEASE_TTL, TokenSharing.MAX_LEASE_WAIT);
+        this.held = new TokenState(0, accessToken, null, null, refreshToken);
         this.current = accessToken == null ? null : new AccessToken(accessToken, 0, null, null, null);
+        this.synced = !sharing.shared;
     }
 
     /** Whether a refresh can be attempted at all. */
     public boolean canRefresh() {
         synchronized (lock) {
-            return endpoint != null && refreshToken != null && !stopped;
+            // With a shared store, another JVM may have stored what this one lacks.
+            return canEverRefresh && (sharing.shared
+                    || (held.refreshToken() != null && !held.refreshToken().equals(refusedRefreshToken)));
         }
     }
 
@@ -100,6 +118,9 @@ public final class TokenManager {
      * failed refresh it completes with what there is (possibly null) and lets the API decide.
      */
     public CompletableFuture<AccessToken> tokenForRequest() {
+        if (!synced) {
+            syncFromStore();
+        }
         AccessToken t = current;
         Instant now = clock.instant();
         if (t != null && !t.isExpired(now)) {
@@ -118,16 +139,32 @@ public final class TokenManager {
      * {@link TokenRefreshException} when no new token can be had.
      */
     public CompletableFuture<AccessToken> tokenAfterRejection(AccessToken rejected) {
-        return refresh(rejected, true);
+        return refresh(rejected);
+    }
+
+    /**
+     * The first look at a shared store: a state newer than the configured one (another JVM's, or
+     * this host's from before a restart) is taken as it is. Once; a store that does not answer
+     * leaves the configured tokens in use.
+     */
+    private void syncFromStore() {
+        TokenState stored = refresher.readQuietly();
+        synchronized (lock) {
+            if (synced) {
+                return;
+            }
+            synced = true;
+            if (stored != null && stored.refreshToken() != null) {
+                AgentLog.debug("token state taken from " + sharing.describe() + ": " + stored);
+                hold(stored);
+            }
+        }
     }
 
     private CompletableFuture<AccessToken> refresh(AccessToken failed) {
-        return refresh(failed, false);
-    }
-
-    private CompletableFuture<AccessToken> refresh(AccessToken failed, boolean rejected) {
         CompletableFuture<AccessToken> mine;
-        String usingRefreshToken;
+        TokenState known;
+        String refused;
         synchronized (lock) {
             Instant instant = clock.instant();
             AccessToken now = current;
@@ -137,10 +174,10 @@ public final class TokenManager {
             if (inFlight != null) {
                 return inFlight;
             }
-            if (endpoint == null || refreshToken == null) {
+            if (!canEverRefresh || (held.refreshToken() == null && !sharing.shared)) {
                 return failed("no refresh is possible: set apiwarden.refresh-token and apiwarden.auth-url", true);
             }
-            if (stopped) {
+            if (!sharing.shared && held.refreshToken().equals(refusedRefreshToken)) {
                 return failed("refreshing is stopped after a permanent refusal", true);
             }
             if (instant.isBefore(coolDownUntil)) {
@@ -148,20 +185,19 @@ public final class TokenManager {
             }
             mine = new CompletableFuture<>();
             inFlight = mine;
-            usingRefreshToken = refreshToken;
+            known = held;
+            refused = refusedRefreshToken;
         }
         RefreshObserver observer = observe();
-        mine.whenComplete((t, e) -> observer.end(e == null ? "success" : asRefreshException(e).permanent() ? "refused" : "failed"));
-        CompletableFuture<TokenGrant> grant;
+        CompletableFuture<StoreRefresh.Outcome> outcome;
         try {
-            grant = endpoint.refresh(usingRefreshToken);
-        } catch (Throwable t) {
-            grant = CompletableFuture.failedFuture(new TokenRefreshException(
-                    "the token request failed (" + t.getClass().getSimpleName() + ")", false));
+            outcome = refresher.refresh(known, failed == null ? null : failed.value(), refused, observer);
+        } catch (RuntimeException e) {
+            outcome = CompletableFuture.failedFuture(e);
         }
-        grant.whenComplete((g, failure) -> {
+        outcome.whenComplete((o, failure) -> {
             try {
-                finish(mine, usingRefreshToken, g, failure);
+                finish(mine, o, failure, observer);
             } catch (Throwable t) {
                 // Whatever went wrong, no caller may wait for this refresh forever.
                 synchronized (lock) {
@@ -171,56 +207,73 @@ public final class TokenManager {
                     coolDownUntil = clock.instant().plus(FAILURE_COOL_DOWN);
                 }
                 AgentLog.once(AgentLog.Level.ERROR, "refresh-finish", "a token response could not be used", t);
+                observer.end("failed");
                 mine.completeExceptionally(new TokenRefreshException("the token response could not be used", false));
             }
         });
         return mine;
     }
 
-    private void finish(CompletableFuture<AccessToken> mine, String usedRefreshToken, TokenGrant grant, Throwable failure) {
-        AccessToken fresh = null;
-        TokenRefreshException error = null;
-        String rotated = null;
-        synchronized (lock) {
-            inFlight = null;
-            if (failure == null) {
-                Instant now = clock.instant();
-                generation++;
-                Duration life = grant.expiresIn().map(l -> l.compareTo(MAX_LIFETIME) > 0 ? MAX_LIFETIME : l).orElse(null);
-                Instant expiresAt = life == null ? null : now.plus(life);
-                Instant refreshAt = life == null ? null : expiresAt.minus(refreshWindow(life));
-                fresh = new AccessToken(grant.accessToken(), generation, now, expiresAt, refreshAt);
-                KnownSecrets.remember(grant.accessToken());
-                grant.refreshToken().ifPresent(KnownSecrets::remember);
-                current = fresh;
-                if (grant.refreshToken().isPresent() && !grant.refreshToken().get().equals(usedRefreshToken)) {
-                    rotated = grant.refreshToken().get();
-                    refreshToken = rotated;
-                }
-            } else {
-                error = asRefreshException(failure);
+    private void finish(CompletableFuture<AccessToken> mine, StoreRefresh.Outcome outcome, Throwable failure, RefreshObserver observer) {
+        if (failure != null) {
+            TokenRefreshException error = StoreRefresh.asRefreshException(failure);
+            synchronized (lock) {
+                inFlight = null;
                 lastFailure = error.getMessage();
-                if (error.permanent()) {
-                    stopped = true;
-                } else {
+                if (error.permanent() && held.refreshToken() != null) {
+                    refusedRefreshToken = held.refreshToken();
+                }
+                if (!error.permanent() || sharing.shared) {
+                    // Shared, a permanent refusal is looked at again later: another JVM may store a newer token.
                     coolDownUntil = clock.instant().plus(FAILURE_COOL_DOWN);
                 }
             }
-        }
-        if (fresh != null) {
-            AgentLog.debug("access token refreshed: " + fresh);
-            mine.complete(fresh);
-            if (rotated != null) {
-                persist(rotated, fresh.generation());
-            }
-        } else {
             if (error.permanent()) {
                 AgentLog.error("token refresh refused for good, calls now go out with the last token: " + error.getMessage());
             } else {
                 AgentLog.warn("token refresh failed: " + error.getMessage());
             }
+            observer.end(error.permanent() ? "refused" : "failed");
             mine.completeExceptionally(error);
+            return;
         }
+        TokenState state = outcome.state;
+        String previousRefreshToken;
+        AccessToken fresh;
+        synchronized (lock) {
+            previousRefreshToken = held.refreshToken();
+            fresh = hold(state);
+        }
+        if (state.refreshToken() != null && !state.refreshToken().equals(previousRefreshToken)) {
+            // Before any caller has the new access token: see the class comment.
+            persist(state.refreshToken(), state.generation());
+        }
+        synchronized (lock) {
+            inFlight = null;
+        }
+        AgentLog.debug((outcome.adopted ? "access token taken from " + sharing.describe() + ": " : "access token refreshed: ") + fresh);
+        observer.end(outcome.adopted ? "adopted" : "success");
+        mine.complete(fresh);
+    }
+
+    /** Makes {@code state} the one held; called under {@link #lock}. */
+    private AccessToken hold(TokenState state) {
+        held = state;
+        KnownSecrets.remember(state.accessToken());
+        KnownSecrets.remember(state.refreshToken());
+        AccessToken fresh = state.accessToken() == null ? null : new AccessToken(state.accessToken(), state.generation(),
+                state.obtainedAt(), state.expiresAt(), refreshAt(state.obtainedAt(), state.expiresAt()));
+        current = fresh;
+        return fresh;
+    }
+
+    private static Instant refreshAt(Instant obtainedAt, Instant expiresAt) {
+        if (expiresAt == null) {
+            return null;
+        }
+        Duration life = obtainedAt == null || !obtainedAt.isBefore(expiresAt) ? MAX_REFRESH_AHEAD.multipliedBy(5)
+                : Duration.between(obtainedAt, expiresAt);
+        return expiresAt.minus(refreshWindow(life));
     }
 
     private RefreshObserver observe() {
@@ -237,7 +290,7 @@ public final class TokenManager {
         return fifth.compareTo(MAX_REFRESH_AHEAD) < 0 ? fifth : MAX_REFRESH_AHEAD;
     }
 
-    /** Writes a rotated refresh token; of two quick rotations, the older never lands last. */
+    /** Writes a rotated refresh token to its file when no store does; of two quick rotations, the older never lands last. */
     private void persist(String rotated, long ofGeneration) {
         if (refreshTokenFile == null) {
             return;
@@ -256,14 +309,6 @@ public final class TokenManager {
         }
     }
 
-    private static TokenRefreshException asRefreshException(Throwable failure) {
-        Throwable t = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-        if (t instanceof TokenRefreshException) {
-            return (TokenRefreshException) t;
-        }
-        return new TokenRefreshException("the token request failed (" + t.getClass().getSimpleName() + ")", false);
-    }
-
     private static CompletableFuture<AccessToken> failed(String message, boolean permanent) {
         return CompletableFuture.failedFuture(new TokenRefreshException(message, permanent));
     }
@@ -271,6 +316,6 @@ public final class TokenManager {
     /** Never shows a token. */
     @Override
     public String toString() {
-        return "TokenManager{current=" + current + ", canRefresh=" + canRefresh() + "}";
+        return "TokenManager{current=" + current + ", canRefresh=" + canRefresh() + ", store=" + sharing.describe() + "}";
     }
 }

@@ -16,15 +16,16 @@ public final class TokenState {
     private final String refreshToken;
 
     /**
-     * @param generation 1 for the first state written, then one more with each write
+     * @param generation 1 for the first state written, then one more with each write; 0 for the
+     *     configured tokens of a JVM that has not met a store yet (never stored)
      * @param accessToken the access token, or null when none is known
      * @param expiresAt when it stops working, or null when the server did not say
      * @param obtainedAt when it was issued, or null when not known
      * @param refreshToken the refresh token to use next, or null when none is known
      */
     public TokenState(long generation, String accessToken, Instant expiresAt, Instant obtainedAt, String refreshToken) {
-        if (generation < 1) {
-            throw new IllegalArgumentException("a stored state's generation starts at 1");
+        if (generation < 0) {
+            throw new IllegalArgumentException("a generation is never negative");
         }
         this.generation = generation;
         this.accessToken = accessToken;

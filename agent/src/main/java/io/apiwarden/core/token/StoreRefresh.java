@@ -1,0 +1,337 @@
+package io.apiwarden.core.token;
+
+import io.apiwarden.core.log.AgentLog;
+import io.apiwarden.core.telemetry.RefreshObserver;
+import io.apiwarden.core.time.DelayScheduler;
+import io.apiwarden.core.token.store.TokenState;
+import io.apiwarden.core.token.store.TokenStore;
+import io.apiwarden.core.token.store.StoreUnavailableException;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+
+/**
+ * One refresh of this JVM, coordinated with every other JVM that shares the store.
+ *
+ * <ol>
+ *   <li>Read the store. A newer, usable state than the one that failed here (another JVM
+ *       refreshed) is adopted: no token request.
+ *   <li>Take the lease. Held by another: back off, read again, adopt what it writes, or take
+ *       the lease once its holder is gone (dead, or stalled past the lease).
+ *   <li>With the lease: read once more, since the holder before may have written just now.
+ *   <li>Refresh with the newest refresh token, renewing the lease while the request runs.
+ *   <li>Write the new state with compare-and-set before any caller gets the token: a crash
+ *       can then never lose a rotated refresh token that a call already relied on.
+ *   <li>{@code invalid_grant} is final only after the store was read again: a refresh token
+ *       rotated by another JVM is no reason to stop; its newer state is adopted instead.
+ * </ol>
+ * A store that does not answer in time never stops a refresh: this JVM then refreshes on its
+ * own (one warning), and the next refresh meets the store again.
+ */
+final class StoreRefresh {
+    /** First pause before looking again while another JVM holds the lease; doubled up to {@link #MAX_LEASE_POLL}. */
+    static final Duration FIRST_LEASE_POLL = Duration.ofMillis(25);
+    /** A refresh takes tens of milliseconds to a few seconds: looking more often than this only loads the store. */
+    static final Duration MAX_LEASE_POLL = Duration.ofMillis(400);
+
+    private final TokenStore store;
+    private final TokenEndpoint endpoint;
+    private final DelayScheduler scheduler;
+    private final Executor storeIo;
+    private final Clock clock;
+    private final Duration leaseTtl;
+    /** How long a refresh may wait for other JVMs' leases in all before it refreshes alone. */
+    private final Duration maxLeaseWait;
+    private volatile boolean warnedUnavailable;
+
+    /**
+     * @param storeIo where store operations run (they block for up to the store's time-out)
+     * @param leaseTtl how long a lease lasts unless renewed; renewed every third of it
+     * @param maxLeaseWait how long to wait in all for a holder that keeps renewing
+     */
+    StoreRefresh(TokenStore store, TokenEndpoint endpoint, DelayScheduler scheduler, Executor storeIo, Clock clock,
+                 Duration leaseTtl, Duration maxLeaseWait) {
+        this.store = store;
+        this.endpoint = endpoint;
+        this.scheduler = scheduler;
+        this.storeIo = storeIo;
+        this.clock = clock;
+        this.leaseTtl = leaseTtl;
+        this.maxLeaseWait = maxLeaseWait;
+    }
+
+    TokenStore store() {
+        return store;
+    }
+
+    /** What a refresh ended with: the state now current, and whether it came from the store rather than a token request. */
+    static final class Outcome {
+        final TokenState state;
+        final boolean adopted;
+
+        Outcome(TokenState state, boolean adopted) {
+            this.state = state;
+            this.adopted = adopted;
+        }
+    }
+
+    /**
+     * Refreshes, or adopts what another JVM refreshed.
+     *
+     * @param known the state this JVM holds (generation 0 before the store was ever read)
+     * @param failedAccessToken the access token that was refused or ran out, or null
+     * @param refusedRefreshToken a refresh token the token service refused for good, never sent again; or null
+     */
+    CompletableFuture<Outcome> refresh(TokenState known, String failedAccessToken, String refusedRefreshToken, RefreshObserver observer) {
+        Run run = new Run(known, failedAccessToken, refusedRefreshToken, observer);
+        storeIo.execute(run::look);
+        return run.result;
+    }
+
+    /** The state in the store now, or null when it holds none or cannot be read (never throws). */
+    TokenState readQuietly() {
+        try {
+            return store.read();
+        } catch (StoreUnavailableException | RuntimeException e) {
+            warnUnavailable(e);
+            return null;
+        }
+    }
+
+    /** Whether {@code s} holds an access token worth using instead of refreshing. */
+    boolean usable(TokenState s, String failedAccessToken) {
+        return s != null && s.accessToken() != null && !s.accessToken().equals(failedAccessToken)
+                && (s.expiresAt() == null || clock.instant().isBefore(s.expiresAt()));
+    }
+
+    private void warnUnavailable(Exception e) {
+        if (!warnedUnavailable) {
+            warnedUnavailable = true;
+            AgentLog.warn(e.getMessage() + "; this JVM refreshes on its own until the store answers again");
+        }
+    }
+
+    /** One refresh in progress; its steps run one after the other on {@link #storeIo}. */
+    private final class Run {
+        final CompletableFuture<Outcome> result = new CompletableFuture<>();
+        final TokenState known;
+        final String failed;
+        final String refused;
+        final RefreshObserver observer;
+        final Instant started = clock.instant();
+        Duration poll = FIRST_LEASE_POLL;
+        TokenStore.Lease lease;
+        volatile DelayScheduler.Scheduled renewal;
+        boolean retriedAfterRefusal;
+
+        Run(TokenState known, String failed, String refused, RefreshObserver observer) {
+            this.known = known;
+            this.failed = failed;
+            this.refused = refused;
+            this.observer = observer;
+        }
+
+        /** Steps 1 and 2: read, adopt or take the lease. */
+        void look() {
+            try {
+                TokenState stored = store.read();
+                if (stored != null && stored.generation() >= known.generation() && usable(stored, failed)) {
+                    adopt(stored);
+                    return;
+                }
+                lease = store.tryLease(leaseTtl);
+                if (lease == null) {
+                    if (Duration.between(started, clock.instant()).compareTo(maxLeaseWait) >= 0) {
+                        AgentLog.warn("another JVM has held the right to refresh in " + store.describe() + " for "
+                                + maxLeaseWait.toMillis() + " ms; this JVM refreshes on its own");
+                        grant(newest(stored), false);
+                        return;
+                    }
+                    observer.event("lease_wait");
+                    Duration pause = poll;
+                    poll = poll.multipliedBy(2).compareTo(MAX_LEASE_POLL) > 0 ? MAX_LEASE_POLL : poll.multipliedBy(2);
+                    scheduler.schedule(pause, () -> storeIo.execute(this::look));
+                    return;
+                }
+                // Step 3: the holder before may have written just before it let go.
+                TokenState now = store.read();
+                if (now != null && now.generation() >= known.generation() && usable(now, failed)) {
+                    releaseLease();
+                    adopt(now);
+                    return;
+                }
+                grant(newest(now), true);
+            } catch (StoreUnavailableException e) {
+                alone(e);
+            } catch (RuntimeException e) {
+                fail(e);
+            }
+        }
+
+        /** The state to refresh from: the store's when it is at least as new as this JVM's. */
+        TokenState newest(TokenState stored) {
+            return stored != null && stored.generation() >= known.generation() && stored.refreshToken() != null ? stored : known;
+        }
+
+        /** Step 4: the token request, with the lease renewed while it runs. */
+        void grant(TokenState base, boolean shared) {
+            if (base.refreshToken() != null && base.refreshToken().equals(refused)) {
+                releaseLease();
+                result.completeExceptionally(new TokenRefreshException(
+                        "the refresh token was refused for good and no JVM has stored a newer one", true));
+                return;
+            }
+            if (base.refreshToken() == null) {
+                releaseLease();
+                result.completeExceptionally(new TokenRefreshException(
+                        "no refresh is possible: set apiwarden.refresh-token and apiwarden.auth-url", true));
+                return;
+            }
+            if (lease != null) {
+                scheduleRenewal();
+            }
+            CompletableFuture<TokenGrant> request;
+            try {
+                request = endpoint.refresh(base.refreshToken());
+            } catch (RuntimeException e) {
+                request = CompletableFuture.failedFuture(new TokenRefreshException(
+                        "the token request failed (" + e.getClass().getSimpleName() + ")", false));
+            }
+            request.whenComplete((g, e) -> storeIo.execute(() -> granted(base, shared, g, e)));
+        }
+
+        /** Steps 5 and 6. */
+        void granted(TokenState base, boolean shared, TokenGrant grant, Throwable failure) {
+            cancelRenewal();
+            try {
+                if (failure == null) {
+                    TokenState next = after(base, grant);
+                    if (shared) {
+                        next = write(next);
+                    }
+                    releaseLease();
+                    result.complete(new Outcome(next, false));
+                    return;
+                }
+                TokenRefreshException refused = asRefreshException(failure);
+                if (refused.permanent() && shared && !retriedAfterRefusal) {
+                    // Before giving up for good: did another JVM rotate the refresh token we used?
+                    TokenState now = store.read();
+                    if (now != null && now.refreshToken() != null && !now.refreshToken().equals(base.refreshToken())) {
+                        retriedAfterRefusal = true;
+                        if (usable(now, failed)) {
+                            releaseLease();
+                            adopt(now);
+                        } else {
+                            grant(now, true);
+                        }
+                        return;
+                    }
+                }
+                releaseLease();
+                result.completeExceptionally(refused);
+            } catch (StoreUnavailableException e) {
+                releaseLease();
+                if (failure == null) {
+                    // The grant is good; only the store did not take it. Use it here, and say so once.
+                    warnUnavailable(e);
+                    result.complete(new Outcome(after(base, grant), false));
+                } else {
+                    result.completeExceptionally(asRefreshException(failure));
+                }
+            } catch (RuntimeException e) {
+                releaseLease();
+                fail(e);
+            }
+        }
+
+        /**
+         * Writes {@code next} with compare-and-set. It fails when the store moved apart from this
+         * JVM: another JVM wrote while this one's lease ran out during a pause, or this JVM
+         * refreshed alone while the store was away. Either way this grant is the freshest pair,
+         * so it goes on top of whatever is stored, and this JVM takes the store's numbering.
+         */
+        TokenState write(TokenState next) throws StoreUnavailableException {
+            if (store.compareAndSet(next)) {
+                return next;
+            }
+            TokenState now = store.read();
+            TokenState onTop = new TokenState(now == null ? 1 : now.generation() + 1, next.accessToken(), next.expiresAt(),
+                    next.obtainedAt(), next.refreshToken());
+            if (!store.compareAndSet(onTop)) {
+                throw new StoreUnavailableException("the token store " + store.describe() + " kept changing while it was written");
+            }
+            return onTop;
+        }
+
+        void adopt(TokenState stored) {
+            observer.event("adopted");
+            result.complete(new Outcome(stored, true));
+        }
+
+        /** The store did not answer: refresh on this JVM's own, as a JVM without a store would. */
+        void alone(StoreUnavailableException e) {
+            warnUnavailable(e);
+            observer.event("store_unavailable");
+            releaseLease();
+            lease = null;
+            grant(known, false);
+        }
+
+        void fail(RuntimeException e) {
+            AgentLog.once(AgentLog.Level.ERROR, "store-refresh", "a token refresh through " + store.describe() + " failed", e);
+            result.completeExceptionally(new TokenRefreshException("the token refresh failed (" + e.getClass().getSimpleName() + ")", false));
+        }
+
+        void scheduleRenewal() {
+            renewal = scheduler.schedule(leaseTtl.dividedBy(3), () -> storeIo.execute(() -> {
+                TokenStore.Lease l = lease;
+                if (l == null || renewal == null) {
+                    return;
+                }
+                try {
+                    if (l.renew()) {
+                        scheduleRenewal();
+                    }
+                } catch (StoreUnavailableException e) {
+                    warnUnavailable(e);
+                }
+            }));
+        }
+
+        void cancelRenewal() {
+            DelayScheduler.Scheduled r = renewal;
+            renewal = null;
+            if (r != null) {
+                r.cancel();
+            }
+        }
+
+        void releaseLease() {
+            TokenStore.Lease l = lease;
+            lease = null;
+            if (l != null) {
+                l.release();
+            }
+        }
+    }
+
+    /** The state a grant makes of {@code base}: its tokens, its life (capped), the refresh token kept unless rotated. */
+    private TokenState after(TokenState base, TokenGrant grant) {
+        Instant now = clock.instant();
+        Duration life = grant.expiresIn().map(l -> l.compareTo(TokenManager.MAX_LIFETIME) > 0 ? TokenManager.MAX_LIFETIME : l).orElse(null);
+        return base.next(grant.accessToken(), life == null ? null : now.plus(life), now, grant.refreshToken().orElse(base.refreshToken()));
+    }
+
+    static TokenRefreshException asRefreshException(Throwable failure) {
+        Throwable t = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        if (t instanceof TokenRefreshException) {
+            return (TokenRefreshException) t;
+        }
+        return new TokenRefreshException("the token request failed (" + t.getClass().getSimpleName() + ")", false);
+    }
+}

@@ -1,0 +1,229 @@
+package io.apiwarden.core.token.store;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * The store of the JVMs on one host that share an {@code apiwarden.refresh-token-file}: the
+ * file itself, with no other setting.
+ *
+ * <ul>
+ *   <li>The refresh-token file keeps its plain form (one token, one line), so whatever wrote it
+ *       first can still read and replace it.
+ *   <li>Beside it, {@code .<name>.state} holds the generation and the current access token with
+ *       its expiry, and a fingerprint of the refresh token it belongs to: a refresh-token file
+ *       replaced by hand (or by a crash between the two writes) no longer matches, and its
+ *       access token is not used.
+ *   <li>{@code .<name>.lease} names who may refresh, until when, from which host and process.
+ *       A holder killed on this host frees it at once; one that stalls frees it after its
+ *       time-to-live.
+ *   <li>Every read-modify-write happens under an OS lock on {@code .<name>.lock}, held for
+ *       milliseconds, never across a network call.
+ * </ul>
+ * Every file is written to an owner-only temporary file, forced to disk, renamed over the old
+ * one, and the folder forced after the rename.
+ */
+public final class FileTokenStore implements TokenStore {
+    /** How often a waiting for the OS lock looks again: a critical section lasts about a millisecond. */
+    private static final long LOCK_POLL_MILLIS = 2;
+    /** One monitor per lock file in this JVM: the OS lock is per process, threads must queue before it. */
+    private static final ConcurrentMap<Path, Object> MONITORS = new ConcurrentHashMap<>();
+
+    private final Path refreshFile;
+    private final Path stateFile;
+    private final Path leaseFile;
+    private final Path lockFile;
+    private final Duration timeout;
+    private final Clock clock;
+    private final String host;
+
+    /**
+     * @param refreshTokenFile the refresh-token file the JVMs share
+     * @param timeout how long an operation may wait for another process's lock
+     */
+    public FileTokenStore(Path refreshTokenFile, Duration timeout, Clock clock) {
+        this.refreshFile = refreshTokenFile.toAbsolutePath();
+        Path file = refreshFile;
+        String name = file.getFileName().toString();
+        this.stateFile = file.resolveSibling("." + name + ".state");
+        this.leaseFile = file.resolveSibling("." + name + ".lease");
+        this.lockFile = file.resolveSibling("." + name + ".lock");
+        this.timeout = timeout;
+        this.clock = clock;
+        this.host = hostName().replace(' ', '_');
+    }
+
+    @Override
+    public TokenState read() throws StoreUnavailableException {
+        try {
+            return readUnlocked();
+        } catch (IOException e) {
+            throw unavailable("could not be read", e);
+        }
+    }
+
+    @Override
+    public boolean compareAndSet(TokenState next) throws StoreUnavailableException {
+        return underLock(() -> {
+            TokenState stored = readUnlocked();
+            long generation = stored == null ? 0 : stored.generation();
+            if (generation != next.generation() - 1) {
+                return false;
+            }
+            if (next.refreshToken() != null && (stored == null || !next.refreshToken().equals(stored.refreshToken()))) {
+                // The refresh token first: a crash before the state is written leaves the new refresh
+                // token and no access token, which costs one refresh; the other order could lose it.
+                AtomicFile.replace(refreshFile, (next.refreshToken() + "\n").getBytes(StandardCharsets.UTF_8));
+            }
+            AtomicFile.replace(stateFile, StateFile.encode(next));
+            return true;
+        });
+    }
+
+    @Override
+    public Lease tryLease(Duration ttl) throws StoreUnavailableException {
+        String owner = UUID.randomUUID().toString();
+        boolean taken = underLock(() -> {
+            LeaseFile.Holder holder = LeaseFile.read(leaseFile);
+            if (holder != null && !holder.owner.equals(owner) && holder.holds(clock.instant(), host)) {
+                return false;
+            }
+            LeaseFile.write(leaseFile, new LeaseFile.Holder(owner, host, ProcessHandle.current().pid(), clock.instant().plus(ttl)));
+            return true;
+        });
+        return taken ? new FileLease(owner, ttl) : null;
+    }
+
+    @Override
+    public String describe() {
+        return "file " + refreshFile;
+    }
+
+    @Override
+    public void close() {
+        // Nothing is held between operations.
+    }
+
+    @Override
+    public String toString() {
+        return "FileTokenStore{" + refreshFile + "}";
+    }
+
+    private TokenState readUnlocked() throws IOException {
+        String refreshToken = readRefreshToken();
+        StateFile.Content state = StateFile.read(stateFile);
+        if (state == null) {
+            return refreshToken == null ? null : new TokenState(1, null, null, null, refreshToken);
+        }
+        if (refreshToken != null && state.belongsTo(refreshToken)) {
+            return new TokenState(state.generation, state.accessToken, state.expiresAt, state.obtainedAt, refreshToken);
+        }
+        // The refresh token was replaced since the state was written: its access token is not this one's.
+        return new TokenState(state.generation + 1, null, null, null, refreshToken);
+    }
+
+    private String readRefreshToken() throws IOException {
+        try {
+            String s = new String(Files.readAllBytes(refreshFile), StandardCharsets.UTF_8).trim();
+            return s.isEmpty() ? null : s;
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+    }
+
+    /** Work done while this process holds the OS lock. */
+    private interface Locked<T> {
+        T run() throws IOException;
+    }
+
+    private <T> T underLock(Locked<T> work) throws StoreUnavailableException {
+        Object monitor = MONITORS.computeIfAbsent(lockFile, p -> new Object());
+        synchronized (monitor) {
+            long giveUp = System.nanoTime() + timeout.toNanos();
+            try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+                FileLock lock = channel.tryLock();
+                while (lock == null) {
+                    if (System.nanoTime() - giveUp > 0) {
+                        throw new StoreUnavailableException("the token store " + describe() + " is locked by another process for longer than "
+                                + timeout.toMillis() + " ms (apiwarden.store.timeout)");
+                    }
+                    Thread.sleep(LOCK_POLL_MILLIS);
+                    lock = channel.tryLock();
+                }
+                try {
+                    return work.run();
+                } finally {
+                    lock.release();
+                }
+            } catch (IOException | OverlappingFileLockException e) {
+                throw unavailable("could not be locked or written", e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new StoreUnavailableException("interrupted while waiting for the token store's lock");
+            }
+        }
+    }
+
+    private StoreUnavailableException unavailable(String what, Exception e) {
+        return new StoreUnavailableException("the token store " + describe() + " " + what + " ("
+                + e.getClass().getSimpleName() + "): check that the folder exists and this process may write it", e);
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
+    }
+
+    private final class FileLease implements Lease {
+        private final String owner;
+        private final Duration ttl;
+
+        FileLease(String owner, Duration ttl) {
+            this.owner = owner;
+            this.ttl = ttl;
+        }
+
+        @Override
+        public boolean renew() throws StoreUnavailableException {
+            return underLock(() -> {
+                LeaseFile.Holder holder = LeaseFile.read(leaseFile);
+                if (holder == null || !holder.owner.equals(owner)) {
+                    return false;
+                }
+                LeaseFile.write(leaseFile, new LeaseFile.Holder(owner, host, ProcessHandle.current().pid(), clock.instant().plus(ttl)));
+                return true;
+            });
+        }
+
+        @Override
+        public void release() {
+            try {
+                underLock(() -> {
+                    LeaseFile.Holder holder = LeaseFile.read(leaseFile);
+                    if (holder != null && holder.owner.equals(owner)) {
+                        Files.deleteIfExists(leaseFile);
+                    }
+                    return null;
+                });
+            } catch (StoreUnavailableException e) {
+                // The lease runs out by itself.
+            }
+        }
+    }
+}
