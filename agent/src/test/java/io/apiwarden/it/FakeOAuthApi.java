@@ -33,6 +33,13 @@ final class FakeOAuthApi extends Dispatcher {
      */
     volatile boolean revocable;
     volatile int revokeAfterUses;
+    /**
+     * Strict rotation, as Keycloak with no reuse: the token endpoint accepts only the refresh
+     * token it issued last (starting with this one), issues a new one each time, and answers
+     * any other with {@code invalid_grant}. Null: any refresh token is accepted.
+     */
+    volatile String currentRefreshToken;
+    final AtomicInteger invalidGrants = new AtomicInteger();
     private final Map<String, AtomicInteger> usesLeft = new ConcurrentHashMap<>();
     private final AtomicInteger issued = new AtomicInteger();
 
@@ -41,6 +48,18 @@ final class FakeOAuthApi extends Dispatcher {
         String path = request.getUrl().encodedPath();
         if (path.equals("/auth/token")) {
             tokenRequests.add(request);
+            String refreshToken = formValue(request.getBody().utf8(), "refresh_token");
+            String rotated = ROTATED_REFRESH_TOKEN;
+            synchronized (this) {
+                if (currentRefreshToken != null) {
+                    if (!currentRefreshToken.equals(refreshToken)) {
+                        invalidGrants.incrementAndGet();
+                        return json(400, "{\"error\":\"invalid_grant\"}");
+                    }
+                    rotated = ROTATED_REFRESH_TOKEN + "-" + tokenRequests.size();
+                    currentRefreshToken = rotated;
+                }
+            }
             if (tokenError != null) {
                 return json(400, "{\"error\":\"" + tokenError + "\",\"error_description\":\"refresh token revoked\"}");
             }
@@ -50,7 +69,7 @@ final class FakeOAuthApi extends Dispatcher {
                 usesLeft.put(token, new AtomicInteger(revokeAfterUses > 0 ? revokeAfterUses : Integer.MAX_VALUE));
             }
             return json(200, "{\"access_token\":\"" + token + "\",\"token_type\":\"Bearer\",\"expires_in\":3600,"
-                    + "\"refresh_token\":\"" + ROTATED_REFRESH_TOKEN + "\"}");
+                    + "\"refresh_token\":\"" + rotated + "\"}");
         }
         if (path.equals("/revoke")) {
             usesLeft.clear();
@@ -83,6 +102,15 @@ final class FakeOAuthApi extends Dispatcher {
     /** How many tokens were issued while {@link #revocable}. */
     int issuedCount() {
         return issued.get();
+    }
+
+    private static String formValue(String form, String name) {
+        for (String pair : form.split("&")) {
+            if (pair.startsWith(name + "=")) {
+                return java.net.URLDecoder.decode(pair.substring(name.length() + 1), java.nio.charset.StandardCharsets.UTF_8);
+            }
+        }
+        return null;
     }
 
     private static MockResponse json(int code, String body) {

@@ -152,8 +152,11 @@ class JdkHttpClientAgentIT extends AgainstFakeApi {
         assertThat(r.stdout).as(r.toString()).containsExactly("STATUS 200 user");
         assertThat(Files.readString(file).trim()).isEqualTo(FakeOAuthApi.ROTATED_REFRESH_TOKEN);
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+        Path state = dir.resolve(".refresh-token.state");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(state))).as("it holds the access token").isEqualTo("rw-------");
         try (var leftovers = Files.list(dir)) {
-            assertThat(leftovers).containsExactly(file);
+            assertThat(leftovers).as("no temporary file, no lease left behind")
+                    .containsExactlyInAnyOrder(file, state, dir.resolve(".refresh-token.lock"));
         }
     }
 

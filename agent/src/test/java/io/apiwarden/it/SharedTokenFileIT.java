@@ -1,0 +1,94 @@
+package io.apiwarden.it;
+
+import io.apiwarden.it.apps.JdkClientApp;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * JVMs on one host that share an {@code apiwarden.refresh-token-file}, against a token service
+ * with strict rotation (every refresh token works once): they coordinate through the file with
+ * no other setting.
+ */
+class SharedTokenFileIT extends AgainstFakeApi {
+    private static final String FIRST_REFRESH_TOKEN = "first-refresh-9b8a7";
+
+    @TempDir
+    Path dir;
+
+    private AgentJvm app(Path file) {
+        return new AgentJvm()
+                .property("apiwarden.base-url", url("/api/v1"))
+                .property("apiwarden.auth-url", url("/auth"))
+                .property("apiwarden.refresh-token-file", file.toString())
+                .property("apiwarden.backoff.initial-delay", "100ms");
+    }
+
+    private Path refreshTokenFile() throws Exception {
+        Path file = dir.resolve("refresh-token");
+        Files.writeString(file, FIRST_REFRESH_TOKEN + "\n");
+        api.currentRefreshToken = FIRST_REFRESH_TOKEN;
+        return file;
+    }
+
+    @Test
+    void threeJvmsStartedTogetherWithOneFileMakeOneTokenRequestAndEveryCallSucceeds() throws Exception {
+        Path file = refreshTokenFile();
+
+        List<CompletableFuture<AgentJvm.Result>> jvms = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            jvms.add(CompletableFuture.supplyAsync(() -> {
+                try {
+                    return app(file).run(JdkClientApp.class, "concurrent:50:" + url("/api/v1/user"));
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }));
+        }
+
+        for (CompletableFuture<AgentJvm.Result> jvm : jvms) {
+            AgentJvm.Result r = jvm.get();
+            assertThat(r.stdout).as(r.toString()).containsExactly("STATUSES {200=50}");
+        }
+        assertThat(api.tokenRequests).as("one refresh for the three of them").hasSize(1);
+        assertThat(api.invalidGrants).hasValue(0);
+        assertThat(Files.readString(file).trim()).isEqualTo(api.currentRefreshToken);
+    }
+
+    @Test
+    void aJvmStartedLaterWithTheSameFileUsesTheStoredTokenWithoutAskingForOne() throws Exception {
+        Path file = refreshTokenFile();
+        AgentJvm.Result first = app(file).run(JdkClientApp.class, "send:" + url("/api/v1/user"));
+        assertThat(first.stdout).as(first.toString()).containsExactly("STATUS 200 user");
+
+        AgentJvm.Result later = app(file).run(JdkClientApp.class, "send:" + url("/api/v1/user"), "send:" + url("/api/v1/user"));
+
+        assertThat(later.stdout).as(later.toString()).containsExactly("STATUS 200 user", "STATUS 200 user");
+        assertThat(api.tokenRequests).hasSize(1);
+        assertThat(api.invalidGrants).hasValue(0);
+    }
+
+    @Test
+    void aRotationByAnotherJvmIsAdoptedInsteadOfEndingInInvalidGrant() throws Exception {
+        Path file = refreshTokenFile();
+        // The first JVM refreshes and rotates; the second then finds its token refused by the API
+        // (revoked) and must refresh with the rotated refresh token, not the one it started with.
+        api.revocable = true;
+        AgentJvm.Result first = app(file).run(JdkClientApp.class, "send:" + url("/api/v1/user"), "send:" + url("/revoke"));
+        assertThat(first.stdout).as(first.toString()).containsExactly("STATUS 200 user", "STATUS 200 revoked");
+
+        AgentJvm.Result second = app(file).run(JdkClientApp.class, "concurrent:20:" + url("/api/v1/user"));
+
+        assertThat(second.stdout).as(second.toString()).containsExactly("STATUSES {200=20}");
+        assertThat(api.tokenRequests).hasSize(2);
+        assertThat(api.invalidGrants).hasValue(0);
+        assertThat(second.all()).doesNotContain(FIRST_REFRESH_TOKEN, FakeOAuthApi.ROTATED_REFRESH_TOKEN, FakeOAuthApi.ISSUED_TOKEN);
+    }
+}
