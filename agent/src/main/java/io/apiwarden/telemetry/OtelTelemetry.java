@@ -122,15 +122,28 @@ public final class OtelTelemetry implements Telemetry {
                 .setAttribute(SERVER_PORT, (long) port(tokenUrl.getScheme(), tokenUrl.getPort()))
                 .setAttribute(AttributeKey.stringKey(PREFIX + "operation"), "token.refresh")
                 .startSpan();
-        return result -> {
-            span.setAttribute(REFRESH_RESULT, result);
-            if (!result.equals("success")) {
-                span.setStatus(StatusCode.ERROR, "token refresh " + result);
+        return new RefreshObserver() {
+            @Override
+            public void end(String result) {
+                span.setAttribute(REFRESH_RESULT, result);
+                if (!result.equals("success") && !result.equals("adopted")) {
+                    span.setStatus(StatusCode.ERROR, "token refresh " + result);
+                }
+                span.end();
+                if (meters != null) {
+                    counters.computeIfAbsent("refresh|" + result, k -> Counter.builder(PREFIX + "token.refreshes")
+                            .description("token refreshes, by result").tag("result", result).register(meters)).increment();
+                }
             }
-            span.end();
-            if (meters != null) {
-                counters.computeIfAbsent("refresh|" + result, k -> Counter.builder(PREFIX + "token.refreshes")
-                        .description("token refreshes, by result").tag("result", result).register(meters)).increment();
+
+            @Override
+            public void event(String name) {
+                span.addEvent(PREFIX + "token.store." + name);
+                if (meters != null) {
+                    counters.computeIfAbsent("store|" + name, k -> Counter.builder(PREFIX + "token.store.events")
+                            .description("what the shared token store did during refreshes, by event").tag("event", name)
+                            .register(meters)).increment();
+                }
             }
         };
     }
