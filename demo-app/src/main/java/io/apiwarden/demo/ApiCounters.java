@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class ApiCounters {
     private final AtomicLong tokenRequests = new AtomicLong();
     private final AtomicLong tokensIssued = new AtomicLong();
+    private final AtomicLong grantsRefused = new AtomicLong();
     private final AtomicLong apiRequests = new AtomicLong();
     private final AtomicLong unauthorized = new AtomicLong();
     private final AtomicLong forbidden = new AtomicLong();
@@ -23,6 +24,11 @@ public final class ApiCounters {
     /** Token requests that got a new access token (and a rotated refresh token). */
     public long tokensIssued() {
         return tokensIssued.get();
+    }
+
+    /** Token requests refused with {@code invalid_grant}: a refresh token that was used already, or revoked. */
+    public long grantsRefused() {
+        return grantsRefused.get();
     }
 
     /** Requests to the API base URL, as the edge proxy counts them: proxy errors included. */
@@ -56,6 +62,10 @@ public final class ApiCounters {
 
     void recordTokenIssued() {
         tokensIssued.incrementAndGet();
+    }
+
+    void recordGrantRefused() {
+        grantsRefused.incrementAndGet();
     }
 
     void recordApiRequest() {

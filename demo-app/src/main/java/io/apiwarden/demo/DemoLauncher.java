@@ -65,10 +65,12 @@ public final class DemoLauncher {
     static final class Result {
         final int exitCode;
         final ApiCounters counters;
+        final FleetScene.Result fleet;
 
-        Result(int exitCode, ApiCounters counters) {
+        Result(int exitCode, ApiCounters counters, FleetScene.Result fleet) {
             this.exitCode = exitCode;
             this.counters = counters;
+            this.fleet = fleet;
         }
     }
 
@@ -124,13 +126,14 @@ public final class DemoLauncher {
     static void serve() {
         try {
             SimulatedApi api = new SimulatedApi(demoSettings()).start();
-            Path refreshTokenFile = writeOwnerOnly(api.currentRefreshToken());
+            Path dir = ownerOnlyFolder();
+            Path refreshTokenFile = writeSecret(dir.resolve("refresh-token"), api.currentRefreshToken());
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 api.close();
                 try {
-                    Files.deleteIfExists(refreshTokenFile);
+                    deleteFolder(dir);
                 } catch (IOException e) {
-                    // a temporary file; the OS cleans it up
+                    // a temporary folder; the OS cleans it up
                 }
             }));
             System.out.println("simulated API: " + api.baseUrl() + "  (GET /user, HEAD /)");
@@ -149,21 +152,30 @@ public final class DemoLauncher {
         }
     }
 
-    /** Runs the whole demo and prints its report; the result carries the app's exit code. */
+    /**
+     * Runs the whole demo (the app, then the fleet scene) and prints its reports; the result
+     * carries the app's exit code, or 1 when the fleet scene had a replica fail.
+     */
     Result run() throws IOException, InterruptedException {
-        try (SimulatedApi api = new SimulatedApi(demoSettings()).start()) {
-            out.println("demo: simulated API at " + api.baseUrl() + ", token endpoint " + api.tokenUrl());
-            out.println("demo: " + api.settings());
-            Path refreshTokenFile = writeOwnerOnly(api.currentRefreshToken());
-            Path accessTokenFile = writeOwnerOnly(api.staleAccessToken());
-            try {
+        Path dir = ownerOnlyFolder();
+        try {
+            int appExit;
+            ApiCounters appCounters;
+            try (SimulatedApi api = new SimulatedApi(demoSettings()).start()) {
+                out.println("demo: simulated API at " + api.baseUrl() + ", token endpoint " + api.tokenUrl());
+                out.println("demo: " + api.settings());
+                Path refreshTokenFile = writeSecret(dir.resolve("refresh-token"), api.currentRefreshToken());
+                Path accessTokenFile = writeSecret(dir.resolve("access-token"), api.staleAccessToken());
                 int exitCode = runApp(command(api, accessTokenFile, refreshTokenFile));
                 printReport(api, refreshTokenFile, exitCode);
-                return new Result(exitCode, api.counters());
-            } finally {
-                Files.deleteIfExists(refreshTokenFile);
-                Files.deleteIfExists(accessTokenFile);
+                appExit = exitCode;
+                appCounters = api.counters();
             }
+            FleetScene.Result fleet = new FleetScene(agentJar, demoClassPath, out).run(dir);
+            boolean fleetOk = fleet.replicasAllOk == FleetScene.REPLICAS && fleet.counters.grantsRefused() == 0;
+            return new Result(appExit != 0 ? appExit : fleetOk ? 0 : 1, appCounters, fleet);
+        } finally {
+            deleteFolder(dir);
         }
     }
 
@@ -269,13 +281,29 @@ public final class DemoLauncher {
                 ? " (every call the agent could rescue ended in 200)" : " (a call the agent should have rescued failed; see above)"));
     }
 
-    /** A temporary file only this user can read, holding the secret: it must not go on a command line. */
-    static Path writeOwnerOnly(String secret) throws IOException {
+    /**
+     * A temporary folder only this user can open, for the token files: secrets must not go on a
+     * command line, and the agent keeps its state and lock files beside the refresh-token file.
+     */
+    static Path ownerOnlyFolder() throws IOException {
         FileAttribute<?>[] ownerOnly = FileSystems.getDefault().supportedFileAttributeViews().contains("posix")
-                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))}
+                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"))}
                 : new FileAttribute<?>[0];
-        Path file = Files.createTempFile("apiwarden-demo-refresh-token-", ".txt", ownerOnly);
+        return Files.createTempDirectory("apiwarden-demo-", ownerOnly);
+    }
+
+    static Path writeSecret(Path file, String secret) throws IOException {
         Files.write(file, (secret + "\n").getBytes(StandardCharsets.UTF_8));
         return file;
+    }
+
+    /** Deletes the demo's folder and what the agent left in it. */
+    static void deleteFolder(Path dir) throws IOException {
+        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                Files.deleteIfExists(f);
+            }
+        }
+        Files.deleteIfExists(dir);
     }
 }

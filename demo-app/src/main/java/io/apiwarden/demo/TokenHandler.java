@@ -76,6 +76,7 @@ final class TokenHandler implements HttpHandler {
                         + ",\"token_type\":\"Bearer\",\"expires_in\":" + expiresInSeconds
                         + ",\"refresh_token\":" + Exchanges.quote(issued.get().refreshToken) + "}");
             } else {
+                counters.recordGrantRefused();
                 sendError(exchange, "invalid_grant", "the refresh token is invalid, revoked or already used:"
                         + " each refresh rotates it, so use the refresh_token of the latest token response");
             }

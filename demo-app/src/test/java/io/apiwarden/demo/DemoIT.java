@@ -24,7 +24,7 @@ class DemoIT {
     private static final Pattern REFRESHES = Pattern.compile("token refreshes\\s*:\\s*(\\d+)");
 
     @Test
-    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
     void appEndsWithEveryCallAnswered200AndTheAgentRefreshedTheToken() throws Exception {
         Path agentJar = Paths.get(System.getProperty(AgentJarLocator.AGENT_JAR_PROPERTY,
                 "../" + AgentJarLocator.AGENT_JAR_IN_PROJECT)).toAbsolutePath().normalize();
@@ -52,6 +52,11 @@ class DemoIT {
                 .containsPattern("back-off waits +: [1-9]\\d* calls waited, [1-9]\\d* ms in all")
                 .contains("status classes: {2xx=");
         assertThat(result.counters.proxyErrors()).as("the edge proxy failed at least one request").isPositive();
+        assertThat(result.fleet.replicasAllOk).as("fleet replicas with every call 200").isEqualTo(FleetScene.REPLICAS);
+        assertThat(result.fleet.counters.grantsRefused()).as("no replica logged out by another's rotation").isZero();
+        assertThat(result.fleet.counters.tokenRequests()).as("one per token the replicas needed, not one per replica")
+                .isEqualTo(FleetProgram.ROUNDS);
+        assertThat(report).contains("fleet report").contains("refresh-token file       : holds the latest rotated refresh token");
     }
 
     /** Keeps the demo's output for the assertions and shows it in the build log as it happens. */

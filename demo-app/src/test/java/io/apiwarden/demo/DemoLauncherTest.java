@@ -56,14 +56,17 @@ class DemoLauncherTest {
     }
 
     @Test
-    void refreshTokenFileIsReadableByItsOwnerOnly() throws IOException {
-        Path file = DemoLauncher.writeOwnerOnly("rt_secret");
+    void tokenFilesLiveInAFolderOnlyTheirOwnerCanOpenAndLeaveNothingBehind() throws IOException {
+        Path dir = DemoLauncher.ownerOnlyFolder();
         try {
+            Path file = DemoLauncher.writeSecret(dir.resolve("refresh-token"), "rt_secret");
+            Files.writeString(dir.resolve(".refresh-token.state"), "{}");
             assertThat(Files.readString(file)).isEqualTo("rt_secret\n");
             assumeTrue(FileSystems.getDefault().supportedFileAttributeViews().contains("posix"));
-            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir))).isEqualTo("rwx------");
         } finally {
-            Files.deleteIfExists(file);
+            DemoLauncher.deleteFolder(dir);
         }
+        assertThat(dir).doesNotExist();
     }
 }

@@ -47,7 +47,7 @@ class DoctorIT {
     }
 
     private static Path tokenFile(SimulatedApi api) throws Exception {
-        return DemoLauncher.writeOwnerOnly(api.currentRefreshToken());
+        return DemoLauncher.writeSecret(DemoLauncher.ownerOnlyFolder().resolve("refresh-token"), api.currentRefreshToken());
     }
 
     @Test

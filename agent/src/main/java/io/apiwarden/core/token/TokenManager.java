@@ -155,6 +155,10 @@ public final class TokenManager {
             }
             synced = true;
             if (stored != null && stored.refreshToken() != null) {
+                if (stored.accessToken() == null && held.accessToken() != null) {
+                    // The store knows no access token (a refresh-token file alone): the configured one is still worth a try.
+                    stored = new TokenState(stored.generation(), held.accessToken(), null, null, stored.refreshToken());
+                }
                 AgentLog.debug("token state taken from " + sharing.describe() + ": " + stored);
                 hold(stored);
             }
