@@ -62,6 +62,32 @@ final class AgentJvm {
     }
 
     Result run(Class<?> main, String... args) throws IOException, InterruptedException {
+        List<String> command = command(main, args);
+        Path out = Files.createTempFile("apiwarden-it-", ".out");
+        Path err = Files.createTempFile("apiwarden-it-", ".err");
+        ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+        pb.environment().keySet().removeIf(k -> k.startsWith("APIWARDEN_") || k.startsWith("JAVA_TOOL_OPTIONS"));
+        Process p = pb.start();
+        if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("the app did not finish within " + TIMEOUT_SECONDS + " s: " + command
+                    + "\nstdout:\n" + Files.readString(out) + "\nstderr:\n" + Files.readString(err));
+        }
+        Result r = new Result(p.exitValue(), Files.readAllLines(out, StandardCharsets.UTF_8), Files.readAllLines(err, StandardCharsets.UTF_8));
+        Files.delete(out);
+        Files.delete(err);
+        return r;
+    }
+
+    /** Starts the app and returns at once, its output discarded: for tests that kill it. */
+    Process start(Class<?> main, String... args) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(command(main, args)).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().keySet().removeIf(k -> k.startsWith("APIWARDEN_") || k.startsWith("JAVA_TOOL_OPTIONS"));
+        return pb.start();
+    }
+
+    private List<String> command(Class<?> main, String... args) {
         List<String> command = new ArrayList<>();
         command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         if (withAgent) {
@@ -77,21 +103,7 @@ final class AgentJvm {
         command.add(String.join(File.pathSeparator, classPath));
         command.add(main.getName());
         command.addAll(Arrays.asList(args));
-
-        Path out = Files.createTempFile("apiwarden-it-", ".out");
-        Path err = Files.createTempFile("apiwarden-it-", ".err");
-        ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
-        pb.environment().keySet().removeIf(k -> k.startsWith("APIWARDEN_") || k.startsWith("JAVA_TOOL_OPTIONS"));
-        Process p = pb.start();
-        if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("the app did not finish within " + TIMEOUT_SECONDS + " s: " + command
-                    + "\nstdout:\n" + Files.readString(out) + "\nstderr:\n" + Files.readString(err));
-        }
-        Result r = new Result(p.exitValue(), Files.readAllLines(out, StandardCharsets.UTF_8), Files.readAllLines(err, StandardCharsets.UTF_8));
-        Files.delete(out);
-        Files.delete(err);
-        return r;
+        return command;
     }
 
     private static String required(String key) {

@@ -40,6 +40,13 @@ final class FakeOAuthApi extends Dispatcher {
      */
     volatile String currentRefreshToken;
     final AtomicInteger invalidGrants = new AtomicInteger();
+    /**
+     * When above zero, the first token request is held this long, or until {@link #releaseFirstTokenRequest}
+     * opens, before it is looked at, as a slow token service would.
+     */
+    volatile long holdFirstTokenRequestMillis;
+    final java.util.concurrent.CountDownLatch firstTokenRequestArrived = new java.util.concurrent.CountDownLatch(1);
+    final java.util.concurrent.CountDownLatch releaseFirstTokenRequest = new java.util.concurrent.CountDownLatch(1);
     private final Map<String, AtomicInteger> usesLeft = new ConcurrentHashMap<>();
     private final AtomicInteger issued = new AtomicInteger();
 
@@ -48,6 +55,14 @@ final class FakeOAuthApi extends Dispatcher {
         String path = request.getUrl().encodedPath();
         if (path.equals("/auth/token")) {
             tokenRequests.add(request);
+            firstTokenRequestArrived.countDown();
+            if (holdFirstTokenRequestMillis > 0 && tokenRequests.size() == 1) {
+                try {
+                    releaseFirstTokenRequest.await(holdFirstTokenRequestMillis, java.util.concurrent.TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             String refreshToken = formValue(request.getBody().utf8(), "refresh_token");
             String rotated = ROTATED_REFRESH_TOKEN;
             synchronized (this) {

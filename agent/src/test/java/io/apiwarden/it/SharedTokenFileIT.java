@@ -91,4 +91,26 @@ class SharedTokenFileIT extends AgainstFakeApi {
         assertThat(api.invalidGrants).hasValue(0);
         assertThat(second.all()).doesNotContain(FIRST_REFRESH_TOKEN, FakeOAuthApi.ROTATED_REFRESH_TOKEN, FakeOAuthApi.ISSUED_TOKEN);
     }
+
+    @Test
+    void aJvmKilledWhileItHoldsTheRightToRefreshDoesNotHoldUpTheNextOne() throws Exception {
+        Path file = refreshTokenFile();
+        api.holdFirstTokenRequestMillis = 30_000;
+        Process holder = app(file).start(JdkClientApp.class, "send:" + url("/api/v1/user"));
+        try {
+            assertThat(api.firstTokenRequestArrived.await(30, java.util.concurrent.TimeUnit.SECONDS))
+                    .as("the first JVM took the lease and asked for a token").isTrue();
+        } finally {
+            holder.destroyForcibly().waitFor();
+        }
+
+        AgentJvm.Result next = app(file).run(JdkClientApp.class, "clock:", "send:" + url("/api/v1/user"), "clock:");
+
+        assertThat(next.stdout).as(next.toString()).hasSize(3).contains("STATUS 200 user");
+        long waited = Long.parseLong(next.stdout.get(2).substring(6)) - Long.parseLong(next.stdout.get(0).substring(6));
+        // Its holder is gone from this host, so the lease is free at once; in any case never later than the lease.
+        assertThat(waited).as("ms for the second JVM's call").isLessThan(io.apiwarden.core.token.TokenSharing.LEASE_TTL.toMillis());
+        assertThat(api.invalidGrants).hasValue(0);
+        api.releaseFirstTokenRequest.countDown();
+    }
 }
