@@ -28,7 +28,9 @@ import java.util.function.Supplier;
  * with HTTP Basic client authentication when a client id is configured (section 2.3.1).
  *
  * <p>A 5xx, 408 or 429 answer, a connection failure or a time-out is retried a few times with
- * a short back-off; anything else is reported at once.
+ * a short back-off; anything else is reported at once. An answer is read to
+ * {@link #MAX_RESPONSE_BYTES}, its tokens are checked before anything holds them, and its text
+ * reaches a message only through {@link ServerText}.
  */
 public final class HttpTokenEndpoint implements TokenEndpoint {
     /** One try and two retries: enough to ride out a restarting token service, short enough that a caller's 401 is not held long. */
@@ -193,8 +195,9 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
         return status == 408 || status == 429 || status >= 500;
     }
 
+    /** The JDK hands a body's failure on wrapped (in an IOException, say); a few causes deep is enough, and no cycle can hang. */
     private static boolean isTooLarge(Throwable t) {
-        for (int depth = 0; t != null && depth < 8; depth++, t = t.getCause()) {
+        for (int depth = 0; t != null && depth < 5; depth++, t = t.getCause()) {
             if (t instanceof CappedBody.TooLarge) {
                 return true;
             }

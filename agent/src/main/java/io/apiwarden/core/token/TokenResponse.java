@@ -99,6 +99,7 @@ final class TokenResponse {
         return lifetime(s);
     }
 
+    /** Seconds as a lifetime, clamped as {@link #seconds} says; whole seconds, rounded down. */
     static Duration lifetime(double seconds) {
         if (!(seconds >= 1)) {
             return null;
