@@ -396,6 +396,12 @@ public final class WardenConfig {
                 problems.add(where(p) + " must be an http or https URL, like https://host[:port]/path");
                 return null;
             }
+            // java.net.URI takes any digits as a port (99999), and an unreadable port leaves it without a host.
+            String port = portText(uri.getRawAuthority());
+            if (port != null && !isPort(port)) {
+                problems.add(where(p) + " has port " + port + ": give a port from 1 to 65535, or none for the scheme's default");
+                return null;
+            }
             if (uri.getHost() == null) {
                 problems.add(where(p) + " has no host: write it like https://host[:port]/path");
                 return null;
@@ -405,6 +411,20 @@ public final class WardenConfig {
                 return null;
             }
             return uri;
+        }
+
+        /** What follows the host's colon in an authority, or null when there is no port. */
+        private static String portText(String authority) {
+            if (authority == null) {
+                return null;
+            }
+            String hostAndPort = authority.substring(authority.lastIndexOf('@') + 1);
+            int colon = hostAndPort.indexOf(':', hostAndPort.startsWith("[") ? Math.max(hostAndPort.indexOf(']'), 0) : 0);
+            return colon < 0 || colon == hostAndPort.length() - 1 ? null : hostAndPort.substring(colon + 1);
+        }
+
+        private static boolean isPort(String text) {
+            return text.matches("[0-9]{1,5}") && Integer.parseInt(text) >= 1 && Integer.parseInt(text) <= 65535;
         }
 
         /** A secret from its property or from its file; never both, never with control characters. */
@@ -441,8 +461,9 @@ public final class WardenConfig {
                     return null;
                 }
             }
-            if (value != null && !TokenText.isValid(value)) {
-                problems.add(source + " contains spaces or control characters: set the bare token, without quotes or line breaks");
+            String unfit = value == null ? null : unfitSecret(valueProperty, value);
+            if (unfit != null) {
+                problems.add(source + " " + unfit);
                 return null;
             }
             return value;
@@ -524,6 +545,26 @@ public final class WardenConfig {
             }
             problems.add(where(p) + " is '" + value + "': give a whole number from 0 to " + MAX_RETRIES_LIMIT);
             return Integer.parseInt(p.defaultValue());
+        }
+
+        /**
+         * Why a configured secret cannot be used, or null. Tokens are held to RFC 6750's grammar
+         * (and an access token to a header's length), as the tokens the token service issues are;
+         * the client secret only needs to be printable, since it is form-encoded before it is sent.
+         */
+        private static String unfitSecret(ConfigProperty p, String value) {
+            if (p == ConfigProperty.CLIENT_SECRET) {
+                return TokenText.isValid(value) ? null
+                        : "contains spaces or control characters: set the bare secret, without quotes or line breaks";
+            }
+            String flaw = TokenText.flaw(value);
+            if (flaw != null) {
+                return flaw + ", which an RFC 6750 bearer token cannot: set the bare token as the token service issued it ("
+                        + TokenText.ALPHABET + "), without quotes or line breaks";
+            }
+            String tooLong = p == ConfigProperty.ACCESS_TOKEN ? TokenText.accessTokenFlaw(value) : null;
+            return tooLong == null ? null : tooLong + ", so the agent would never send it: set one access token,"
+                    + " or none to have the agent refresh before the first call";
         }
 
         private void checkTokensFitTogether() {

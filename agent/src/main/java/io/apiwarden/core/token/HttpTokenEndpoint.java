@@ -1,6 +1,7 @@
 package io.apiwarden.core.token;
 
 import io.apiwarden.core.backoff.RetryAfter;
+import io.apiwarden.core.log.ServerText;
 import io.apiwarden.core.time.DelayScheduler;
 
 import java.io.IOException;
@@ -12,7 +13,10 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -24,7 +28,9 @@ import java.util.function.Supplier;
  * with HTTP Basic client authentication when a client id is configured (section 2.3.1).
  *
  * <p>A 5xx, 408 or 429 answer, a connection failure or a time-out is retried a few times with
- * a short back-off; anything else is reported at once.
+ * a short back-off; anything else is reported at once. An answer is read to
+ * {@link #MAX_RESPONSE_BYTES}, its tokens are checked before anything holds them, and its text
+ * reaches a message only through {@link ServerText}.
  */
 public final class HttpTokenEndpoint implements TokenEndpoint {
     /** One try and two retries: enough to ride out a restarting token service, short enough that a caller's 401 is not held long. */
@@ -33,12 +39,23 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
     static final Duration FIRST_RETRY_DELAY = Duration.ofSeconds(1);
     /** A token endpoint's Retry-After is honoured up to this: a caller is waiting on the refresh. */
     static final Duration MAX_RETRY_DELAY = Duration.ofSeconds(5);
+    /**
+     * The most of a token response that is read. Real ones are a few hundred bytes, a few KiB with
+     * a JWT access token and an ID token; 64 KiB holds any of them (the same bound as an error
+     * body's peek, {@code ResponseClassifier.BODY_PEEK_LIMIT}), while a broken or hostile
+     * endpoint can cost the app no more memory than that.
+     */
+    static final int MAX_RESPONSE_BYTES = 64 * 1024;
     /** RFC 6749 section 5.2 errors after which the same refresh token can never work. */
     private static final Set<String> PERMANENT_ERRORS =
             Set.of("invalid_grant", "invalid_client", "unauthorized_client", "unsupported_grant_type");
 
+    private static final String BASIC = "Basic ";
+
     private final URI tokenUrl;
     private final String basicCredentials;
+    /** The client secret in each form it leaves the agent, to redact wherever a server echoes it. */
+    private final List<String> clientSecretForms;
     private final Duration timeout;
     private final Supplier<HttpClient> client;
     private final DelayScheduler scheduler;
@@ -52,6 +69,10 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
                              Supplier<HttpClient> client, DelayScheduler scheduler, Clock clock) {
         this.tokenUrl = tokenUrl;
         this.basicCredentials = clientId == null ? null : basic(clientId, clientSecret == null ? "" : clientSecret);
+        // The Basic credentials' base64 holds the secret too; a server quoting the header would show it.
+        this.clientSecretForms = clientSecret == null ? List.of() : Arrays.asList(clientSecret,
+                URLEncoder.encode(clientSecret, StandardCharsets.UTF_8),
+                basicCredentials == null ? null : basicCredentials.substring(BASIC.length()));
         this.timeout = timeout;
         this.client = client;
         this.scheduler = scheduler;
@@ -69,7 +90,7 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
         HttpRequest request = request(refreshToken);
         CompletableFuture<HttpResponse<byte[]>> sent;
         try {
-            sent = client.get().sendAsync(request, HttpResponse.BodyHandlers.ofByteArray());
+            sent = client.get().sendAsync(request, CappedBody.handler(MAX_RESPONSE_BYTES, status -> !isRetryable(status)));
         } catch (RuntimeException e) {
             result.completeExceptionally(new TokenRefreshException(
                     "could not send the token request (" + e.getClass().getSimpleName() + ")", false));
@@ -79,12 +100,20 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
             try {
                 if (failure != null) {
                     Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+                    if (isTooLarge(cause)) {
+                        // Not retried: an endpoint that sent this once will send it again.
+                        result.completeExceptionally(new TokenRefreshException("the token endpoint " + tokenUrl
+                                + " answered with a body over " + MAX_RESPONSE_BYTES / 1024 + " KiB, the most a token response"
+                                + " is read to (real ones are a few KiB): check that apiwarden.token-url is the token endpoint", false));
+                        return;
+                    }
                     retryOrFail(refreshToken, attempt, result, Duration.ZERO,
                             "the token endpoint " + tokenUrl + " did not answer (" + cause.getClass().getSimpleName()
                                     + "): check apiwarden.token-url / apiwarden.auth-url and the network");
                     return;
                 }
-                handle(refreshToken, attempt, result, response);
+                handle(refreshToken, attempt, result, response.statusCode(),
+                        response.headers().firstValue("Retry-After").orElse(null), response.body());
             } catch (RuntimeException e) {
                 result.completeExceptionally(new TokenRefreshException(
                         "the token response could not be handled (" + e.getClass().getSimpleName() + ")", false));
@@ -92,45 +121,88 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
         });
     }
 
-    private void handle(String refreshToken, int attempt, CompletableFuture<TokenGrant> result, HttpResponse<byte[]> response) {
-        int status = response.statusCode();
-        if (status == 408 || status == 429 || status >= 500) {
-            Duration asked = RetryAfter.parse(response.headers().firstValue("Retry-After").orElse(null), clock.instant())
-                    .orElse(Duration.ZERO);
+    /**
+     * Settles {@code result} from one answer of the token endpoint, or schedules the next attempt.
+     * Whatever the server sent, its text reaches a message only through {@link ServerText}.
+     */
+    void handle(String refreshToken, int attempt, CompletableFuture<TokenGrant> result, int status, String retryAfter,
+                byte[] responseBody) {
+        if (isRetryable(status)) {
+            Duration asked = RetryAfter.parse(retryAfter, clock.instant()).orElse(Duration.ZERO);
             retryOrFail(refreshToken, attempt, result, asked,
                     "the token endpoint answered HTTP " + status + " " + MAX_ATTEMPTS + " times; the API's response goes to the app");
             return;
         }
         TokenResponse body;
         try {
-            body = TokenResponse.parse(response.body());
+            body = TokenResponse.parse(responseBody);
         } catch (IOException e) {
             result.completeExceptionally(new TokenRefreshException("the token endpoint " + tokenUrl + " answered HTTP " + status
                     + " with a body that is not a JSON token response: check apiwarden.token-url", false));
             return;
         }
         if (status >= 200 && status < 300) {
-            if (body.accessToken == null) {
-                result.completeExceptionally(new TokenRefreshException(
-                        "the token response has no access_token: check apiwarden.token-url", false));
-            } else if (!TokenText.isValid(body.accessToken) || (body.refreshToken != null && !TokenText.isValid(body.refreshToken))) {
-                result.completeExceptionally(new TokenRefreshException(
-                        "the token response holds a token with spaces or control characters, which cannot go into a header", false));
-            } else if (!body.isBearer()) {
-                result.completeExceptionally(new TokenRefreshException("the token endpoint issued a token of type '"
-                        + body.tokenType + "', not Bearer: this API needs bearer tokens", true));
-            } else {
-                result.complete(new TokenGrant(body.accessToken, body.expiresIn, body.refreshToken));
+            try {
+                result.complete(grant(refreshToken, body));
+            } catch (TokenRefreshException e) {
+                result.completeExceptionally(e);
             }
             return;
         }
-        String error = body.error == null ? "no OAuth error code" : body.error;
-        boolean permanent = PERMANENT_ERRORS.contains(error);
+        String error = body.error == null ? "no OAuth error code" : safe(body.error, refreshToken, body);
+        String description = body.errorDescription == null ? "" : " (\"" + safe(body.errorDescription, refreshToken, body) + "\")";
+        boolean permanent = body.error != null && PERMANENT_ERRORS.contains(body.error);
         String advice = permanent
                 ? "the refresh token or client credentials are no longer accepted: give the agent a new refresh token and restart"
                 : "check apiwarden.token-url and the client credentials";
         result.completeExceptionally(new TokenRefreshException(
-                "the token endpoint refused the refresh: HTTP " + status + ", " + error + "; " + advice, permanent));
+                "the token endpoint refused the refresh: HTTP " + status + ", " + error + description + "; " + advice, permanent));
+    }
+
+    /** The grant in a 2xx answer, or why there is none: tokens are checked before anything else holds them. */
+    private TokenGrant grant(String refreshToken, TokenResponse body) {
+        if (body.accessToken == null) {
+            throw new TokenRefreshException("the token response has no access_token: check apiwarden.token-url", false);
+        }
+        String flaw = TokenText.accessTokenFlaw(body.accessToken);
+        if (flaw != null) {
+            throw new TokenRefreshException("the token response's access_token " + flaw
+                    + ", so it cannot be sent as a bearer token; it was not used", false);
+        }
+        flaw = body.refreshToken == null ? null : TokenText.flaw(body.refreshToken);
+        if (flaw != null) {
+            throw new TokenRefreshException("the token response's refresh_token " + flaw + ", so it is not an RFC 6750 token ("
+                    + TokenText.ALPHABET + "); the response was not used", false);
+        }
+        if (!body.isBearer()) {
+            throw new TokenRefreshException("the token endpoint issued a token of type '" + safe(body.tokenType, refreshToken, body)
+                    + "', not Bearer: this API needs bearer tokens", true);
+        }
+        return new TokenGrant(body.accessToken, body.expiresIn, body.refreshToken);
+    }
+
+    /** Server text for a message, with every secret in play redacted: a server may echo what it was sent or issued. */
+    private String safe(String text, String refreshToken, TokenResponse body) {
+        List<String> secrets = new ArrayList<>(clientSecretForms);
+        secrets.add(refreshToken);
+        secrets.add(URLEncoder.encode(refreshToken, StandardCharsets.UTF_8));
+        secrets.add(body.accessToken);
+        secrets.add(body.refreshToken);
+        return ServerText.of(text, secrets);
+    }
+
+    private static boolean isRetryable(int status) {
+        return status == 408 || status == 429 || status >= 500;
+    }
+
+    /** The JDK hands a body's failure on wrapped (in an IOException, say); a few causes deep is enough, and no cycle can hang. */
+    private static boolean isTooLarge(Throwable t) {
+        for (int depth = 0; t != null && depth < 5; depth++, t = t.getCause()) {
+            if (t instanceof CappedBody.TooLarge) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void retryOrFail(String refreshToken, int attempt, CompletableFuture<TokenGrant> result, Duration asked, String message) {
@@ -162,7 +234,7 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
     /** RFC 6749 section 2.3.1: both parts are form-encoded before they are joined and base64-encoded. */
     private static String basic(String id, String secret) {
         String pair = URLEncoder.encode(id, StandardCharsets.UTF_8) + ":" + URLEncoder.encode(secret, StandardCharsets.UTF_8);
-        return "Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8));
+        return BASIC + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8));
     }
 
     /** Never shows credentials. */

@@ -9,9 +9,21 @@ public final class TokenGrant {
     private final Duration expiresIn;
     private final String refreshToken;
 
+    /**
+     * @throws IllegalArgumentException when a token is not one the agent may send (see
+     *     {@link TokenText}); the message never quotes it
+     */
     public TokenGrant(String accessToken, Duration expiresIn, String refreshToken) {
         if (accessToken == null || accessToken.isEmpty()) {
             throw new IllegalArgumentException("a token grant needs an access token");
+        }
+        String flaw = TokenText.accessTokenFlaw(accessToken);
+        if (flaw != null) {
+            throw new IllegalArgumentException("the access token of a grant " + flaw);
+        }
+        flaw = refreshToken == null ? null : TokenText.flaw(refreshToken);
+        if (flaw != null) {
+            throw new IllegalArgumentException("the refresh token of a grant " + flaw);
         }
         this.accessToken = accessToken;
         this.expiresIn = expiresIn;

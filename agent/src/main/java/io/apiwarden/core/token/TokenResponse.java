@@ -7,14 +7,17 @@ import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * The fields of a token endpoint's JSON answer (RFC 6749 sections 5.1 and 5.2) that the agent
  * uses. Unknown fields are skipped; {@code expires_in} may be a number or a numeric string, as
- * some providers send it.
+ * some providers send it, and any number is clamped to a usable lifetime.
  */
 final class TokenResponse {
     private static final JsonFactory JSON = new JsonFactory();
+    /** A JSON number (RFC 8259 section 6), the form a numeric {@code expires_in} string takes. */
+    private static final Pattern NUMBER = Pattern.compile("-?[0-9]+(\\.[0-9]+)?([eE][+-]?[0-9]+)?");
 
     String accessToken;
     String tokenType;
@@ -76,20 +79,34 @@ final class TokenResponse {
         return s.isEmpty() ? null : s;
     }
 
+    /**
+     * {@code expires_in} as a lifetime: a number or a numeric string of seconds, clamped rather
+     * than refused, since a token is no less usable for an odd lifetime. Beyond a year is a year
+     * (the cap {@link TokenManager#MAX_LIFETIME} keeps clocks from overflowing); under a second,
+     * negative, not a number or not numeric is unknown (null).
+     */
     private static Duration seconds(JsonParser p, JsonToken value) throws IOException {
-        long s;
+        double s;
         if (value == JsonToken.VALUE_NUMBER_INT || value == JsonToken.VALUE_NUMBER_FLOAT) {
-            s = p.getValueAsLong();
+            s = p.getDoubleValue();
         } else if (value == JsonToken.VALUE_STRING) {
-            try {
-                s = Long.parseLong(p.getText().trim());
-            } catch (NumberFormatException e) {
-                return null;
-            }
+            String text = p.getText().trim();
+            s = NUMBER.matcher(text).matches() ? Double.parseDouble(text) : Double.NaN;
         } else {
             p.skipChildren();
             return null;
         }
-        return s > 0 ? Duration.ofSeconds(s) : null;
+        return lifetime(s);
+    }
+
+    /** Seconds as a lifetime, clamped as {@link #seconds} says; whole seconds, rounded down. */
+    static Duration lifetime(double seconds) {
+        if (!(seconds >= 1)) {
+            return null;
+        }
+        if (seconds >= TokenManager.MAX_LIFETIME.getSeconds()) {
+            return TokenManager.MAX_LIFETIME;
+        }
+        return Duration.ofSeconds((long) seconds);
     }
 }
