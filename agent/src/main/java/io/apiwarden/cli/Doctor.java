@@ -1,5 +1,6 @@
 package io.apiwarden.cli;
 
+import io.apiwarden.core.log.ServerText;
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.config.ConfigException;
@@ -106,7 +107,7 @@ final class Doctor {
             for (Map.Entry<String, List<String>> h : response.headers().map().entrySet()) {
                 String name = h.getKey().toLowerCase(Locale.ROOT);
                 if (name.contains("ratelimit") || name.contains("rate-limit") || name.equals("retry-after")) {
-                    out.println("  " + h.getKey() + ": " + String.join(", ", h.getValue()));
+                    out.println("  " + ServerText.of(h.getKey()) + ": " + ServerText.of(String.join(", ", h.getValue())));
                 }
             }
         }
@@ -151,7 +152,7 @@ final class Doctor {
         for (String name : names) {
             List<String> values = response.headers().allValues(name);
             if (!values.isEmpty()) {
-                line.append(' ').append(label).append('=').append(String.join(",", values));
+                line.append(' ').append(label).append('=').append(ServerText.of(String.join(",", values)));
                 return;
             }
         }

@@ -2,7 +2,7 @@ package io.apiwarden.telemetry;
 
 import io.apiwarden.core.call.Decision;
 import io.apiwarden.core.classify.Verdict;
-import io.apiwarden.core.log.KnownSecrets;
+import io.apiwarden.core.log.ServerText;
 import io.apiwarden.core.telemetry.AttemptObserver;
 import io.apiwarden.core.telemetry.CallObserver;
 import io.apiwarden.core.telemetry.RefreshObserver;
@@ -60,11 +60,6 @@ public final class OtelTelemetry implements Telemetry {
     /** Why a response the agent would have resent went to the app ({@code deadline}). */
     private static final AttributeKey<String> NOT_RESENT_REASON = AttributeKey.stringKey(PREFIX + "not_resent_reason");
     private static final AttributeKey<String> REFRESH_RESULT = AttributeKey.stringKey(PREFIX + "token.refresh.result");
-    /**
-     * Response header values longer than this are cut on spans: proxy names, request IDs and
-     * Retry-After values are a few dozen characters, and a span must not carry a server's essay.
-     */
-    static final int MAX_HEADER_VALUE = 256;
     /** Response headers that tell which component answered (spec section 7, rule 4). */
     private static final List<String> PROXY_HEADERS = List.of("server", "via", "x-cache");
     /** The span attribute of each proxy header, made once rather than on every response. */
@@ -383,25 +378,12 @@ public final class OtelTelemetry implements Telemetry {
     }
 
     /**
-     * A header value from a response, fit for a span: it is the server's text, so it is cut to
-     * {@link #MAX_HEADER_VALUE} characters, its control characters become spaces, and any
-     * secret the agent holds is cut out. The same instance when nothing needed changing, as on
-     * every ordinary response.
+     * A header value from a response, fit for a span: it is the server's text, so it goes through
+     * {@link ServerText} (capped, control characters escaped, every secret the agent holds cut
+     * out). The same instance when nothing needs changing, as on every ordinary response, so the
+     * common case allocates nothing.
      */
     static String fromServer(String value) {
-        String v = KnownSecrets.scrub(value);
-        boolean clean = v.length() <= MAX_HEADER_VALUE;
-        for (int i = 0; clean && i < v.length(); i++) {
-            clean = !Character.isISOControl(v.charAt(i));
-        }
-        if (clean) {
-            return v;
-        }
-        StringBuilder b = new StringBuilder(Math.min(v.length(), MAX_HEADER_VALUE));
-        for (int i = 0; i < v.length() && b.length() < MAX_HEADER_VALUE; i++) {
-            char c = v.charAt(i);
-            b.append(Character.isISOControl(c) ? ' ' : c);
-        }
-        return b.toString();
+        return ServerText.isClean(value) ? value : ServerText.of(value);
     }
 }

@@ -115,8 +115,8 @@ public final class AgentLog {
         return message;
     }
 
-    /** Control characters, and the Unicode line and paragraph separators. */
+    /** Control characters, line and paragraph separators, and the other characters that do not show. */
     private static boolean isLineBreaking(char c) {
-        return Character.isISOControl(c) || c == '\u2028' || c == '\u2029';
+        return ServerText.isHidden(c);
     }
 }

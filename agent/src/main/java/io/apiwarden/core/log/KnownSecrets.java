@@ -8,8 +8,8 @@ package io.apiwarden.core.log;
  * token in its error description, say).
  */
 public final class KnownSecrets {
-    /** What stands in for a secret. */
-    public static final String MARK = "<redacted>";
+    /** What stands in for a secret: the same mark as in {@link ServerText}. */
+    public static final String MARK = ServerText.REDACTED;
     /**
      * Secrets remembered at once: the configured ones and a few generations of rotated tokens.
      * Older ones are dead at their issuer, and the list must stay cheap to scan.
@@ -42,6 +42,11 @@ public final class KnownSecrets {
         next[0] = secret;
         System.arraycopy(now, 0, next, 1, keep);
         secrets = next;
+    }
+
+    /** The secrets remembered now; the array is never changed after it is returned. */
+    static String[] all() {
+        return secrets;
     }
 
     /** {@code text} with every remembered secret replaced by {@link #MARK}; the same instance when there is none. */

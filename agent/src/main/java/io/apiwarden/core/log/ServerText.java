@@ -11,7 +11,8 @@ import java.util.List;
  *
  * <ul>
  *   <li>Every occurrence of a secret the caller holds (a refresh token, a client secret, an
- *       access token) becomes {@link #REDACTED}: a server may echo what it was sent.
+ *       access token), and of every secret the agent holds ({@link KnownSecrets}), becomes
+ *       {@link #REDACTED}: a server may echo what it was sent.
  *   <li>Control characters become visible escapes ({@code \n}, {@code \r}, {@code \t},
  *       {@code \}{@code u2028}): C0 and C1 controls, line and paragraph separators, bidi and other
  *       invisible format characters, and lone surrogates. The result is one line that reads as
@@ -47,7 +48,7 @@ public final class ServerText {
         if (text == null) {
             return "";
         }
-        List<String> longestFirst = usable(secrets);
+        List<String> longestFirst = usable(secrets, KnownSecrets.all());
         StringBuilder out = new StringBuilder(Math.min(text.length(), MAX_LENGTH) + 16);
         int i = 0;
         while (i < text.length()) {
@@ -72,14 +73,35 @@ public final class ServerText {
         return out.toString();
     }
 
-    /** Non-empty secrets, longest first, so that a secret containing another is redacted whole. */
-    private static List<String> usable(Collection<String> secrets) {
-        List<String> list = new ArrayList<>(secrets.size());
+    /**
+     * True when {@link #of(String, String...) of(text)} would give {@code text} back unchanged:
+     * short enough, nothing hidden, no secret the agent holds. Allocates nothing, for the per-call
+     * path, where nearly every header value is clean.
+     */
+    public static boolean isClean(String text) {
+        if (text.length() > MAX_LENGTH || KnownSecrets.scrub(text) != text) {
+            return false;
+        }
+        for (int i = 0; i < text.length(); i++) {
+            if (isHidden(text.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Non-empty secrets, the caller's and every one the agent holds ({@link KnownSecrets}),
+     * longest first, so that a secret containing another is redacted whole.
+     */
+    private static List<String> usable(Collection<String> secrets, String[] known) {
+        List<String> list = new ArrayList<>(secrets.size() + known.length);
         for (String s : secrets) {
             if (s != null && !s.isEmpty()) {
                 list.add(s);
             }
         }
+        list.addAll(Arrays.asList(known));
         list.sort((a, b) -> Integer.compare(b.length(), a.length()));
         return list;
     }
