@@ -32,14 +32,17 @@ final class DeadlineSockets implements JedisSocketFactory {
 
     private final String host;
     private final int port;
-    private final boolean tls;
+    /** The JVM's default TLS set-up (its trust store), or null for plain TCP. */
+    private final SSLSocketFactory tls;
     /** System.nanoTime() by which the current operation must end; set by the one thread that runs it. */
     private volatile long deadline;
 
     DeadlineSockets(String host, int port, boolean tls) {
         this.host = host;
         this.port = port;
-        this.tls = tls;
+        // Set up here, once: the JVM's first TLS context takes hundreds of milliseconds to build (trust store,
+        // providers), which would eat the first operation's time-out before a byte was sent.
+        this.tls = tls ? (SSLSocketFactory) SSLSocketFactory.getDefault() : null;
     }
 
     /** Sets the deadline of the operation about to run on the sockets this factory made. */
@@ -58,6 +61,8 @@ final class DeadlineSockets implements JedisSocketFactory {
                     socket.setTcpNoDelay(true);
                     socket.setKeepAlive(true);
                     socket.connect(new InetSocketAddress(address, port), remainingMillis());
+                    // Every read sets its own; this is for any read that bypasses the stream below.
+                    socket.setSoTimeout(remainingMillis());
                     plain = socket;
                     break;
                 } catch (IOException e) {
@@ -68,10 +73,10 @@ final class DeadlineSockets implements JedisSocketFactory {
             if (plain == null) {
                 throw failure;
             }
-            if (!tls) {
+            if (tls == null) {
                 return plain;
             }
-            SSLSocket ssl = (SSLSocket) ((SSLSocketFactory) SSLSocketFactory.getDefault()).createSocket(plain, host, port, true);
+            SSLSocket ssl = (SSLSocket) tls.createSocket(plain, host, port, true);
             SSLParameters parameters = ssl.getSSLParameters();
             // SSLSocket checks no host name unless told to: without this, any trusted certificate would do.
             parameters.setEndpointIdentificationAlgorithm("HTTPS");

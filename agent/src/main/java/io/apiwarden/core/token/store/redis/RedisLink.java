@@ -43,14 +43,11 @@ final class RedisLink implements AutoCloseable {
         this.timeoutNanos = settings.timeout().toNanos();
         this.timeoutText = Durations.format(settings.timeout());
         this.sockets = new DeadlineSockets(settings.host(), settings.port(), settings.tls());
-        int timeoutMillis = (int) settings.timeout().toMillis();
+        // No time-outs here: Jedis's own apply to its socket factory, and DeadlineSockets bounds every step.
         this.config = DefaultJedisClientConfig.builder()
                 .user(settings.user())
                 .password(settings.password())
                 .database(settings.database())
-                // The socket factory bounds each read by the operation's deadline; these are the outer limit.
-                .connectionTimeoutMillis(timeoutMillis)
-                .socketTimeoutMillis(timeoutMillis)
                 // CLIENT SETINFO would cost two more round trips on every connect, to label the connection.
                 .clientSetInfoConfig(ClientSetInfoConfig.DISABLED)
                 .build();
@@ -172,14 +169,25 @@ final class RedisLink implements AutoCloseable {
                 root instanceof IOException ? root : null);
     }
 
+    /**
+     * The error code at the start of Redis's message, or the one a failed script passed on (Redis reports
+     * those as {@code ERR Error running script ...: WRONGTYPE ...}).
+     */
+    private static String errorCode(String message) {
+        for (String code : new String[] {"NOAUTH", "WRONGPASS", "NOPERM", "WRONGTYPE", "READONLY"}) {
+            if (message.startsWith(code) || message.contains(": " + code + " ")) {
+                return code;
+            }
+        }
+        int space = message.indexOf(' ');
+        String first = space < 0 ? message : message.substring(0, space);
+        return first.matches("[A-Z]{2,20}") ? first : "an error";
+    }
+
     /** Redis answered with an error: its code and what to check, never the rest of its text. */
     private StoreUnavailableException refused(JedisDataException e) {
         String message = e.getMessage() == null ? "" : e.getMessage();
-        int space = message.indexOf(' ');
-        String code = space < 0 ? message : message.substring(0, space);
-        if (!code.matches("[A-Z]{2,20}")) {
-            code = "an error";
-        }
+        String code = errorCode(message);
         String store = ConfigProperty.STORE.key();
         String why;
         switch (code) {
