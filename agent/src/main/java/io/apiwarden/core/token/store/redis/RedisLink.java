@@ -171,9 +171,13 @@ final class RedisLink implements AutoCloseable {
 
     /**
      * The error code at the start of Redis's message, or the one a failed script passed on (Redis reports
-     * those as {@code ERR Error running script ...: WRONGTYPE ...}).
+     * those as {@code ERR Error running script ...: WRONGTYPE ...}). Only the code is ever shown.
      */
     private static String errorCode(String message) {
+        // Redis 6 words a refusal by ACL inside a script this way, with no code of its own.
+        if (message.contains("user executing the script can't")) {
+            return "NOPERM";
+        }
         for (String code : new String[] {"NOAUTH", "WRONGPASS", "NOPERM", "WRONGTYPE", "READONLY"}) {
             if (message.startsWith(code) || message.contains(": " + code + " ")) {
                 return code;

@@ -13,6 +13,7 @@ import redis.clients.jedis.Jedis;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -29,7 +30,12 @@ class RedisAuthenticationTest {
 
     @BeforeAll
     static void startRedis() throws Exception {
-        redis = RedisServerProcess.start("--requirepass", PASSWORD);
+        redis = RedisServerProcess.start("--requirepass", PASSWORD,
+                // What docs/security.md says the agent needs, on its keys only.
+                "--user", "agent", "on", ">" + PASSWORD, "~apiwarden:*", "+hmget", "+set", "+eval",
+                "+hget", "+hset", "+get", "+pexpire", "+del",
+                "--user", "no-renewals", "on", ">" + PASSWORD, "~apiwarden:*", "+hmget", "+set", "+eval",
+                "+hget", "+hset", "+get", "+del");
     }
 
     @AfterAll
@@ -58,6 +64,31 @@ class RedisAuthenticationTest {
                 assertThat(store.read()).isEqualTo(STATE);
                 assertThat(store.toString()).doesNotContain(PASSWORD);
             }
+        }
+    }
+
+    @Test
+    void aUserWithTheCommandsTheSecurityNotesListCanDoEverything() throws Exception {
+        try (TokenStore store = store(RedisTestSettings.of(url("agent:" + PASSWORD + "@")), "acl-user")) {
+            assertThat(store.compareAndSet(STATE)).isTrue();
+            assertThat(store.read()).isEqualTo(STATE);
+            TokenStore.Lease lease = store.tryLease(Duration.ofSeconds(30));
+            assertThat(lease.renew()).isTrue();
+            lease.release();
+            assertThat(store.tryLease(Duration.ofSeconds(30))).as("released").isNotNull();
+        }
+        try (TokenStore outside = store(RedisTestSettings.of(url("agent:" + PASSWORD + "@"), "apiwarden.store.key", "other:x"),
+                "acl-user")) {
+            assertThatThrownBy(outside::read).hasMessageContaining("does not let this user run the store's commands");
+        }
+    }
+
+    @Test
+    void aMissingPermissionInsideAScriptIsReportedAsSuch() throws Exception {
+        try (TokenStore store = store(RedisTestSettings.of(url("no-renewals:" + PASSWORD + "@")), "acl-no-renewals")) {
+            TokenStore.Lease lease = store.tryLease(Duration.ofSeconds(30));
+            assertThatThrownBy(lease::renew).isInstanceOf(StoreUnavailableException.class)
+                    .hasMessageContaining("does not let this user run the store's commands");
         }
     }
 
