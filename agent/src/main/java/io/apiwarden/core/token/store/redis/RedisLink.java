@@ -33,10 +33,9 @@ final class RedisLink implements AutoCloseable {
     private final DeadlineSockets sockets;
     private final JedisClientConfig config;
     private final ReentrantLock turn = new ReentrantLock();
-    /** Guarded by {@link #turn}. */
-    private Connection connection;
-    /** Guarded by {@link #turn}. */
-    private boolean closed;
+    /** Guarded by {@link #turn}; volatile for {@link #close()}, which may give up waiting for the turn. */
+    private volatile Connection connection;
+    private volatile boolean closed;
 
     RedisLink(RedisStoreSettings settings) {
         this.description = settings.describe();
@@ -97,7 +96,8 @@ final class RedisLink implements AutoCloseable {
     /** Closes the connection; operations after it fail. Never throws. */
     @Override
     public void close() {
-        // Waits at most one operation's time-out for the turn; closes anyway after that.
+        // Waits at most one operation's time-out for the turn; closes anyway after that, which ends the
+        // operation in flight with an I/O failure.
         boolean mine = false;
         try {
             mine = turn.tryLock(timeoutNanos, TimeUnit.NANOSECONDS);
@@ -161,6 +161,9 @@ final class RedisLink implements AutoCloseable {
         } else if (root instanceof SSLException) {
             why = "failed the TLS handshake (" + root.getClass().getSimpleName() + "): check that it speaks TLS, and that "
                     + "its certificate names the host and is trusted by this JVM";
+        } else if (root == e) {
+            // Jedis's own, with no I/O failure beneath: the server ended the connection.
+            why = "closed the connection";
         } else {
             why = "lost the connection (" + root.getClass().getSimpleName() + ")";
         }

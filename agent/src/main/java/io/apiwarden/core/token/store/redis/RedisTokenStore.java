@@ -11,6 +11,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -67,7 +68,11 @@ public final class RedisTokenStore implements TokenStore {
         this.stateKey = keyPrefix + ":state";
         this.stateKeyBytes = bytes(stateKey);
         this.leaseKey = bytes(keyPrefix + ":lease");
-        this.codec = new StateCodec(settings.encryptionKey(), random);
+        byte[] key = settings.encryptionKey();
+        this.codec = new StateCodec(key, random);
+        if (key != null) {
+            Arrays.fill(key, (byte) 0);
+        }
         this.link = new RedisLink(settings);
     }
 
