@@ -69,13 +69,17 @@ final class RedisLink implements AutoCloseable {
                 return connection().executeCommand(command);
             } catch (JedisConnectionException e) {
                 drop();
+                if (closed) {
+                    throw new StoreUnavailableException("the token store at " + description + " was closed during the operation");
+                }
                 if (!kept || System.nanoTime() - deadline >= 0) {
                     throw unavailable(e);
                 }
             }
             // A connection kept from an earlier operation may have died with a restarted Redis or a dropped
-            // idle connection: one more try on a new one. Repeating is safe: a lease taken twice by the same
-            // owner or a compare-and-set that already happened both answer "no", never "yes" twice.
+            // idle connection: one more try on a new one. Repeating is safe even when the first try reached
+            // Redis: a compare-and-set or a lease that already happened answers "no" the second time, and a
+            // renewal or release done twice is the same as once.
             try {
                 return connection().executeCommand(command);
             } catch (JedisConnectionException e) {

@@ -27,10 +27,11 @@ import java.util.function.Function;
  */
 public final class RedisStoreSettings {
     /**
-     * A call that needs a token may wait on the store, once per operation. Redis answers in well under a
-     * millisecond on a LAN and a TLS handshake to a managed Redis in another zone takes a few tens; 500 ms
-     * also covers the pause of a Redis forking for a snapshot, yet keeps what a dead store costs a waiting
-     * call to half a second before the agent carries on with the tokens it has.
+     * A call that needs a token may wait on the store, for each operation. Redis answers in well under a
+     * millisecond on a LAN, and a TLS handshake with a managed Redis in another zone takes a few tens of
+     * milliseconds; 500 ms also covers the pause of a Redis forking for a snapshot, yet keeps what a dead
+     * store costs a waiting call to half a second an operation before the agent carries on with the tokens
+     * it has. {@link ConfigProperty#STORE_TIMEOUT} documents the same value.
      */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(500);
     /** A store that needs longer than this to answer is, for a call waiting on it, down. */

@@ -1,5 +1,7 @@
 package io.apiwarden.core.token.store.redis;
 
+import io.apiwarden.core.config.ConfigProperty;
+import io.apiwarden.core.config.Durations;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -60,7 +62,8 @@ class RedisStoreSettingsTest {
         assertThat(s.database()).isZero();
         assertThat(s.user()).isNull();
         assertThat(s.password()).isNull();
-        assertThat(s.timeout()).isEqualTo(Duration.ofMillis(500));
+        assertThat(s.timeout()).isEqualTo(Duration.ofMillis(500))
+                .isEqualTo(Durations.parse(ConfigProperty.STORE_TIMEOUT.defaultValue()));
         assertThat(s.encrypted()).isFalse();
     }
 
