@@ -78,7 +78,8 @@ public final class RedisStoreSettings {
     }
 
     /**
-     * Reads the settings from raw property values.
+     * Reads the settings from raw property values. For a store named by {@link #isRedisUrl}: any other
+     * {@code apiwarden.store} value is a problem here.
      *
      * @param raw the value of a property, by its key ({@code apiwarden.store}...), or null when unset
      * @return the settings, or the problems that stop them, each naming the property and what to do
