@@ -184,7 +184,10 @@ public final class RedisServerProcess implements AutoCloseable {
             return binary = onPath();
         }
         Path dir = Files.createTempDirectory("apiwarden-redis-bin-");
+        // Deleted at exit in the reverse order of these calls: the file first, then its folder.
+        dir.toFile().deleteOnExit();
         Path file = dir.resolve("redis-server");
+        file.toFile().deleteOnExit();
         try (InputStream in = RedisServerProcess.class.getResourceAsStream("/" + resource)) {
             if (in == null) {
                 throw new IllegalStateException(resource + " is not on the test class path: is embedded-redis a test dependency?");
@@ -195,8 +198,6 @@ public final class RedisServerProcess implements AutoCloseable {
         if (!Files.isExecutable(file)) {
             throw new IllegalStateException(file + " is not executable after extraction (is " + dir.getParent() + " mounted noexec?)");
         }
-        file.toFile().deleteOnExit();
-        dir.toFile().deleteOnExit();
         return binary = file;
     }
 
