@@ -13,9 +13,10 @@ import java.nio.file.attribute.BasicFileAttributes;
  * Reads a token or secret from the file a {@code *-file} property names, at start-up, without
  * ever hanging it or exhausting its memory: only a regular file is opened (a FIFO with no writer
  * would block the open forever, {@code /dev/zero} never ends), and at most
- * {@link #MAX_BYTES} of it is read.
+ * {@link #MAX_BYTES} of it is read. Public for the settings of optional parts (the Redis store's password and
+ * encryption key), which are read the same way.
  */
-final class SecretFile {
+public final class SecretFile {
     /**
      * A token file holds one token: JWTs with many claims run to a few KiB, and an access token
      * above 16 KiB could not go into a header anyway. Anything larger is the wrong file.
@@ -23,7 +24,7 @@ final class SecretFile {
     static final int MAX_BYTES = 32 * 1024;
 
     /** The file is there but cannot hold a token; the message says why and what to do. */
-    static final class Unusable extends IOException {
+    public static final class Unusable extends IOException {
         private static final long serialVersionUID = 1L;
 
         Unusable(String message) {
@@ -35,7 +36,7 @@ final class SecretFile {
     }
 
     /** The file's content, trimmed. Symbolic links are followed (mounted secrets are links). */
-    static String read(Path file) throws IOException {
+    public static String read(Path file) throws IOException {
         BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
         if (!attributes.isRegularFile()) {
             String kind = attributes.isDirectory() ? "a folder" : "not a regular file (a pipe, a socket or a device)";

@@ -1,0 +1,182 @@
+package io.apiwarden.core.token.store.redis;
+
+import io.apiwarden.core.config.ConfigProperty;
+import io.apiwarden.core.token.store.StoreUnavailableException;
+import io.apiwarden.core.token.store.TokenState;
+
+import javax.crypto.AEADBadTagException;
+import javax.crypto.Cipher;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
+import java.time.DateTimeException;
+import java.time.Instant;
+
+/**
+ * The tokens of a {@link TokenState} as the bytes kept in Redis, sealed with AES-256-GCM when there is a
+ * key. The generation is kept beside them, readable by the compare-and-set script, and bound to the
+ * sealed bytes as associated data together with the key name: a sealed record moved to another key or
+ * paired with another generation does not open.
+ *
+ * <p>Layout: one format byte ({@link #PLAIN} or {@link #SEALED}); for sealed records a 12-byte random
+ * nonce, then the encrypted tokens and the 16-byte tag. The tokens: a byte of flags for the fields that
+ * are present, then each present field (strings as a length and UTF-8, instants as epoch milliseconds).
+ */
+final class StateCodec {
+    static final byte PLAIN = 1;
+    static final byte SEALED = 2;
+    /** The size GCM is defined for; random nonces stay safe for 2^32 writes under one key, far more than refreshes. */
+    static final int NONCE_BYTES = 12;
+    private static final int TAG_BITS = 128;
+    /**
+     * Tokens above this are refused on read: a token file holds at most 32 KiB, and an access token over
+     * 16 KiB cannot go into a header. A larger length is a damaged record, not a token.
+     */
+    static final int MAX_TOKEN_BYTES = 64 * 1024;
+    private static final String AAD_LABEL = "apiwarden token state 1";
+
+    private static final int ACCESS = 1;
+    private static final int EXPIRES = 2;
+    private static final int OBTAINED = 4;
+    private static final int REFRESH = 8;
+
+    private final SecretKeySpec key;
+    private final SecureRandom random;
+
+    /** @param key the AES-256 key, or null to keep the tokens in the clear */
+    StateCodec(byte[] key, SecureRandom random) {
+        this.key = key == null ? null : new SecretKeySpec(key, "AES");
+        this.random = random;
+    }
+
+    /** The bytes to store for {@code state} under {@code stateKey}. */
+    byte[] encode(String stateKey, TokenState state) throws StoreUnavailableException {
+        byte[] tokens = tokens(state);
+        if (key == null) {
+            return ByteBuffer.allocate(1 + tokens.length).put(PLAIN).put(tokens).array();
+        }
+        byte[] nonce = new byte[NONCE_BYTES];
+        random.nextBytes(nonce);
+        try {
+            Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+            cipher.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, nonce));
+            cipher.updateAAD(associatedData(stateKey, state.generation()));
+            byte[] sealed = cipher.doFinal(tokens);
+            return ByteBuffer.allocate(1 + NONCE_BYTES + sealed.length).put(SEALED).put(nonce).put(sealed).array();
+        } catch (GeneralSecurityException e) {
+            throw new StoreUnavailableException("this Java runtime cannot encrypt with AES-256-GCM ("
+                    + e.getClass().getSimpleName() + "): the token state is not written");
+        }
+    }
+
+    /** The state stored as {@code stored} at {@code generation} under {@code stateKey}. */
+    TokenState decode(String stateKey, long generation, byte[] stored) throws StoreUnavailableException {
+        String keySetting = ConfigProperty.STORE_ENCRYPTION_KEY_FILE.key();
+        if (stored.length == 0) {
+            throw unreadable(stateKey, "is empty");
+        }
+        if (stored[0] == PLAIN) {
+            if (key != null) {
+                // With a key set, a record in the clear may have been put there by whoever can write to Redis.
+                throw new StoreUnavailableException("the token state at " + stateKey + " is not encrypted, but " + keySetting
+                        + " is set: give every JVM of this client the same key, and remove the record written without it");
+            }
+            return parse(stateKey, generation, ByteBuffer.wrap(stored, 1, stored.length - 1));
+        }
+        if (stored[0] != SEALED) {
+            throw unreadable(stateKey, "has an unknown format (" + stored[0] + ")");
+        }
+        if (key == null) {
+            throw new StoreUnavailableException("the token state at " + stateKey + " is encrypted: set " + keySetting
+                    + " to the key the other JVMs of this client use");
+        }
+        if (stored.length < 1 + NONCE_BYTES + TAG_BITS / 8) {
+            throw unreadable(stateKey, "is too short to be encrypted state");
+        }
+        try {
+            Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+            cipher.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, stored, 1, NONCE_BYTES));
+            cipher.updateAAD(associatedData(stateKey, generation));
+            byte[] tokens = cipher.doFinal(stored, 1 + NONCE_BYTES, stored.length - 1 - NONCE_BYTES);
+            return parse(stateKey, generation, ByteBuffer.wrap(tokens));
+        } catch (AEADBadTagException e) {
+            throw new StoreUnavailableException("the token state at " + stateKey + " does not open with the key in " + keySetting
+                    + ": check that every JVM of this client has the same key (or the record was altered in Redis)");
+        } catch (GeneralSecurityException e) {
+            throw new StoreUnavailableException("this Java runtime cannot decrypt AES-256-GCM (" + e.getClass().getSimpleName()
+                    + "): the token state is not read");
+        }
+    }
+
+    private static byte[] associatedData(String stateKey, long generation) {
+        byte[] label = AAD_LABEL.getBytes(StandardCharsets.US_ASCII);
+        byte[] name = stateKey.getBytes(StandardCharsets.UTF_8);
+        return ByteBuffer.allocate(label.length + 1 + name.length + 1 + Long.BYTES)
+                .put(label).put((byte) 0).put(name).put((byte) 0).putLong(generation).array();
+    }
+
+    private static byte[] tokens(TokenState s) {
+        byte[] access = s.accessToken() == null ? null : s.accessToken().getBytes(StandardCharsets.UTF_8);
+        byte[] refresh = s.refreshToken() == null ? null : s.refreshToken().getBytes(StandardCharsets.UTF_8);
+        int flags = (access != null ? ACCESS : 0) | (s.expiresAt() != null ? EXPIRES : 0)
+                | (s.obtainedAt() != null ? OBTAINED : 0) | (refresh != null ? REFRESH : 0);
+        ByteBuffer b = ByteBuffer.allocate(1 + length(access) + length(refresh) + 2 * Long.BYTES);
+        b.put((byte) flags);
+        putString(b, access);
+        if (s.expiresAt() != null) {
+            b.putLong(s.expiresAt().toEpochMilli());
+        }
+        if (s.obtainedAt() != null) {
+            b.putLong(s.obtainedAt().toEpochMilli());
+        }
+        putString(b, refresh);
+        byte[] out = new byte[b.position()];
+        b.flip().get(out);
+        return out;
+    }
+
+    private static int length(byte[] s) {
+        return s == null ? 0 : Integer.BYTES + s.length;
+    }
+
+    private static void putString(ByteBuffer b, byte[] s) {
+        if (s != null) {
+            b.putInt(s.length).put(s);
+        }
+    }
+
+    private static TokenState parse(String stateKey, long generation, ByteBuffer b) throws StoreUnavailableException {
+        try {
+            int flags = b.get();
+            String access = (flags & ACCESS) != 0 ? string(b) : null;
+            Instant expires = (flags & EXPIRES) != 0 ? Instant.ofEpochMilli(b.getLong()) : null;
+            Instant obtained = (flags & OBTAINED) != 0 ? Instant.ofEpochMilli(b.getLong()) : null;
+            String refresh = (flags & REFRESH) != 0 ? string(b) : null;
+            if (b.hasRemaining() || (flags & ~(ACCESS | EXPIRES | OBTAINED | REFRESH)) != 0) {
+                throw unreadable(stateKey, "has bytes this version does not know");
+            }
+            return new TokenState(generation, access, expires, obtained, refresh);
+        } catch (BufferUnderflowException | IllegalArgumentException | DateTimeException e) {
+            throw unreadable(stateKey, "is cut short or damaged");
+        }
+    }
+
+    private static String string(ByteBuffer b) {
+        int length = b.getInt();
+        if (length < 0 || length > MAX_TOKEN_BYTES || length > b.remaining()) {
+            throw new BufferUnderflowException();
+        }
+        byte[] s = new byte[length];
+        b.get(s);
+        return new String(s, StandardCharsets.UTF_8);
+    }
+
+    private static StoreUnavailableException unreadable(String stateKey, String why) {
+        return new StoreUnavailableException("the token state at " + stateKey + " " + why
+                + ": delete that key, or set " + ConfigProperty.STORE_KEY.key() + " to a key of its own for this client");
+    }
+}
