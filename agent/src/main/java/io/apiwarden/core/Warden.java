@@ -17,6 +17,9 @@ import io.apiwarden.core.token.TokenEndpoint;
 import io.apiwarden.core.token.TokenManager;
 import io.apiwarden.core.token.TokenSharing;
 import io.apiwarden.core.token.store.FileTokenStore;
+import io.apiwarden.core.token.store.TokenStore;
+import io.apiwarden.core.token.store.redis.RedisTokenStore;
+import io.apiwarden.core.log.AgentLog;
 
 import java.net.http.HttpClient;
 import java.time.Clock;
@@ -27,11 +30,6 @@ import java.util.function.Supplier;
  * classifier, resend policy, token manager, clock and scheduler. Shared by every client.
  */
 public final class Warden {
-    /**
-     * How long an operation on the refresh-token file may wait for another process's lock: the
-     * lock is held for the milliseconds a write takes, so a longer wait means a stuck process.
-     */
-    static final java.time.Duration FILE_STORE_TIMEOUT = java.time.Duration.ofMillis(500);
     private final WardenConfig config;
     private final ApiScope scope;
     private final ResponseClassifier classifier = new ResponseClassifier();
@@ -69,12 +67,25 @@ public final class Warden {
     }
 
     /**
-     * Who this JVM shares its token state with: the JVMs of this host that use the same
-     * refresh-token file, when the refresh token comes from one; nobody otherwise.
+     * Who this JVM shares its token state with: the fleet, through Redis, when
+     * {@code apiwarden.store} names one; the JVMs of this host that use the same refresh-token
+     * file, when the refresh token comes from one; nobody otherwise.
      */
     private static TokenSharing sharing(WardenConfig config, DelayScheduler scheduler, Clock clock) {
+        if (config.redisStore().isPresent()) {
+            try {
+                // The Redis client's classes load here, and only here: an app without a Redis store never has them.
+                TokenStore redis = new RedisTokenStore(config.redisStore().get(), config.tokenUrl().orElse(null),
+                        config.clientId().orElse(null));
+                return TokenSharing.through(redis, scheduler, new LazyThread("apiwarden-token-store"));
+            } catch (RuntimeException | LinkageError e) {
+                AgentLog.error("the token store " + config.redisStore().get().describe() + " could not be set up;"
+                        + " this JVM keeps its tokens to itself. Check apiwarden.store", e);
+                return TokenSharing.none(clock);
+            }
+        }
         if (config.refreshTokenFile().isPresent() && config.refreshToken().isPresent()) {
-            return TokenSharing.through(new FileTokenStore(config.refreshTokenFile().get(), FILE_STORE_TIMEOUT, clock),
+            return TokenSharing.through(new FileTokenStore(config.refreshTokenFile().get(), config.storeTimeout(), clock),
                     scheduler, new LazyThread("apiwarden-token-store"));
         }
         return TokenSharing.none(clock);

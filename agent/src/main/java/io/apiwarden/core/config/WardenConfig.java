@@ -2,6 +2,7 @@ package io.apiwarden.core.config;
 
 import io.apiwarden.core.scope.ApiScope;
 import io.apiwarden.core.token.TokenText;
+import io.apiwarden.core.token.store.redis.RedisStoreSettings;
 
 import java.io.IOException;
 import java.net.URI;
@@ -57,6 +58,8 @@ public final class WardenConfig {
     private final List<String> requestIdHeaders;
     private final String requestIdHeader;
     private final List<String> warnings;
+    private final RedisStoreSettings redisStore;
+    private final Duration storeTimeout;
 
     private WardenConfig(Reader r) {
         this.enabled = r.enabled;
@@ -81,6 +84,8 @@ public final class WardenConfig {
         this.requestIdHeaders = r.requestIdHeaders;
         this.requestIdHeader = r.requestIdHeader;
         this.warnings = List.copyOf(r.warnings);
+        this.redisStore = r.redisStore;
+        this.storeTimeout = r.storeTimeout;
     }
 
     /** Reads the JVM's system properties and environment. */
@@ -200,6 +205,16 @@ public final class WardenConfig {
         return Optional.ofNullable(requestIdHeader);
     }
 
+    /** The Redis store the JVMs of this OAuth client share, when {@code apiwarden.store} names one. */
+    public Optional<RedisStoreSettings> redisStore() {
+        return Optional.ofNullable(redisStore);
+    }
+
+    /** How long one operation on a token store (the Redis one, or the refresh-token file's lock) may take. */
+    public Duration storeTimeout() {
+        return storeTimeout;
+    }
+
     /** Settings that work but deserve a look (cleartext HTTP to another host, an unwritable token folder). */
     public List<String> warnings() {
         return warnings;
@@ -213,6 +228,7 @@ public final class WardenConfig {
                 + ", access-token=" + (accessToken == null ? "<none>" : "<set>")
                 + ", refresh-token=" + (refreshToken == null ? "<none>" : "<set>")
                 + ", refresh-token-file=" + refreshTokenFile
+                + ", store=" + (redisStore != null ? redisStore.describe() : refreshTokenFile != null ? "file" : "memory")
                 + ", client-id=" + clientId
                 + ", client-secret=" + (clientSecret == null ? "<none>" : "<set>")
                 + ", authorization=" + authorizationMode.name().toLowerCase(Locale.ROOT).replace('_', '-')
@@ -252,6 +268,8 @@ public final class WardenConfig {
         String prometheusHost;
         List<String> requestIdHeaders;
         String requestIdHeader;
+        RedisStoreSettings redisStore;
+        Duration storeTimeout;
 
         Reader(Function<String, String> systemProperties, Map<String, String> environment) {
             this.systemProperties = systemProperties;
@@ -283,6 +301,7 @@ public final class WardenConfig {
             String generated = raw(ConfigProperty.REQUEST_ID_HEADER);
             requestIdHeader = generated == null ? null : headerNames(ConfigProperty.REQUEST_ID_HEADER, generated).stream().findFirst().orElse(null);
             checkTokensFitTogether();
+            readStore();
             if (backoffInitialDelay.compareTo(backoffMaxDelay) > 0) {
                 problems.add(where(ConfigProperty.BACKOFF_MAX_DELAY) + " is shorter than " + ConfigProperty.BACKOFF_INITIAL_DELAY.key()
                         + ": make it at least as long");
@@ -296,6 +315,39 @@ public final class WardenConfig {
                             + ") is not writable: a rotated refresh token will be kept in memory only");
                 }
             }
+        }
+
+        /**
+         * {@code apiwarden.store}: a Redis URL, read by the store's own settings (whose classes
+         * load no Redis client); anything else is a problem. The store's time-out serves the
+         * refresh-token file's lock too.
+         */
+        private void readStore() {
+            String store = raw(ConfigProperty.STORE);
+            RedisStoreSettings.Parsed parsed = RedisStoreSettings.parse(this::raw);
+            if (store != null && !RedisStoreSettings.isRedisUrl(store)) {
+                problems.add(where(ConfigProperty.STORE) + " is not a Redis URL: write redis://host:port or rediss://host:port"
+                        + " (the refresh-token file needs no setting), or unset it");
+                return;
+            }
+            problems.addAll(parsed.problems());
+            warnings.addAll(parsed.warnings());
+            redisStore = parsed.settings();
+            storeTimeout = redisStore != null ? redisStore.timeout() : positiveDuration(ConfigProperty.STORE_TIMEOUT);
+            if (redisStore != null && tokenUrl == null && raw(ConfigProperty.STORE_KEY) == null) {
+                problems.add(where(ConfigProperty.STORE) + " is set but there is no token endpoint to name the shared state after:"
+                        + " set " + ConfigProperty.AUTH_URL.key() + " or " + ConfigProperty.STORE_KEY.key());
+            }
+        }
+
+        private String raw(String key) {
+            for (ConfigProperty p : ConfigProperty.values()) {
+                if (p.key().equals(key)) {
+                    return raw(p);
+                }
+            }
+            String value = systemProperties.apply(key);
+            return value == null || value.trim().isEmpty() ? null : value.trim();
         }
 
         private void warnAboutCleartext(ConfigProperty p, URI url) {

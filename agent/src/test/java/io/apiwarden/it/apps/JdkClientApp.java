@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code send:URL} and {@code async:URL}: one GET, prints {@code STATUS code body};
  *   <li>{@code follow:URL}: one GET with a client that follows redirects (NORMAL);
  *   <li>{@code print:URL}: one GET, prints each line of the body as {@code BODY line};
+ *   <li>{@code await:PATH}: waits (a minute at most) until the test creates the file PATH, to let it act between steps;
  *   <li>{@code clock:}: prints {@code CLOCK millis}, the wall clock, to time what follows the last step;
  *   <li>{@code concurrent:N:URL}: N GETs at once, half sent with {@code send} on their own
  *       threads and half with {@code sendAsync}, prints {@code STATUSES {code=count}}.
@@ -49,6 +50,9 @@ public final class JdkClientApp {
                     HttpClient following = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).build();
                     print(following.send(get(rest), BodyHandlers.ofString()));
                     break;
+                case "await":
+                    awaitFile(java.nio.file.Paths.get(rest));
+                    break;
                 case "clock":
                     System.out.println("CLOCK " + System.currentTimeMillis());
                     break;
@@ -59,6 +63,16 @@ public final class JdkClientApp {
                 default:
                     throw new IllegalArgumentException("unknown step " + step);
             }
+        }
+    }
+
+    private static void awaitFile(java.nio.file.Path file) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        while (!java.nio.file.Files.exists(file)) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the test never created " + file);
+            }
+            Thread.sleep(10);
         }
     }
 

@@ -128,6 +128,10 @@ public final class FileTokenStore implements TokenStore {
         if (state == null) {
             return refreshToken == null ? null : new TokenState(1, null, null, null, refreshToken);
         }
+        if (state.refreshFingerprint.isEmpty()) {
+            // Written without a refresh token (only an access token was ever known): the file, if any, is not this state's.
+            return new TokenState(state.generation, state.accessToken, state.expiresAt, state.obtainedAt, null);
+        }
         if (refreshToken != null && state.belongsTo(refreshToken)) {
             return new TokenState(state.generation, state.accessToken, state.expiresAt, state.obtainedAt, refreshToken);
         }

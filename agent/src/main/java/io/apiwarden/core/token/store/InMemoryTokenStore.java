@@ -29,7 +29,9 @@ public final class InMemoryTokenStore implements TokenStore {
         if (stored != next.generation() - 1) {
             return false;
         }
-        state = next;
+        // Instants to the millisecond, as the stores that share state keep them.
+        state = new TokenState(next.generation(), next.accessToken(), millis(next.expiresAt()), millis(next.obtainedAt()),
+                next.refreshToken());
         return true;
     }
 
@@ -63,6 +65,10 @@ public final class InMemoryTokenStore implements TokenStore {
                 }
             }
         };
+    }
+
+    private static Instant millis(Instant i) {
+        return i == null ? null : Instant.ofEpochMilli(i.toEpochMilli());
     }
 
     @Override

@@ -1,0 +1,137 @@
+package io.apiwarden.it;
+
+import io.apiwarden.it.apps.JdkClientApp;
+import io.apiwarden.testing.RedisServerProcess;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A fleet: JVMs that share one OAuth client through a real Redis, each started with the same
+ * refresh token (a Kubernetes secret, say), against a token service with strict rotation.
+ */
+class SharedRedisStoreIT extends AgainstFakeApi {
+    private static final String SECRET = "first-refresh-9b8a7";
+
+    @TempDir
+    Path dir;
+
+    private RedisServerProcess redis;
+
+    @BeforeEach
+    void startRedis() throws Exception {
+        redis = RedisServerProcess.start();
+    }
+
+    @AfterEach
+    void stopRedis() throws Exception {
+        redis.close();
+    }
+
+    private AgentJvm replica() {
+        return new AgentJvm()
+                .property("apiwarden.base-url", url("/api/v1"))
+                .property("apiwarden.auth-url", url("/auth"))
+                .property("apiwarden.refresh-token", SECRET)
+                .property("apiwarden.store", redis.url())
+                .property("apiwarden.backoff.initial-delay", "100ms");
+    }
+
+    private List<AgentJvm.Result> fleet(int replicas, String... steps) throws Exception {
+        List<CompletableFuture<AgentJvm.Result>> running = new ArrayList<>();
+        for (int i = 0; i < replicas; i++) {
+            running.add(CompletableFuture.supplyAsync(() -> {
+                try {
+                    return replica().run(JdkClientApp.class, steps);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }));
+        }
+        List<AgentJvm.Result> results = new ArrayList<>();
+        for (CompletableFuture<AgentJvm.Result> r : running) {
+            results.add(r.get(2, TimeUnit.MINUTES));
+        }
+        return results;
+    }
+
+    @Test
+    void threeReplicasOfFiftyCallsMakeOneTokenRequestPerExpiryAndLateReplicasAdoptTheState() throws Exception {
+        api.currentRefreshToken = SECRET;
+        api.revocable = true;
+
+        for (AgentJvm.Result r : fleet(3, "concurrent:50:" + url("/api/v1/user"))) {
+            assertThat(r.stdout).as(r.toString()).containsExactly("STATUSES {200=50}");
+        }
+        assertThat(api.tokenRequests).as("the first token, for the whole fleet").hasSize(1);
+
+        // The server revokes the fleet's access token; replicas started now still hold the
+        // original secret, which strict rotation has long revoked: they must take the stored state.
+        replica().run(JdkClientApp.class, "send:" + url("/revoke"));
+        for (AgentJvm.Result r : fleet(3, "concurrent:50:" + url("/api/v1/user"))) {
+            assertThat(r.stdout).as(r.toString()).containsExactly("STATUSES {200=50}");
+            assertThat(r.all()).doesNotContain(SECRET, FakeOAuthApi.ISSUED_TOKEN, FakeOAuthApi.ROTATED_REFRESH_TOKEN);
+        }
+        assertThat(api.tokenRequests).as("one more after the revocation").hasSize(2);
+        assertThat(api.invalidGrants).hasValue(0);
+    }
+
+    @Test
+    void callsGoOnWhileRedisIsDownAndTheStateIsWrittenBackWhenItReturns() throws Exception {
+        api.currentRefreshToken = SECRET;
+        api.revocable = true;
+        Path down = dir.resolve("redis-down");
+        Path back = dir.resolve("redis-back");
+        String user = "send:" + url("/api/v1/user");
+        CompletableFuture<AgentJvm.Result> app = CompletableFuture.supplyAsync(() -> {
+            try {
+                return replica().run(JdkClientApp.class, user, "await:" + down, user, "await:" + back, user);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+
+        awaitThat(() -> api.apiRequests.size() >= 1);
+        redis.kill();
+        revokeAll();
+        Files.createFile(down);
+        awaitThat(() -> api.tokenRequests.size() >= 2);
+        redis.restart();
+        revokeAll();
+        Files.createFile(back);
+        AgentJvm.Result r = app.get(2, TimeUnit.MINUTES);
+
+        assertThat(r.stdout).as(r.toString()).containsExactly("STATUS 200 user", "STATUS 200 user", "STATUS 200 user");
+        assertThat(r.agentLog()).as(r.toString()).filteredOn(l -> l.contains("WARN") && l.contains("refreshes on its own")).hasSize(1);
+        assertThat(api.tokenRequests).hasSize(3);
+        // The fleet's state is in Redis again: a replica started now needs no token.
+        AgentJvm.Result late = replica().run(JdkClientApp.class, user);
+        assertThat(late.stdout).as(late.toString()).containsExactly("STATUS 200 user");
+        assertThat(api.tokenRequests).hasSize(3);
+        assertThat(api.invalidGrants).hasValue(0);
+    }
+
+    private void revokeAll() throws Exception {
+        java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url("/revoke"))).build(),
+                java.net.http.HttpResponse.BodyHandlers.discarding());
+    }
+
+    private static void awaitThat(BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("waited a minute for the app").isLessThan(deadline);
+            Thread.sleep(10);
+        }
+    }
+}
