@@ -90,6 +90,8 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
                         "the token response could not be handled (" + e.getClass().getSimpleName() + ")", false));
             }
         });
+        // While the request is on the network, so that its answer finds the parser warm.
+        TokenResponse.warmUp();
     }
 
     private void handle(String refreshToken, int attempt, CompletableFuture<TokenGrant> result, HttpResponse<byte[]> response) {

@@ -21,7 +21,8 @@ import java.util.function.Supplier;
  *   <li>Ahead of expiry: a call made inside the refresh window ({@link #refreshWindow}) uses the
  *       current token and starts a refresh in the background, so most calls never see a 401.
  *       Nothing runs while the app makes no calls.
- *   <li>Rotation: a new refresh token replaces the old one, in memory and in its file.
+ *   <li>Rotation: a new refresh token is written to its file before the access token that came with
+ *       it reaches any caller; the write is prepared while the token request is on the network.
  *   <li>A permanent refusal ({@code invalid_grant}) stops all refreshing: one error line, then
  *       the API's own responses reach the app.
  *   <li>After a failed refresh, callers within {@link #FAILURE_COOL_DOWN} fail fast instead of
@@ -49,8 +50,6 @@ public final class TokenManager {
     private final Clock clock;
     private final Supplier<RefreshObserver> observers;
     private final Object lock = new Object();
-    private final Object fileLock = new Object();
-    private long persistedGeneration;
 
     private volatile AccessToken current;
     private String refreshToken;
@@ -169,9 +168,10 @@ public final class TokenManager {
             grant = CompletableFuture.failedFuture(new TokenRefreshException(
                     "the token request failed (" + t.getClass().getSimpleName() + ")", false));
         }
+        RefreshTokenFile.Replacement replacement = grant.isDone() ? null : prepareWrite();
         grant.whenComplete((g, failure) -> {
             try {
-                finish(mine, usingRefreshToken, g, failure);
+                finish(mine, usingRefreshToken, g, failure, replacement);
             } catch (Throwable t) {
                 // Whatever went wrong, no caller may wait for this refresh forever.
                 synchronized (lock) {
@@ -187,10 +187,23 @@ public final class TokenManager {
         return mine;
     }
 
-    private void finish(CompletableFuture<AccessToken> mine, String usedRefreshToken, TokenGrant grant, Throwable failure) {
+    private void finish(CompletableFuture<AccessToken> mine, String usedRefreshToken, TokenGrant grant, Throwable failure,
+                        RefreshTokenFile.Replacement replacement) {
+        String rotated = failure == null ? grant.refreshToken().filter(r -> !r.equals(usedRefreshToken)).orElse(null) : null;
+        try {
+            if (rotated != null) {
+                // Before the new access token is published: the service revoked the old refresh token when it
+                // answered, so until the new one is on disk a crash logs the app out. Callers wait these few
+                // milliseconds instead of running ahead of the file.
+                persist(rotated, replacement);
+            }
+        } finally {
+            if (replacement != null) {
+                replacement.close();
+            }
+        }
         AccessToken fresh = null;
         TokenRefreshException error = null;
-        String rotated = null;
         synchronized (lock) {
             inFlight = null;
             if (failure == null) {
@@ -201,8 +214,7 @@ public final class TokenManager {
                 Instant refreshAt = life == null ? null : expiresAt.minus(refreshWindow(life));
                 fresh = new AccessToken(grant.accessToken(), generation, now, expiresAt, refreshAt);
                 current = fresh;
-                if (grant.refreshToken().isPresent() && !grant.refreshToken().get().equals(usedRefreshToken)) {
-                    rotated = grant.refreshToken().get();
+                if (rotated != null) {
                     refreshToken = rotated;
                 }
             } else {
@@ -218,9 +230,6 @@ public final class TokenManager {
         if (fresh != null) {
             AgentLog.debug("access token refreshed: " + fresh);
             mine.complete(fresh);
-            if (rotated != null) {
-                persist(rotated, fresh.generation());
-            }
         } else {
             if (error.permanent()) {
                 AgentLog.error("token refresh refused for good, calls now go out with the last token: " + error.getMessage());
@@ -245,18 +254,35 @@ public final class TokenManager {
         return fifth.compareTo(MAX_REFRESH_AHEAD) < 0 ? fifth : MAX_REFRESH_AHEAD;
     }
 
-    /** Writes a rotated refresh token; of two quick rotations, the older never lands last. */
-    private void persist(String rotated, long ofGeneration) {
+    /**
+     * Starts a write of the refresh-token file while the token request is on the network, or null when
+     * there is no file or it cannot be prepared (the write is then tried whole, and reports its error).
+     */
+    private RefreshTokenFile.Replacement prepareWrite() {
+        if (refreshTokenFile == null) {
+            return null;
+        }
+        try {
+            return refreshTokenFile.prepare();
+        } catch (Throwable e) {
+            // Whatever it is, the request is already out: its answer must still reach finish().
+            return null;
+        }
+    }
+
+    /**
+     * Writes a rotated refresh token. Writes never overlap: the refresh in flight stays in flight until
+     * its write is done, and no other refresh starts before.
+     */
+    private void persist(String rotated, RefreshTokenFile.Replacement replacement) {
         if (refreshTokenFile == null) {
             return;
         }
         try {
-            synchronized (fileLock) {
-                if (ofGeneration <= persistedGeneration) {
-                    return;
-                }
+            if (replacement != null) {
+                replacement.commit(rotated);
+            } else {
                 refreshTokenFile.write(rotated);
-                persistedGeneration = ofGeneration;
             }
         } catch (IOException | RuntimeException e) {
             AgentLog.error("the rotated refresh token could not be written to " + refreshTokenFile.path()
