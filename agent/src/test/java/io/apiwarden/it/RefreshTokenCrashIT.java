@@ -59,6 +59,7 @@ class RefreshTokenCrashIT {
         RotatingTokenService service = new RotatingTokenService(file, latencyMillis);
         Files.writeString(file, service.signIn() + "\n");
         List<Double> inWindowMillis = new ArrayList<>();
+        Set<Integer> warmRuns = new HashSet<>();
         List<String> outputs = new ArrayList<>();
         int current = 0;
 
@@ -67,12 +68,18 @@ class RefreshTokenCrashIT {
             server.start(0);
             for (int run = 1; run <= kills; run++) {
                 service.startRun(run);
-                AgentJvm.Running app = new AgentJvm()
+                AgentJvm jvm = new AgentJvm()
                         .property("apiwarden.base-url", server.url(RotatingTokenService.apiPath(run)).toString())
                         .property("apiwarden.auth-url", server.url(RotatingTokenService.authPath(run)).toString())
-                        .property("apiwarden.refresh-token-file", file.toString())
-                        .start(BusyApp.class, server.url(RotatingTokenService.apiPath(run) + "/user").toString(),
-                                Long.toString(2 * STEP_TIMEOUT_SECONDS));
+                        .property("apiwarden.refresh-token-file", file.toString());
+                if (run % 2 == 0) {
+                    // An access token kept from before, which the API refuses: the first refresh then comes after
+                    // an API call, as in an app that ran a while, instead of being the JVM's first HTTP exchange.
+                    jvm.property("apiwarden.access-token", "stale-access-" + run);
+                    warmRuns.add(run);
+                }
+                AgentJvm.Running app = jvm.start(BusyApp.class, server.url(RotatingTokenService.apiPath(run) + "/user").toString(),
+                        Long.toString(2 * STEP_TIMEOUT_SECONDS));
                 // The first refresh of a JVM or the one after it: cold and warm code paths.
                 int refreshes = 1 + random.nextInt(2);
                 boolean refreshed = service.awaitRefreshes(refreshes, STEP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
@@ -103,13 +110,14 @@ class RefreshTokenCrashIT {
                     Files.writeString(file, service.signIn() + "\n");
                 }
             }
-            Windows windows = Windows.of(replacements.seen(), service);
+            Windows windows = Windows.of(replacements.seen(), service, warmRuns);
             System.out.printf(Locale.ROOT, "[crash] %d kills (seed %d, token service latency %d ms): %d left the current "
                             + "refresh token, %d came inside the write window (ms from response to kill: %s); %d token requests reached the service after "
                             + "the kill; leftover files: %s%n"
-                            + "[crash] window, response sent -> file renamed: first refresh of a JVM %s; later %s%n",
+                            + "[crash] window, response sent -> file renamed: first refresh of a JVM, as its first HTTP "
+                            + "exchange %s; after a refused API call %s; later refreshes %s%n",
                     kills, seed, latencyMillis, current, inWindowMillis.size(), format(inWindowMillis), service.lateRequests(),
-                    leftovers(file), windows.first, windows.later);
+                    leftovers(file), windows.firstExchange, windows.afterApiCall, windows.later);
             assertThat(leftovers(file)).as("a kill leaves at most the temporary file of the write it cut short, and the "
                     + "next start deletes it").hasSizeLessThanOrEqualTo(1);
         }
@@ -133,26 +141,31 @@ class RefreshTokenCrashIT {
 
     /** The write windows seen from outside: for each rotated token, its response sent to its file renamed. */
     static final class Windows {
-        final Summary first;
+        final Summary firstExchange;
+        final Summary afterApiCall;
         final Summary later;
 
-        private Windows(Summary first, Summary later) {
-            this.first = first;
+        private Windows(Summary firstExchange, Summary afterApiCall, Summary later) {
+            this.firstExchange = firstExchange;
+            this.afterApiCall = afterApiCall;
             this.later = later;
         }
 
-        static Windows of(List<FileReplacements.Seen> seen, RotatingTokenService service) {
-            List<Double> first = new ArrayList<>();
+        /** @param warmRuns the runs whose first refresh followed an API call */
+        static Windows of(List<FileReplacements.Seen> seen, RotatingTokenService service, Set<Integer> warmRuns) {
+            List<Double> firstExchange = new ArrayList<>();
+            List<Double> afterApiCall = new ArrayList<>();
             List<Double> later = new ArrayList<>();
             Set<Integer> counted = new HashSet<>();
             for (FileReplacements.Seen s : seen) {
                 Issued i = service.issuedAs(s.content);
                 // A token seen before its response left was replaced twice in a row: no figure for it.
                 if (i != null && i.byRefresh() && s.nanos >= i.sentNanos && counted.add(i.number)) {
-                    (i.ofRun == 1 ? first : later).add((s.nanos - i.sentNanos) / 1e6);
+                    List<Double> kind = i.ofRun > 1 ? later : warmRuns.contains(i.run) ? afterApiCall : firstExchange;
+                    kind.add((s.nanos - i.sentNanos) / 1e6);
                 }
             }
-            return new Windows(new Summary(first), new Summary(later));
+            return new Windows(new Summary(firstExchange), new Summary(afterApiCall), new Summary(later));
         }
     }
 

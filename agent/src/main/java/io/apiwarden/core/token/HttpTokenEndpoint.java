@@ -61,6 +61,7 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
     @Override
     public CompletableFuture<TokenGrant> refresh(String refreshToken) {
         CompletableFuture<TokenGrant> result = new CompletableFuture<>();
+        TokenResponse.warmUp();
         attempt(refreshToken, 1, result);
         return result;
     }
@@ -90,8 +91,6 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
                         "the token response could not be handled (" + e.getClass().getSimpleName() + ")", false));
             }
         });
-        // While the request is on the network, so that its answer finds the parser warm.
-        TokenResponse.warmUp();
     }
 
     private void handle(String refreshToken, int attempt, CompletableFuture<TokenGrant> result, HttpResponse<byte[]> response) {

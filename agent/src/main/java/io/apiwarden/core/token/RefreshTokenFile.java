@@ -25,7 +25,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * the old token or the new one, never half of either.
  *
  * <p>A write comes in two parts so that the token is on disk soon after it arrives: {@link #prepare()}
- * does everything that does not need the token while the token request is on the network;
+ * does everything that does not need the token before the token request goes out;
  * {@link Replacement#commit} is left with write, force, rename and the folder's force.
  */
 public final class RefreshTokenFile {

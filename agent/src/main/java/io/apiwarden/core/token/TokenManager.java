@@ -22,7 +22,7 @@ import java.util.function.Supplier;
  *       current token and starts a refresh in the background, so most calls never see a 401.
  *       Nothing runs while the app makes no calls.
  *   <li>Rotation: a new refresh token is written to its file before the access token that came with
- *       it reaches any caller; the write is prepared while the token request is on the network.
+ *       it reaches any caller; the write is prepared before the token request goes out.
  *   <li>A permanent refusal ({@code invalid_grant}) stops all refreshing: one error line, then
  *       the API's own responses reach the app.
  *   <li>After a failed refresh, callers within {@link #FAILURE_COOL_DOWN} fail fast instead of
@@ -161,6 +161,9 @@ public final class TokenManager {
         }
         RefreshObserver observer = observe();
         mine.whenComplete((t, e) -> observer.end(e == null ? "success" : asRefreshException(e).permanent() ? "refused" : "failed"));
+        // Before the request goes out, not while it is out: a token service that answers faster than the
+        // JVM's first preparation (cold, tens of ms) would otherwise find the answer waiting for it.
+        RefreshTokenFile.Replacement replacement = prepareWrite();
         CompletableFuture<TokenGrant> grant;
         try {
             grant = endpoint.refresh(usingRefreshToken);
@@ -168,7 +171,6 @@ public final class TokenManager {
             grant = CompletableFuture.failedFuture(new TokenRefreshException(
                     "the token request failed (" + t.getClass().getSimpleName() + ")", false));
         }
-        RefreshTokenFile.Replacement replacement = grant.isDone() ? null : prepareWrite();
         grant.whenComplete((g, failure) -> {
             try {
                 finish(mine, usingRefreshToken, g, failure, replacement);
@@ -255,8 +257,8 @@ public final class TokenManager {
     }
 
     /**
-     * Starts a write of the refresh-token file while the token request is on the network, or null when
-     * there is no file or it cannot be prepared (the write is then tried whole, and reports its error).
+     * Starts a write of the refresh-token file for the refresh about to be asked for, or null when there is
+     * no file or it cannot be prepared (the write is then tried whole, and reports its error).
      */
     private RefreshTokenFile.Replacement prepareWrite() {
         if (refreshTokenFile == null) {
@@ -265,7 +267,7 @@ public final class TokenManager {
         try {
             return refreshTokenFile.prepare();
         } catch (Throwable e) {
-            // Whatever it is, the request is already out: its answer must still reach finish().
+            // Whatever it is, the refresh goes on: no caller may wait for a refresh that never started.
             return null;
         }
     }

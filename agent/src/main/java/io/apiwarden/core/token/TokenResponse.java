@@ -29,9 +29,9 @@ final class TokenResponse {
     String errorDescription;
 
     /**
-     * Parses a sample answer, once per JVM. Called while the first token request is on the network: the
-     * first parse of a JVM loads and links Jackson's parser (~40 ms measured), and the new tokens, the
-     * rotated refresh token among them, would wait for it.
+     * Parses a sample answer, once per JVM, before the first token request goes out: the first parse of a
+     * JVM loads and links Jackson's parser (~40 ms measured), and the new tokens, the rotated refresh token
+     * among them, would wait for it.
      */
     static void warmUp() {
         if (warm) {
@@ -41,8 +41,7 @@ final class TokenResponse {
         try {
             parse(SAMPLE);
         } catch (Throwable e) {
-            // A warm-up only: the real answer is parsed, and judged, all the same. Nothing may escape to the
-            // caller, who has a request on the wire whose answer must not be lost.
+            // A warm-up only: the real answer is parsed, and judged, all the same.
         }
     }
 

@@ -165,7 +165,7 @@ class TokenManagerTest {
         TokenManager m = manager("access-0", new RefreshTokenFile(file));
 
         CompletableFuture<String> fileWhenCallerResumed = m.tokenAfterRejection(m.current()).thenApply(t -> read(file));
-        assertThat(fileNames()).as("the write is prepared while the request is out").hasSize(2);
+        assertThat(fileNames()).as("the write is prepared before the answer comes").hasSize(2);
         endpoint.release();
 
         assertThat(fileWhenCallerResumed.join()).isEqualTo("refresh-1\n");
