@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * <p>The normal suite kills {@value #DEFAULT_KILLS} times; the full run (see docs/reliability.md):
  * {@code ./mvnw -B -ntp verify -pl agent -am -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false
- * -Dit.test=RefreshTokenCrashIT -Dapiwarden.crash.kills=50}.
+ * -Dfailsafe.failIfNoSpecifiedTests=false -Dit.test=RefreshTokenCrashIT -Dapiwarden.crash.kills=50}.
  */
 class RefreshTokenCrashIT {
     static final String KILLS_PROPERTY = "apiwarden.crash.kills";
