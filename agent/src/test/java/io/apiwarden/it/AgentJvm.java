@@ -62,29 +62,23 @@ final class AgentJvm {
     }
 
     Result run(Class<?> main, String... args) throws IOException, InterruptedException {
+        Running app = start(main, args);
+        if (!app.process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            app.process.destroyForcibly();
+            throw new AssertionError("the app did not finish within " + TIMEOUT_SECONDS + " s: " + app.command
+                    + "\nstdout:\n" + Files.readString(app.out) + "\nstderr:\n" + Files.readString(app.err));
+        }
+        return app.result();
+    }
+
+    /** Starts the app and returns at once: for a test that ends the app itself. */
+    Running start(Class<?> main, String... args) throws IOException {
         List<String> command = command(main, args);
         Path out = Files.createTempFile("apiwarden-it-", ".out");
         Path err = Files.createTempFile("apiwarden-it-", ".err");
         ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("APIWARDEN_") || k.startsWith("JAVA_TOOL_OPTIONS"));
-        Process p = pb.start();
-        if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("the app did not finish within " + TIMEOUT_SECONDS + " s: " + command
-                    + "\nstdout:\n" + Files.readString(out) + "\nstderr:\n" + Files.readString(err));
-        }
-        Result r = new Result(p.exitValue(), Files.readAllLines(out, StandardCharsets.UTF_8), Files.readAllLines(err, StandardCharsets.UTF_8));
-        Files.delete(out);
-        Files.delete(err);
-        return r;
-    }
-
-    /** Starts the app and returns at once, its output discarded: for tests that kill it. */
-    Process start(Class<?> main, String... args) throws IOException {
-        ProcessBuilder pb = new ProcessBuilder(command(main, args)).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .redirectError(ProcessBuilder.Redirect.DISCARD);
-        pb.environment().keySet().removeIf(k -> k.startsWith("APIWARDEN_") || k.startsWith("JAVA_TOOL_OPTIONS"));
-        return pb.start();
+        return new Running(command, pb.start(), out, err);
     }
 
     private List<String> command(Class<?> main, String... args) {
@@ -112,6 +106,30 @@ final class AgentJvm {
             throw new IllegalStateException(key + " is not set: run the integration tests through Maven (./mvnw verify)");
         }
         return v;
+    }
+
+    /** An app JVM that was started and not yet waited for. */
+    static final class Running {
+        final List<String> command;
+        final Process process;
+        private final Path out;
+        private final Path err;
+
+        Running(List<String> command, Process process, Path out, Path err) {
+            this.command = command;
+            this.process = process;
+            this.out = out;
+            this.err = err;
+        }
+
+        /** What the app printed and how it ended; call once the process has ended. */
+        Result result() throws IOException {
+            Result r = new Result(process.exitValue(), Files.readAllLines(out, StandardCharsets.UTF_8),
+                    Files.readAllLines(err, StandardCharsets.UTF_8));
+            Files.delete(out);
+            Files.delete(err);
+            return r;
+        }
     }
 
     /** What the app did. */

@@ -96,7 +96,7 @@ class SharedTokenFileIT extends AgainstFakeApi {
     void aJvmKilledWhileItHoldsTheRightToRefreshDoesNotHoldUpTheNextOne() throws Exception {
         Path file = refreshTokenFile();
         api.holdFirstTokenRequestMillis = 30_000;
-        Process holder = app(file).start(JdkClientApp.class, "send:" + url("/api/v1/user"));
+        Process holder = app(file).start(JdkClientApp.class, "send:" + url("/api/v1/user")).process;
         try {
             assertThat(api.firstTokenRequestArrived.await(30, java.util.concurrent.TimeUnit.SECONDS))
                     .as("the first JVM took the lease and asked for a token").isTrue();

@@ -8,6 +8,7 @@ import java.nio.file.Paths;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
@@ -17,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * {@code java -jar agent/benchmarks/target/apiwarden-benchmarks.jar [--quick] [--only=startup,per-call,storms]
  * [--out=FILE]}: measures API Warden beside the bare client and the OpenTelemetry Java agent and writes the
- * results as Markdown tables.
+ * results as Markdown tables. {@code --soak [calls]} runs the soak instead ({@link SoakRun}).
  */
 public final class BenchmarkSuite {
     /** The storms' sizes, from the issue: 10, 100 and 1000 callers at once. */
@@ -84,9 +85,10 @@ public final class BenchmarkSuite {
 
     public static void main(String[] args) throws Exception {
         Path benchJar = ProcessProbe.codeSource();
+        boolean soak = args.length > 0 && args[0].equals("--soak");
         Options options;
         try {
-            options = Options.parse(args, benchJar.resolveSibling("benchmark-results.md"));
+            options = soak ? null : Options.parse(args, benchJar.resolveSibling("benchmark-results.md"));
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
             System.exit(2);
@@ -100,6 +102,15 @@ public final class BenchmarkSuite {
             return;
         }
         Path apiWardenJar = jar(AGENT_JAR_PROPERTY, benchJar.resolveSibling("../../target/apiwarden-agent.jar"));
+        if (soak) {
+            try {
+                SoakRun.main(apiWardenJar, Arrays.copyOfRange(args, 1, args.length));
+            } catch (IllegalArgumentException e) {
+                System.err.println("--soak takes the number of calls, 100 or more: " + e.getMessage());
+                System.exit(2);
+            }
+            return;
+        }
         Path otelAgentJar = jar(OTEL_AGENT_JAR_PROPERTY, benchJar.resolveSibling("opentelemetry-javaagent.jar"));
         String markdown = run(options, apiWardenJar, otelAgentJar);
         Files.createDirectories(options.out.toAbsolutePath().getParent());

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -15,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 /** Runs {@link ProcessProbe} in a fresh JVM under one {@link AgentSetup} and times it from the outside. */
 final class ChildJvm {
     /** A probe is a call or a storm of calls; five minutes means it hangs. */
-    private static final long TIME_LIMIT_SECONDS = 300;
+    private static final Duration TIME_LIMIT = Duration.ofMinutes(5);
 
     /** What one probe run printed and how long its parts took, measured from just before the process started. */
     static final class Run {
@@ -51,6 +52,12 @@ final class ChildJvm {
      */
     static Run run(AgentSetup setup, Target target, List<String> extraArgs, String timedLine, String... probeArgs)
             throws IOException, InterruptedException {
+        return run(setup, target, extraArgs, TIME_LIMIT, timedLine, probeArgs);
+    }
+
+    /** As above, for a probe that may take longer than the usual time limit. */
+    static Run run(AgentSetup setup, Target target, List<String> extraArgs, Duration timeLimit, String timedLine,
+                   String... probeArgs) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(setup.jvmArgs(target));
@@ -86,9 +93,9 @@ final class ChildJvm {
         }, "probe-output");
         reader.setDaemon(true);
         reader.start();
-        if (!process.waitFor(TIME_LIMIT_SECONDS, TimeUnit.SECONDS)) {
+        if (!process.waitFor(timeLimit.toMillis(), TimeUnit.MILLISECONDS)) {
             process.destroyForcibly();
-            throw new IllegalStateException("the probe under " + setup.label() + " did not end within " + TIME_LIMIT_SECONDS
+            throw new IllegalStateException("the probe under " + setup.label() + " did not end within " + timeLimit.toSeconds()
                     + " s: " + String.join(" ", probeArgs));
         }
         double millisToExit = millisSince(start);

@@ -36,7 +36,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * required) and a {@code GET /health} outside it, the same answers as the simulated API's, on one
  * Netty event-loop thread. The simulated API (JDK {@code HttpServer}) took ~200 µs a call with tails of
  * several milliseconds, which would drown a difference of a few microseconds; this one answers in a
- * fraction of that. Tokens never expire here, so nothing refreshes during a measurement.
+ * fraction of that. Tokens never expire here, so nothing refreshes during a measurement, unless the
+ * server is started with {@link SoakConditions}: then it has a token service at {@code /auth/token},
+ * and its tokens expire and its global limit throttles.
  */
 final class FastApiServer implements AutoCloseable {
     static final String API_PATH = "/api/v1";
@@ -45,15 +47,20 @@ final class FastApiServer implements AutoCloseable {
     private static final byte[] HEALTH = "ok".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] INVALID_TOKEN =
             "{\"message\":\"OAuth invalid token\"}".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] RATE_LIMITED =
+            "{\"message\":\"API rate limit exceeded (global)\"}".getBytes(StandardCharsets.US_ASCII);
 
     private final String accessToken = newToken();
     private final String expectedAuthorization = "Bearer " + accessToken;
     private final AtomicLong apiRequests = new AtomicLong();
     private final AtomicLong unauthorized = new AtomicLong();
+    /** Null for the measurements: one token that never expires, no limit. */
+    private final SoakConditions conditions;
     private final EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     private final Channel channel;
 
-    private FastApiServer() throws InterruptedException {
+    private FastApiServer(SoakConditions conditions) throws InterruptedException {
+        this.conditions = conditions;
         FastApiServer server = this;
         channel = new ServerBootstrap()
                 .group(loop)
@@ -72,12 +79,17 @@ final class FastApiServer implements AutoCloseable {
 
     /** Listens on loopback and an ephemeral port. */
     static FastApiServer start() throws InterruptedException {
-        return new FastApiServer();
+        return new FastApiServer(null);
     }
 
-    /** A token the API accepts for as long as the server runs. */
+    /** The same, with a token service whose tokens expire and a global limit that throttles. */
+    static FastApiServer start(SoakConditions conditions) throws InterruptedException {
+        return new FastApiServer(conditions);
+    }
+
+    /** A token the API accepts: for as long as the server runs, or with conditions, until it expires. */
     String accessToken() {
-        return accessToken;
+        return conditions == null ? accessToken : conditions.firstAccessToken();
     }
 
     URI baseUrl() {
@@ -88,7 +100,7 @@ final class FastApiServer implements AutoCloseable {
         return URI.create("http://127.0.0.1:" + port() + "/health");
     }
 
-    /** There is no token service here; the setups name it all the same, and nothing calls it. */
+    /** The token service, {@code {authUrl}/token}: only with conditions; the setups name it all the same. */
     URI authUrl() {
         return URI.create("http://127.0.0.1:" + port() + "/auth");
     }
@@ -120,9 +132,19 @@ final class FastApiServer implements AutoCloseable {
         if (path.equals("/health")) {
             return response(HttpResponseStatus.OK, "text/plain", HEALTH);
         }
+        if (conditions != null && path.equals("/auth/token")) {
+            SoakConditions.TokenAnswer answer = conditions.refresh(request.content().toString(StandardCharsets.UTF_8), System.nanoTime());
+            return response(HttpResponseStatus.valueOf(answer.status), "application/json",
+                    answer.json.getBytes(StandardCharsets.UTF_8));
+        }
         if (path.equals(API_PATH + "/user")) {
             apiRequests.incrementAndGet();
-            if (expectedAuthorization.equals(request.headers().get(HttpHeaderNames.AUTHORIZATION))) {
+            String authorization = request.headers().get(HttpHeaderNames.AUTHORIZATION);
+            long now = System.nanoTime();
+            if (conditions != null && conditions.throttles(now)) {
+                return response(HttpResponseStatus.TOO_MANY_REQUESTS, "application/json", RATE_LIMITED);
+            }
+            if (conditions == null ? expectedAuthorization.equals(authorization) : conditions.accepts(authorization, now)) {
                 return response(HttpResponseStatus.OK, "application/json", USER_JSON);
             }
             unauthorized.incrementAndGet();

@@ -20,6 +20,8 @@ import java.util.concurrent.TimeUnit;
  *       times the line that reports the call from the moment it started the process.
  *   <li>{@code storm N}: {@code N} concurrent managed calls with {@code sendAsync}; how long until all
  *       were answered, and with what.
+ *   <li>{@code soak N}: {@code N} managed calls in all four ways, and what the process holds meanwhile
+ *       ({@link SoakLoad}).
  * </ul>
  */
 public final class ProcessProbe {
@@ -30,7 +32,7 @@ public final class ProcessProbe {
     private ProcessProbe() {
     }
 
-    public static void main(String[] args) throws IOException {
+    public static void main(String[] args) throws IOException, InterruptedException {
         URI url = URI.create(System.getProperty(PerCallBenchmark.MANAGED_URL_PROPERTY));
         if (args.length == 2 && args[0].equals("first-call")) {
             AppCalls.Way way = AppCalls.Way.valueOf(args[1]);
@@ -41,8 +43,10 @@ public final class ProcessProbe {
             }
         } else if (args.length == 2 && args[0].equals("storm")) {
             System.out.println(storm(url, Integer.parseInt(args[1])));
+        } else if (args.length == 2 && args[0].equals("soak")) {
+            SoakLoad.run(url, Long.parseLong(args[1]));
         } else {
-            System.err.println("usage: ProcessProbe first-call WAY | storm N");
+            System.err.println("usage: ProcessProbe first-call WAY | storm N | soak N");
             System.exit(2);
         }
     }

@@ -82,6 +82,7 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
     @Override
     public CompletableFuture<TokenGrant> refresh(String refreshToken) {
         CompletableFuture<TokenGrant> result = new CompletableFuture<>();
+        TokenResponse.warmUp();
         attempt(refreshToken, 1, result);
         return result;
     }

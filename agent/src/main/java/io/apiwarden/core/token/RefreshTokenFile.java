@@ -1,66 +1,62 @@
 package io.apiwarden.core.token;
 
+import io.apiwarden.core.token.store.AtomicFile;
+
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.FileSystems;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.FileAttribute;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Set;
 
 /**
- * Writes a rotated refresh token back to its file so a restart does not log the app out.
+ * Writes a rotated refresh token back to its file so a restart does not log the app out: one
+ * token and a newline, replaced atomically with owner-only permissions ({@link AtomicFile}).
  *
- * <p>The new content goes to an owner-only temporary file in the same folder, is forced to
- * disk, then renamed over the old file in one step: a crash leaves either the old token or the
- * new one, never half of either.
+ * <p>A write comes in two parts so that the token is on disk soon after it arrives: {@link #prepare()}
+ * does everything that does not need the token before the token request goes out;
+ * {@link Replacement#commit} is left with write, force, rename and the folder's force.
  */
 public final class RefreshTokenFile {
-    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
-
-    private final Path file;
+    private final AtomicFile file;
 
     public RefreshTokenFile(Path file) {
-        this.file = file.toAbsolutePath();
+        this.file = new AtomicFile(file);
     }
 
     public Path path() {
-        return file;
+        return file.path();
     }
 
     /** Replaces the file's content with {@code refreshToken} atomically. */
     public void write(String refreshToken) throws IOException {
-        Path dir = file.getParent();
-        Path tmp = Files.createTempFile(dir, "." + file.getFileName() + ".", ".tmp", ownerOnly());
-        try {
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-                ByteBuffer bytes = ByteBuffer.wrap((refreshToken + "\n").getBytes(StandardCharsets.UTF_8));
-                while (bytes.hasRemaining()) {
-                    ch.write(bytes);
-                }
-                ch.force(true);
-            }
-            try {
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        file.replace(line(refreshToken));
     }
 
-    private static FileAttribute<?>[] ownerOnly() {
-        if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-            return new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(OWNER_ONLY)};
+    /** Starts a write; see {@link AtomicFile#prepare()}. */
+    public Replacement prepare() throws IOException {
+        return new Replacement(file.prepare());
+    }
+
+    /** The file's content for {@code refreshToken}. */
+    public static byte[] line(String refreshToken) {
+        return (refreshToken + "\n").getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** A write in progress: commit it once, or close it to drop its temporary file. */
+    public static final class Replacement implements AutoCloseable {
+        private final AtomicFile.Replacement replacement;
+
+        private Replacement(AtomicFile.Replacement replacement) {
+            this.replacement = replacement;
         }
-        return new FileAttribute<?>[0];
+
+        /** Writes {@code refreshToken} and a newline, forces it to disk and renames it over the file. */
+        public void commit(String refreshToken) throws IOException {
+            replacement.commit(line(refreshToken));
+        }
+
+        /** Closes what is open and deletes the temporary file unless it was committed. Never throws. */
+        @Override
+        public void close() {
+            replacement.close();
+        }
     }
 }

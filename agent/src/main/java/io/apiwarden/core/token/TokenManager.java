@@ -52,8 +52,6 @@ public final class TokenManager {
     private final StoreRefresh refresher;
     private final TokenSharing sharing;
     private final Object lock = new Object();
-    private final Object fileLock = new Object();
-    private long persistedGeneration;
 
     private volatile AccessToken current;
     /** The state this JVM holds: generation 0 until it meets the store. */
@@ -193,6 +191,7 @@ public final class TokenManager {
             refused = refusedRefreshToken;
         }
         RefreshObserver observer = observe();
+        RefreshTokenFile.Replacement replacement = prepareWrite();
         CompletableFuture<StoreRefresh.Outcome> outcome;
         try {
             outcome = refresher.refresh(known, failed == null ? null : failed.value(), refused, observer);
@@ -201,7 +200,7 @@ public final class TokenManager {
         }
         outcome.whenComplete((o, failure) -> {
             try {
-                finish(mine, o, failure, observer);
+                finish(mine, o, failure, observer, replacement);
             } catch (Throwable t) {
                 // Whatever went wrong, no caller may wait for this refresh forever.
                 synchronized (lock) {
@@ -218,7 +217,24 @@ public final class TokenManager {
         return mine;
     }
 
-    private void finish(CompletableFuture<AccessToken> mine, StoreRefresh.Outcome outcome, Throwable failure, RefreshObserver observer) {
+    private void finish(CompletableFuture<AccessToken> mine, StoreRefresh.Outcome outcome, Throwable failure, RefreshObserver observer,
+                        RefreshTokenFile.Replacement replacement) {
+        try {
+            finish(mine, outcome, failure, observer, replacement == null ? null : replacement::commit);
+        } finally {
+            if (replacement != null) {
+                replacement.close();
+            }
+        }
+    }
+
+    /** How a rotated refresh token reaches its file: through the write prepared for it. */
+    private interface FileWrite {
+        void commit(String refreshToken) throws IOException;
+    }
+
+    private void finish(CompletableFuture<AccessToken> mine, StoreRefresh.Outcome outcome, Throwable failure, RefreshObserver observer,
+                        FileWrite write) {
         if (failure != null) {
             TokenRefreshException error = StoreRefresh.asRefreshException(failure);
             synchronized (lock) {
@@ -250,7 +266,7 @@ public final class TokenManager {
         }
         if (state.refreshToken() != null && !state.refreshToken().equals(previousRefreshToken)) {
             // Before any caller has the new access token: see the class comment.
-            persist(state.refreshToken(), state.generation());
+            persist(state.refreshToken(), write);
         }
         synchronized (lock) {
             inFlight = null;
@@ -294,18 +310,35 @@ public final class TokenManager {
         return fifth.compareTo(MAX_REFRESH_AHEAD) < 0 ? fifth : MAX_REFRESH_AHEAD;
     }
 
-    /** Writes a rotated refresh token to its file when no store does; of two quick rotations, the older never lands last. */
-    private void persist(String rotated, long ofGeneration) {
+    /**
+     * Starts the write of the refresh-token file before the token request goes out, when this JVM
+     * keeps the file itself (no store does): the answer then waits only for write, force and
+     * rename. Null when there is no file or it cannot be prepared (the write is tried whole).
+     */
+    private RefreshTokenFile.Replacement prepareWrite() {
+        if (refreshTokenFile == null) {
+            return null;
+        }
+        try {
+            return refreshTokenFile.prepare();
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Writes a rotated refresh token to its file. Writes never overlap: the refresh stays in flight
+     * until its write is done, and no other refresh starts before.
+     */
+    private void persist(String rotated, FileWrite prepared) {
         if (refreshTokenFile == null) {
             return;
         }
         try {
-            synchronized (fileLock) {
-                if (ofGeneration <= persistedGeneration) {
-                    return;
-                }
+            if (prepared != null) {
+                prepared.commit(rotated);
+            } else {
                 refreshTokenFile.write(rotated);
-                persistedGeneration = ofGeneration;
             }
         } catch (IOException | RuntimeException e) {
             AgentLog.error("the rotated refresh token could not be written to " + refreshTokenFile.path()

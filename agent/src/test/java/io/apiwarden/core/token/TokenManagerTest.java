@@ -6,12 +6,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,6 +34,20 @@ class TokenManagerTest {
 
     private static String header(CompletableFuture<AccessToken> f) {
         return f.join().authorizationHeader();
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private List<String> fileNames() throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.map(f -> f.getFileName().toString()).collect(Collectors.toList());
+        }
     }
 
     @Test
@@ -133,6 +151,51 @@ class TokenManagerTest {
 
         assertThat(endpoint.refreshTokensSeen()).containsExactly("refresh-0", "refresh-1");
         assertThat(Files.readString(file)).isEqualTo("refresh-2\n");
+    }
+
+    @Test
+    void theRotatedRefreshTokenIsInTheFileBeforeAnyCallerHasTheNewAccessToken() throws Exception {
+        endpoint.rotating().holding();
+        Path file = dir.resolve("refresh");
+        Files.writeString(file, "refresh-0\n");
+        TokenManager m = manager("access-0", new RefreshTokenFile(file));
+
+        CompletableFuture<String> fileWhenCallerResumed = m.tokenAfterRejection(m.current()).thenApply(t -> read(file));
+        assertThat(fileNames()).as("the write is prepared before the answer comes").hasSize(2);
+        endpoint.release();
+
+        assertThat(fileWhenCallerResumed.join()).isEqualTo("refresh-1\n");
+        assertThat(fileNames()).containsExactly("refresh");
+    }
+
+    @Test
+    void aPreparedWriteIsDroppedWhenTheRefreshDoesNotRotate() throws Exception {
+        endpoint.holding();
+        Path file = dir.resolve("refresh");
+        Files.writeString(file, "refresh-0\n");
+        TokenManager m = manager("access-0", new RefreshTokenFile(file));
+
+        CompletableFuture<AccessToken> fresh = m.tokenAfterRejection(m.current());
+        endpoint.release();
+
+        assertThat(header(fresh)).isEqualTo("Bearer access-1");
+        assertThat(Files.readString(file)).isEqualTo("refresh-0\n");
+        assertThat(fileNames()).containsExactly("refresh");
+    }
+
+    @Test
+    void aPreparedWriteIsDroppedWhenTheRefreshFails() throws Exception {
+        CompletableFuture<TokenGrant> answer = new CompletableFuture<>();
+        Path file = dir.resolve("refresh");
+        Files.writeString(file, "refresh-0\n");
+        TokenManager m = new TokenManager(r -> answer, "access-0", "refresh-0", new RefreshTokenFile(file), clock);
+
+        CompletableFuture<AccessToken> fresh = m.tokenAfterRejection(m.current());
+        answer.completeExceptionally(new TokenRefreshException("503", false));
+
+        assertThat(fresh).isCompletedExceptionally();
+        assertThat(Files.readString(file)).isEqualTo("refresh-0\n");
+        assertThat(fileNames()).containsExactly("refresh");
     }
 
     @Test

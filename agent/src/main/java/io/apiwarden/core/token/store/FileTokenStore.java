@@ -46,6 +46,9 @@ public final class FileTokenStore implements TokenStore {
     private final Path stateFile;
     private final Path leaseFile;
     private final Path lockFile;
+    private final AtomicFile refreshWriter;
+    private final AtomicFile stateWriter;
+    private final AtomicFile leaseWriter;
     private final Duration timeout;
     private final Clock clock;
     private final String host;
@@ -61,6 +64,9 @@ public final class FileTokenStore implements TokenStore {
         this.stateFile = file.resolveSibling("." + name + ".state");
         this.leaseFile = file.resolveSibling("." + name + ".lease");
         this.lockFile = file.resolveSibling("." + name + ".lock");
+        this.refreshWriter = new AtomicFile(file);
+        this.stateWriter = new AtomicFile(stateFile);
+        this.leaseWriter = new AtomicFile(leaseFile);
         this.timeout = timeout;
         this.clock = clock;
         this.host = hostName().replace(' ', '_');
@@ -86,9 +92,9 @@ public final class FileTokenStore implements TokenStore {
             if (next.refreshToken() != null && (stored == null || !next.refreshToken().equals(stored.refreshToken()))) {
                 // The refresh token first: a crash before the state is written leaves the new refresh
                 // token and no access token, which costs one refresh; the other order could lose it.
-                AtomicFile.replace(refreshFile, (next.refreshToken() + "\n").getBytes(StandardCharsets.UTF_8));
+                refreshWriter.replace((next.refreshToken() + "\n").getBytes(StandardCharsets.UTF_8));
             }
-            AtomicFile.replace(stateFile, StateFile.encode(next));
+            stateWriter.replace(StateFile.encode(next));
             return true;
         });
     }
@@ -101,7 +107,7 @@ public final class FileTokenStore implements TokenStore {
             if (holder != null && !holder.owner.equals(owner) && holder.holds(clock.instant(), host)) {
                 return false;
             }
-            LeaseFile.write(leaseFile, new LeaseFile.Holder(owner, host, ProcessHandle.current().pid(), clock.instant().plus(ttl)));
+            LeaseFile.write(leaseWriter, new LeaseFile.Holder(owner, host, ProcessHandle.current().pid(), clock.instant().plus(ttl)));
             return true;
         });
         return taken ? new FileLease(owner, ttl) : null;
@@ -210,7 +216,7 @@ public final class FileTokenStore implements TokenStore {
                 if (holder == null || !holder.owner.equals(owner)) {
                     return false;
                 }
-                LeaseFile.write(leaseFile, new LeaseFile.Holder(owner, host, ProcessHandle.current().pid(), clock.instant().plus(ttl)));
+                LeaseFile.write(leaseWriter, new LeaseFile.Holder(owner, host, ProcessHandle.current().pid(), clock.instant().plus(ttl)));
                 return true;
             });
         }

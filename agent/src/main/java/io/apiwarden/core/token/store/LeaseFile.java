@@ -63,8 +63,8 @@ final class LeaseFile {
         }
     }
 
-    static void write(Path file, Holder holder) throws IOException {
+    static void write(AtomicFile file, Holder holder) throws IOException {
         String line = holder.owner + " " + holder.host + " " + holder.pid + " " + holder.until.toEpochMilli() + "\n";
-        AtomicFile.replace(file, line.getBytes(StandardCharsets.UTF_8));
+        file.replace(line.getBytes(StandardCharsets.UTF_8));
     }
 }
