@@ -53,8 +53,8 @@ public final class Warden {
         this.config = config;
         this.telemetry = telemetry;
         config.accessToken().ifPresent(KnownSecrets::remember);
-        config.refreshToken().ifPresent(KnownSecrets::remember);
-        config.clientSecret().ifPresent(KnownSecrets::remember);
+        config.refreshToken().ifPresent(KnownSecrets::pin);
+        config.clientSecret().ifPresent(KnownSecrets::pin);
         this.scope = config.tokenUrl().map(config.scope()::excluding).orElse(config.scope());
         this.resendPolicy = new ResendPolicy(
                 new BackoffPolicy(config.backoffInitialDelay(), config.backoffMaxRetries(), config.backoffMaxDelay()), clock);

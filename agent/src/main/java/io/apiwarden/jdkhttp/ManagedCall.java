@@ -109,7 +109,7 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
         token = awaitToken();
         while (true) {
             if (state.deadline().hasPassed()) {
-                // Only before a first answer: the app's limit ran out while the agent waited for a token.
+                // The limit ran out before anything could be sent (a token wait), or as a wait ended: what the JDK raises.
                 throw new HttpTimeoutException("request timed out");
             }
             AttemptObserver attempt = observer.attempt(current.expectContinue());

@@ -11,6 +11,7 @@ public final class CallState {
     private int refreshes;
     private int rateLimitRetries;
     private long tokenGeneration = -1;
+    private long refusedGeneration = -1;
 
     /** A call with no time limit of its own, to a resource that is not told apart. */
     public CallState() {
@@ -66,8 +67,15 @@ public final class CallState {
         return refreshes + rateLimitRetries;
     }
 
-    void countRefresh() {
+    /** Counts a refresh of the token of generation {@code refused}. */
+    void countRefresh(long refused) {
         refreshes++;
+        refusedGeneration = refused;
+    }
+
+    /** The generation of the token that was refused before the call's refresh; -1 before any. */
+    long refusedGeneration() {
+        return refusedGeneration;
     }
 
     void countRateLimitRetry() {

@@ -14,6 +14,8 @@ import java.util.concurrent.TimeoutException;
  * time limit is a promise to its own callers; the agent's waits must not break it.
  */
 public final class Deadline {
+    /** Longer limits are treated as none: no call waits a year, and nanosecond arithmetic stays in range. */
+    static final Duration LONGEST = Duration.ofDays(365);
     /** No limit: the app set none. */
     public static final Deadline NONE = new Deadline(null, null);
 
@@ -27,7 +29,8 @@ public final class Deadline {
 
     /** A limit of {@code limit} from now; {@link #NONE} for null. */
     public static Deadline after(Duration limit, Clock clock) {
-        return limit == null ? NONE : new Deadline(clock.instant().plus(limit), clock);
+        // A limit of years is no limit, and would overflow the clock's arithmetic.
+        return limit == null || limit.compareTo(LONGEST) > 0 ? NONE : new Deadline(clock.instant().plus(limit), clock);
     }
 
     public boolean isSet() {

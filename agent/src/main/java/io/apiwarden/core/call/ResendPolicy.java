@@ -82,7 +82,11 @@ public final class ResendPolicy {
             return Decision.APP_AUTHORIZATION;
         }
         if (state.refreshes() > 0) {
-            refusals.remember(state.requestKey(), state.tokenGeneration());
+            if (state.tokenGeneration() != state.refusedGeneration()) {
+                // Refused again with a new token: evidence about rights. Resent with the same token
+                // (the refresh failed), the second refusal says nothing new.
+                refusals.remember(state.requestKey(), state.tokenGeneration());
+            }
             return Decision.REFRESHED_ALREADY;
         }
         if (!canRefresh) {
@@ -94,7 +98,7 @@ public final class ResendPolicy {
         if (state.deadline().hasPassed()) {
             return Decision.RETURN_AT_DEADLINE;
         }
-        state.countRefresh();
+        state.countRefresh(state.tokenGeneration());
         return Decision.REFRESH;
     }
 }

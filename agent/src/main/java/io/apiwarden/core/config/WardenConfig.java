@@ -324,8 +324,13 @@ public final class WardenConfig {
          */
         private void readStore() {
             String store = raw(ConfigProperty.STORE);
+            if (store == null) {
+                // The default path never loads the Redis store's classes, its settings included.
+                storeTimeout = positiveDuration(ConfigProperty.STORE_TIMEOUT);
+                return;
+            }
             RedisStoreSettings.Parsed parsed = RedisStoreSettings.parse(this::raw);
-            if (store != null && !RedisStoreSettings.isRedisUrl(store)) {
+            if (!RedisStoreSettings.isRedisUrl(store)) {
                 problems.add(where(ConfigProperty.STORE) + " is not a Redis URL: write redis://host:port or rediss://host:port"
                         + " (the refresh-token file needs no setting), or unset it");
                 return;

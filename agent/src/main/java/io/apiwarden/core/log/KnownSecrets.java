@@ -26,6 +26,19 @@ public final class KnownSecrets {
     private KnownSecrets() {
     }
 
+    /** Secrets remembered for the JVM's life: the configured ones, which may stay valid for ever. */
+    private static volatile String[] pinned = new String[0];
+
+    /** Remembers a configured secret for the JVM's life (null and short values are ignored). */
+    public static synchronized void pin(String secret) {
+        if (secret == null || secret.length() < SHORTEST || java.util.Arrays.asList(pinned).contains(secret)) {
+            return;
+        }
+        String[] next = java.util.Arrays.copyOf(pinned, pinned.length + 1);
+        next[pinned.length] = secret;
+        pinned = next;
+    }
+
     /** Remembers {@code secret} (null and short values are ignored); the oldest is forgotten beyond {@link #REMEMBERED}. */
     public static synchronized void remember(String secret) {
         if (secret == null || secret.length() < SHORTEST) {
@@ -46,7 +59,14 @@ public final class KnownSecrets {
 
     /** The secrets remembered now; the array is never changed after it is returned. */
     static String[] all() {
-        return secrets;
+        String[] p = pinned;
+        String[] r = secrets;
+        if (p.length == 0) {
+            return r;
+        }
+        String[] both = java.util.Arrays.copyOf(p, p.length + r.length);
+        System.arraycopy(r, 0, both, p.length, r.length);
+        return both;
     }
 
     /** {@code text} with every remembered secret replaced by {@link #MARK}; the same instance when there is none. */
@@ -55,6 +75,11 @@ public final class KnownSecrets {
             return null;
         }
         String result = text;
+        for (String secret : pinned) {
+            if (result.contains(secret)) {
+                result = result.replace(secret, MARK);
+            }
+        }
         for (String secret : secrets) {
             if (result.contains(secret)) {
                 result = result.replace(secret, MARK);

@@ -46,26 +46,30 @@ final class StoreRefresh {
     private final Duration leaseTtl;
     /** How long a refresh may wait for other JVMs' leases in all before it refreshes alone. */
     private final Duration maxLeaseWait;
+    /** Whether other JVMs share the store; a JVM alone takes no lease and reads nothing. */
+    private final boolean shared;
     private volatile boolean warnedUnavailable;
+    /** A state this JVM refreshed to that the store has not taken yet, or null. */
+    private volatile Unwritten unwritten;
+    private volatile String lastUsed;
+    /** Tries to store a state the store missed, 1, 2 and 4 s after the refresh; the next refresh tries again anyway. */
+    static final int UNWRITTEN_RETRIES = 3;
 
     /**
      * @param storeIo where store operations run (they block for up to the store's time-out)
      * @param leaseTtl how long a lease lasts unless renewed; renewed every third of it
      * @param maxLeaseWait how long to wait in all for a holder that keeps renewing
      */
-    StoreRefresh(TokenStore store, TokenEndpoint endpoint, DelayScheduler scheduler, Executor storeIo, Clock clock,
+    StoreRefresh(TokenStore store, boolean shared, TokenEndpoint endpoint, DelayScheduler scheduler, Executor storeIo, Clock clock,
                  Duration leaseTtl, Duration maxLeaseWait) {
         this.store = store;
+        this.shared = shared;
         this.endpoint = endpoint;
         this.scheduler = scheduler;
         this.storeIo = storeIo;
         this.clock = clock;
         this.leaseTtl = leaseTtl;
         this.maxLeaseWait = maxLeaseWait;
-    }
-
-    TokenStore store() {
-        return store;
     }
 
     /** What a refresh ended with: the state now current, and whether it came from the store rather than a token request. */
@@ -95,11 +99,16 @@ final class StoreRefresh {
     /** The state in the store now, or null when it holds none or cannot be read (never throws). */
     TokenState readQuietly() {
         try {
-            return store.read();
+            return sane(store.read());
         } catch (StoreUnavailableException | RuntimeException e) {
             warnUnavailable(e);
             return null;
         }
+    }
+
+    /** The refresh token of the last token request, for remembering a permanent refusal of it. */
+    String lastUsedRefreshToken() {
+        return lastUsed;
     }
 
     /** Whether {@code s} holds an access token worth using instead of refreshing. */
@@ -108,10 +117,87 @@ final class StoreRefresh {
                 && (s.expiresAt() == null || clock.instant().isBefore(s.expiresAt()));
     }
 
+    /**
+     * A stored state with its tokens checked as a token endpoint's would be: a store anyone else can
+     * write (or a damaged file) must not put a header the HTTP client refuses into every call.
+     */
+    static TokenState sane(TokenState s) {
+        if (s == null) {
+            return null;
+        }
+        boolean accessOk = s.accessToken() == null || TokenText.flaw(s.accessToken()) == null;
+        boolean refreshOk = s.refreshToken() == null || TokenText.flaw(s.refreshToken()) == null;
+        if (accessOk && refreshOk) {
+            return s;
+        }
+        AgentLog.once(AgentLog.Level.WARN, "store-unfit-token", "the token store holds a token that cannot be sent; it is ignored", null);
+        return new TokenState(s.generation(), accessOk ? s.accessToken() : null, accessOk ? s.expiresAt() : null,
+                accessOk ? s.obtainedAt() : null, refreshOk ? s.refreshToken() : null);
+    }
+
     private void warnUnavailable(Exception e) {
         if (!warnedUnavailable) {
             warnedUnavailable = true;
             AgentLog.warn(e.getMessage() + "; this JVM refreshes on its own until the store answers again");
+        }
+    }
+
+    private static void safely(Runnable telemetry) {
+        try {
+            telemetry.run();
+        } catch (RuntimeException e) {
+            AgentLog.once(AgentLog.Level.WARN, "store-telemetry", "a refresh's span could not be updated", e);
+        }
+    }
+
+    /**
+     * Writes a state this JVM got while the store was away, once it answers: on top of what is
+     * stored, but only if the store still holds the state that this one was refreshed from (then
+     * this one is its successor). If another JVM refreshed since, its state wins and this one is
+     * dropped: the next refresh adopts the stored one.
+     */
+    private boolean writeUnwritten() {
+        Unwritten u = unwritten;
+        if (u == null) {
+            return true;
+        }
+        try {
+            TokenState stored = store.read();
+            boolean successor = stored == null || stored.refreshToken() == null
+                    || stored.refreshToken().equals(u.base.refreshToken());
+            if (successor) {
+                long generation = stored == null ? 1 : stored.generation() + 1;
+                TokenState s = u.state;
+                store.compareAndSet(new TokenState(generation, s.accessToken(), s.expiresAt(), s.obtainedAt(), s.refreshToken()));
+            }
+            unwritten = null;
+            warnedUnavailable = false;
+            return true;
+        } catch (StoreUnavailableException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** Tries {@link #writeUnwritten()} again a few times, 1, 2 and 4 s apart, so the fleet learns the new token soon. */
+    private void retryUnwritten(int attempt) {
+        if (attempt > UNWRITTEN_RETRIES) {
+            return;
+        }
+        scheduler.schedule(Duration.ofSeconds(1L << (attempt - 1)), () -> storeIo.execute(() -> {
+            if (!writeUnwritten()) {
+                retryUnwritten(attempt + 1);
+            }
+        }));
+    }
+
+    /** A state this JVM refreshed to that the store did not take, and the state it was refreshed from. */
+    private static final class Unwritten {
+        final TokenState base;
+        final TokenState state;
+
+        Unwritten(TokenState base, TokenState state) {
+            this.base = base;
+            this.state = state;
         }
     }
 
@@ -127,6 +213,8 @@ final class StoreRefresh {
         TokenStore.Lease lease;
         volatile DelayScheduler.Scheduled renewal;
         boolean retriedAfterRefusal;
+        /** The store's state as last read, for refreshing from it when the store stops answering. */
+        TokenState lastRead;
 
         Run(TokenState known, String failed, String refused, RefreshObserver observer) {
             this.known = known;
@@ -135,31 +223,37 @@ final class StoreRefresh {
             this.observer = observer;
         }
 
-        /** Steps 1 and 2: read, adopt or take the lease. */
+        /** Steps 1 and 2: read, adopt or take the lease. Nothing escapes: the result always completes. */
         void look() {
             try {
-                TokenState stored = store.read();
-                if (stored != null && stored.generation() >= known.generation() && usable(stored, failed)) {
+                if (!shared) {
+                    // A JVM alone: its single flight is the lease, and there is nothing to read.
+                    grant(known, false);
+                    return;
+                }
+                writeUnwritten();
+                TokenState stored = read();
+                if (adoptable(stored)) {
                     adopt(stored);
                     return;
                 }
                 lease = store.tryLease(leaseTtl);
                 if (lease == null) {
                     if (Duration.between(started, clock.instant()).compareTo(maxLeaseWait) >= 0) {
-                        AgentLog.warn("another JVM has held the right to refresh in " + store.describe() + " for "
-                                + maxLeaseWait.toMillis() + " ms; this JVM refreshes on its own");
-                        grant(newest(stored), false);
+                        // Refreshing now would spend the refresh token the holder is spending: fail, and let the next call look again.
+                        result.completeExceptionally(new TokenRefreshException("another JVM has held the right to refresh in "
+                                + store.describe() + " for " + maxLeaseWait.toMillis() + " ms", false));
                         return;
                     }
-                    observer.event("lease_wait");
+                    safely(() -> observer.event("lease_wait"));
                     Duration pause = poll;
                     poll = poll.multipliedBy(2).compareTo(MAX_LEASE_POLL) > 0 ? MAX_LEASE_POLL : poll.multipliedBy(2);
                     scheduler.schedule(pause, () -> storeIo.execute(this::look));
                     return;
                 }
                 // Step 3: the holder before may have written just before it let go.
-                TokenState now = store.read();
-                if (now != null && now.generation() >= known.generation() && usable(now, failed)) {
+                TokenState now = read();
+                if (adoptable(now)) {
                     releaseLease();
                     adopt(now);
                     return;
@@ -167,18 +261,35 @@ final class StoreRefresh {
                 grant(newest(now), true);
             } catch (StoreUnavailableException e) {
                 alone(e);
-            } catch (RuntimeException e) {
+            } catch (Throwable e) {
                 fail(e);
             }
         }
 
-        /** The state to refresh from: the store's when it is at least as new as this JVM's. */
+        TokenState read() throws StoreUnavailableException {
+            lastRead = sane(store.read());
+            return lastRead;
+        }
+
+        /**
+         * Whether a stored state is worth taking instead of refreshing. The store is the truth for
+         * the fleet, whatever its numbering (a store that lost its data starts again at 1), unless
+         * this JVM holds a state the store never took.
+         */
+        boolean adoptable(TokenState stored) {
+            return usable(stored, failed) && (unwritten == null || stored.generation() >= known.generation());
+        }
+
+        /** The state to refresh from: the store's, unless this JVM holds a newer one the store never took. */
         TokenState newest(TokenState stored) {
-            return stored != null && stored.generation() >= known.generation() && stored.refreshToken() != null ? stored : known;
+            if (stored == null || stored.refreshToken() == null) {
+                return known;
+            }
+            return unwritten != null && known.generation() > stored.generation() ? known : stored;
         }
 
         /** Step 4: the token request, with the lease renewed while it runs. */
-        void grant(TokenState base, boolean shared) {
+        void grant(TokenState base, boolean written) {
             if (base.refreshToken() != null && base.refreshToken().equals(refused)) {
                 releaseLease();
                 result.completeExceptionally(new TokenRefreshException(
@@ -194,6 +305,7 @@ final class StoreRefresh {
             if (lease != null) {
                 scheduleRenewal();
             }
+            lastUsed = base.refreshToken();
             CompletableFuture<TokenGrant> request;
             try {
                 request = endpoint.refresh(base.refreshToken());
@@ -201,59 +313,65 @@ final class StoreRefresh {
                 request = CompletableFuture.failedFuture(new TokenRefreshException(
                         "the token request failed (" + e.getClass().getSimpleName() + ")", false));
             }
-            request.whenComplete((g, e) -> storeIo.execute(() -> granted(base, shared, g, e)));
+            request.whenComplete((g, e) -> storeIo.execute(() -> granted(base, written, g, e)));
         }
 
-        /** Steps 5 and 6. */
-        void granted(TokenState base, boolean shared, TokenGrant grant, Throwable failure) {
+        /** Steps 5 and 6. Nothing escapes: the result always completes, and a grant is never thrown away. */
+        void granted(TokenState base, boolean written, TokenGrant grant, Throwable failure) {
             cancelRenewal();
-            try {
-                if (failure == null) {
-                    TokenState next = after(base, grant);
-                    if (shared) {
+            if (failure == null) {
+                TokenState next = after(base, grant);
+                try {
+                    if (written) {
                         next = write(next);
+                    } else if (shared) {
+                        keepUnwritten(base, next);
                     }
-                    releaseLease();
-                    result.complete(new Outcome(next, false));
-                    return;
+                } catch (StoreUnavailableException e) {
+                    warnUnavailable(e);
+                    keepUnwritten(base, next);
+                } catch (Throwable e) {
+                    AgentLog.once(AgentLog.Level.ERROR, "store-write", "a refreshed token could not be stored in " + store.describe(), e);
+                    keepUnwritten(base, next);
                 }
-                TokenRefreshException refused = asRefreshException(failure);
-                if (refused.permanent() && shared && !retriedAfterRefusal) {
+                releaseLease();
+                result.complete(new Outcome(next, false));
+                return;
+            }
+            try {
+                TokenRefreshException refusedNow = asRefreshException(failure);
+                if (refusedNow.permanent() && shared && !retriedAfterRefusal) {
                     // Before giving up for good: did another JVM rotate the refresh token we used?
-                    TokenState now = store.read();
+                    TokenState now = read();
                     if (now != null && now.refreshToken() != null && !now.refreshToken().equals(base.refreshToken())) {
                         retriedAfterRefusal = true;
                         if (usable(now, failed)) {
                             releaseLease();
                             adopt(now);
                         } else {
-                            grant(now, true);
+                            grant(now, lease != null);
                         }
                         return;
                     }
                 }
                 releaseLease();
-                result.completeExceptionally(refused);
-            } catch (StoreUnavailableException e) {
+                result.completeExceptionally(refusedNow);
+            } catch (Throwable e) {
                 releaseLease();
-                if (failure == null) {
-                    // The grant is good; only the store did not take it. Use it here, and say so once.
-                    warnUnavailable(e);
-                    result.complete(new Outcome(after(base, grant), false));
-                } else {
-                    result.completeExceptionally(asRefreshException(failure));
-                }
-            } catch (RuntimeException e) {
-                releaseLease();
-                fail(e);
+                result.completeExceptionally(asRefreshException(failure));
             }
+        }
+
+        void keepUnwritten(TokenState base, TokenState next) {
+            unwritten = new Unwritten(base, next);
+            retryUnwritten(1);
         }
 
         /**
          * Writes {@code next} with compare-and-set. It fails when the store moved apart from this
-         * JVM: another JVM wrote while this one's lease ran out during a pause, or this JVM
-         * refreshed alone while the store was away. Either way this grant is the freshest pair,
-         * so it goes on top of whatever is stored, and this JVM takes the store's numbering.
+         * JVM: another JVM wrote while this one's lease ran out during a pause, or the store lost
+         * its data. This grant is the freshest pair, so it goes on top of whatever is stored, and
+         * this JVM takes the store's numbering.
          */
         TokenState write(TokenState next) throws StoreUnavailableException {
             if (store.compareAndSet(next)) {
@@ -269,24 +387,25 @@ final class StoreRefresh {
         }
 
         void adopt(TokenState stored) {
-            observer.event("adopted");
+            safely(() -> observer.event("adopted"));
             result.complete(new Outcome(stored, true));
         }
 
-        /** The store did not answer: refresh on this JVM's own, as a JVM without a store would. */
+        /** The store did not answer: refresh on this JVM's own, from the newest state it has seen. */
         void alone(StoreUnavailableException e) {
             warnUnavailable(e);
-            observer.event("store_unavailable");
+            safely(() -> observer.event("store_unavailable"));
             releaseLease();
-            lease = null;
-            grant(known, false);
+            grant(lastRead != null && lastRead.refreshToken() != null && unwritten == null ? lastRead : known, false);
         }
 
-        void fail(RuntimeException e) {
+        void fail(Throwable e) {
+            releaseLease();
             AgentLog.once(AgentLog.Level.ERROR, "store-refresh", "a token refresh through " + store.describe() + " failed", e);
             result.completeExceptionally(new TokenRefreshException("the token refresh failed (" + e.getClass().getSimpleName() + ")", false));
         }
 
+        /** Renews the lease every third of its life until the token request ends; a store that misses one is asked again. */
         void scheduleRenewal() {
             renewal = scheduler.schedule(leaseTtl.dividedBy(3), () -> storeIo.execute(() -> {
                 TokenStore.Lease l = lease;
@@ -294,12 +413,13 @@ final class StoreRefresh {
                     return;
                 }
                 try {
-                    if (l.renew()) {
-                        scheduleRenewal();
+                    if (!l.renew()) {
+                        return;
                     }
-                } catch (StoreUnavailableException e) {
-                    warnUnavailable(e);
+                } catch (StoreUnavailableException | RuntimeException e) {
+                    // The lease may well still stand: keep trying while the request runs.
                 }
+                scheduleRenewal();
             }));
         }
 

@@ -84,7 +84,7 @@ public final class TokenManager {
         this.refreshTokenFile = sharing.keepsRefreshTokenFile() ? null : refreshTokenFile;
         this.clock = clock;
         this.sharing = sharing;
-        this.refresher = new StoreRefresh(sharing.store, endpoint, sharing.scheduler, sharing.storeIo, clock,
+        this.refresher = new StoreRefresh(sharing.store, sharing.shared, endpoint, sharing.scheduler, sharing.storeIo, clock,
                 TokenSharing.LEASE_TTL, TokenSharing.MAX_LEASE_WAIT);
         this.held = new TokenState(0, accessToken, null, null, refreshToken);
         this.current = accessToken == null ? null : new AccessToken(accessToken, 0, null, null, null);
@@ -157,9 +157,11 @@ public final class TokenManager {
                     // The store knows no access token (a refresh-token file alone): the configured one is still worth a try.
                     stored = new TokenState(stored.generation(), held.accessToken(), null, null, stored.refreshToken());
                 }
-                AgentLog.debug("token state taken from " + sharing.describe() + ": " + stored);
                 hold(stored);
             }
+        }
+        if (stored != null) {
+            AgentLog.debug("token state read from " + sharing.describe() + ": " + stored);
         }
     }
 
@@ -209,9 +211,9 @@ public final class TokenManager {
                     }
                     coolDownUntil = clock.instant().plus(FAILURE_COOL_DOWN);
                 }
-                AgentLog.once(AgentLog.Level.ERROR, "refresh-finish", "a token response could not be used", t);
-                observer.end("failed");
                 mine.completeExceptionally(new TokenRefreshException("the token response could not be used", false));
+                AgentLog.once(AgentLog.Level.ERROR, "refresh-finish", "a token response could not be used", t);
+                end(observer, "failed");
             }
         });
         return mine;
@@ -237,43 +239,56 @@ public final class TokenManager {
                         FileWrite write) {
         if (failure != null) {
             TokenRefreshException error = StoreRefresh.asRefreshException(failure);
+            boolean newlyRefused = false;
             synchronized (lock) {
                 inFlight = null;
                 lastFailure = error.getMessage();
-                if (error.permanent() && held.refreshToken() != null) {
-                    refusedRefreshToken = held.refreshToken();
+                String used = refresher.lastUsedRefreshToken() != null ? refresher.lastUsedRefreshToken() : held.refreshToken();
+                if (error.permanent() && used != null) {
+                    newlyRefused = !used.equals(refusedRefreshToken);
+                    refusedRefreshToken = used;
                 }
                 if (!error.permanent() || sharing.shared) {
                     // Shared, a permanent refusal is looked at again later: another JVM may store a newer token.
                     coolDownUntil = clock.instant().plus(FAILURE_COOL_DOWN);
                 }
             }
-            if (error.permanent()) {
-                AgentLog.error("token refresh refused for good, calls now go out with the last token: " + error.getMessage());
-            } else {
-                AgentLog.warn("token refresh failed: " + error.getMessage());
-            }
-            observer.end(error.permanent() ? "refused" : "failed");
             mine.completeExceptionally(error);
+            if (!error.permanent()) {
+                AgentLog.warn("token refresh failed: " + error.getMessage());
+            } else if (newlyRefused) {
+                // Once per refused refresh token: with a shared store, later looks at the store are quiet.
+                AgentLog.error("token refresh refused for good, calls now go out with the last token: " + error.getMessage());
+            }
+            end(observer, error.permanent() ? "refused" : "failed");
             return;
         }
         TokenState state = outcome.state;
         String previousRefreshToken;
-        AccessToken fresh;
         synchronized (lock) {
             previousRefreshToken = held.refreshToken();
-            fresh = hold(state);
         }
         if (state.refreshToken() != null && !state.refreshToken().equals(previousRefreshToken)) {
-            // Before any caller has the new access token: see the class comment.
+            // Before any caller, new or waiting, can have the new access token: see the class comment.
             persist(state.refreshToken(), write);
         }
+        AccessToken fresh;
         synchronized (lock) {
+            fresh = hold(state);
             inFlight = null;
         }
-        AgentLog.debug((outcome.adopted ? "access token taken from " + sharing.describe() + ": " : "access token refreshed: ") + fresh);
-        observer.end(outcome.adopted ? "adopted" : "success");
         mine.complete(fresh);
+        AgentLog.debug((outcome.adopted ? "access token taken from " + sharing.describe() + ": " : "access token refreshed: ") + fresh);
+        end(observer, outcome.adopted ? "adopted" : "success");
+    }
+
+    /** Telemetry never keeps a refresh from ending. */
+    private static void end(RefreshObserver observer, String result) {
+        try {
+            observer.end(result);
+        } catch (RuntimeException e) {
+            AgentLog.once(AgentLog.Level.WARN, "refresh-telemetry", "a refresh's span could not be ended", e);
+        }
     }
 
     /** Makes {@code state} the one held; called under {@link #lock}. */

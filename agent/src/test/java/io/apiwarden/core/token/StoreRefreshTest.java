@@ -155,9 +155,27 @@ class StoreRefreshTest {
         assertThat(storedWhenHandedOut).containsExactly("refresh-1");
     }
 
+    @Test
+    void aStoreThatLostItsDataIsStillTheFleetsTruthAndNoRefreshTokenIsSpentTwice() {
+        TokenManager a = jvm(null, "refresh-0");
+        TokenManager b = jvm(null, "refresh-0");
+        for (int expiry = 0; expiry < 3; expiry++) {
+            a.tokenForRequest().join();
+            b.tokenForRequest().join();
+            clock.advance(Duration.ofMinutes(5));
+        }
+        // Redis restarted without persistence: the fleet holds generation 3, the store nothing.
+        store.inner = new InMemoryTokenStore(clock);
+
+        assertThat(header(a.tokenForRequest())).isEqualTo("Bearer access-4");
+        assertThat(header(b.tokenForRequest())).as("adopted, though the store numbers from 1 again").isEqualTo("Bearer access-4");
+        assertThat(tokenService.invalidGrants()).isZero();
+        assertThat(tokenService.requests()).isEqualTo(4);
+    }
+
     /** A store whose answers a test can cut off. */
     static final class SwitchableStore implements TokenStore {
-        final InMemoryTokenStore inner;
+        volatile InMemoryTokenStore inner;
         volatile boolean down;
 
         SwitchableStore(InMemoryTokenStore inner) {

@@ -51,7 +51,7 @@ public final class FileTokenStore implements TokenStore {
     private final AtomicFile leaseWriter;
     private final Duration timeout;
     private final Clock clock;
-    private final String host;
+    private volatile String host;
 
     /**
      * @param refreshTokenFile the refresh-token file the JVMs share
@@ -69,7 +69,6 @@ public final class FileTokenStore implements TokenStore {
         this.leaseWriter = new AtomicFile(leaseFile);
         this.timeout = timeout;
         this.clock = clock;
-        this.host = hostName().replace(' ', '_');
     }
 
     @Override
@@ -104,10 +103,10 @@ public final class FileTokenStore implements TokenStore {
         String owner = UUID.randomUUID().toString();
         boolean taken = underLock(() -> {
             LeaseFile.Holder holder = LeaseFile.read(leaseFile);
-            if (holder != null && !holder.owner.equals(owner) && holder.holds(clock.instant(), host)) {
+            if (holder != null && !holder.owner.equals(owner) && holder.holds(clock.instant(), host())) {
                 return false;
             }
-            LeaseFile.write(leaseWriter, new LeaseFile.Holder(owner, host, ProcessHandle.current().pid(), clock.instant().plus(ttl)));
+            LeaseFile.write(leaseWriter, new LeaseFile.Holder(owner, host(), ProcessHandle.current().pid(), clock.instant().plus(ttl)));
             return true;
         });
         return taken ? new FileLease(owner, ttl) : null;
@@ -129,8 +128,10 @@ public final class FileTokenStore implements TokenStore {
     }
 
     private TokenState readUnlocked() throws IOException {
-        String refreshToken = readRefreshToken();
+        // The state first: writers replace the refresh-token file first, so a reader between the two
+        // writes pairs the old state with the new token (caught by the fingerprint), never the reverse.
         StateFile.Content state = StateFile.read(stateFile);
+        String refreshToken = readRefreshToken();
         if (state == null) {
             return refreshToken == null ? null : new TokenState(1, null, null, null, refreshToken);
         }
@@ -192,6 +193,16 @@ public final class FileTokenStore implements TokenStore {
                 + e.getClass().getSimpleName() + "): check that the folder exists and this process may write it", e);
     }
 
+    /** This host's name, looked up on first use (on the store's thread, never the app's): the lookup may be slow. */
+    private String host() {
+        String h = host;
+        if (h == null) {
+            h = hostName().replace(' ', '_');
+            host = h;
+        }
+        return h;
+    }
+
     private static String hostName() {
         try {
             return InetAddress.getLocalHost().getHostName();
@@ -216,7 +227,7 @@ public final class FileTokenStore implements TokenStore {
                 if (holder == null || !holder.owner.equals(owner)) {
                     return false;
                 }
-                LeaseFile.write(leaseWriter, new LeaseFile.Holder(owner, host, ProcessHandle.current().pid(), clock.instant().plus(ttl)));
+                LeaseFile.write(leaseWriter, new LeaseFile.Holder(owner, host(), ProcessHandle.current().pid(), clock.instant().plus(ttl)));
                 return true;
             });
         }
