@@ -356,8 +356,9 @@ public final class TokenManager {
                 refreshTokenFile.write(rotated);
             }
         } catch (IOException | RuntimeException e) {
-            AgentLog.error("the rotated refresh token could not be written to " + refreshTokenFile.path()
-                    + "; it is kept in memory, but a restart will need a new one. Make the folder writable for this process", e);
+            AgentLog.once(AgentLog.Level.ERROR, "refresh-file-write", "the rotated refresh token could not be written to "
+                    + refreshTokenFile.path() + " (said once); it is kept in memory" + (sharing.shared ? " and in " + sharing.describe()
+                    : ", but a restart will need a new one") + ". Make the folder writable for this process", e);
         }
     }
 
