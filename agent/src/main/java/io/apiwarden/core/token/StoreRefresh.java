@@ -96,16 +96,6 @@ final class StoreRefresh {
         return run.result;
     }
 
-    /** The state in the store now, or null when it holds none or cannot be read (never throws). */
-    TokenState readQuietly() {
-        try {
-            return sane(store.read());
-        } catch (StoreUnavailableException | RuntimeException e) {
-            warnUnavailable(e);
-            return null;
-        }
-    }
-
     /** The refresh token of the last token request, for remembering a permanent refusal of it. */
     String lastUsedRefreshToken() {
         return lastUsed;

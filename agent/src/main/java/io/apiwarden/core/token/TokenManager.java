@@ -25,8 +25,10 @@ import java.util.function.Supplier;
  *       Nothing runs while the app makes no calls.
  *   <li>A refused token is replaced whatever its age (revoked, or expired early). Refusals of
  *       a token's rights are told apart by the resend policy, on evidence, not here.
- *   <li>Shared: the first call reads the store and adopts a newer state than the configured one
- *       (a JVM started with a stale secret); each refresh goes through {@link StoreRefresh}.
+ *   <li>Shared: each refresh goes through {@link StoreRefresh}, which reads the store first and
+ *       adopts a newer state than this JVM's (a JVM started with a stale secret takes the
+ *       fleet's on its first refresh). A configured access token is tried first: the first call
+ *       costs no store I/O, and a refused one costs a 401 and a read, not a token request.
  *   <li>Rotation: a new refresh token replaces the old one in memory, in the store and in its
  *       file <em>before</em> any caller gets the new access token, so no call relies on a token
  *       whose refresh token a crash could lose.
@@ -56,7 +58,6 @@ public final class TokenManager {
     private volatile AccessToken current;
     /** The state this JVM holds: generation 0 until it meets the store. */
     private TokenState held;
-    private volatile boolean synced;
     private CompletableFuture<AccessToken> inFlight;
     private String refusedRefreshToken;
     private Instant coolDownUntil = Instant.MIN;
@@ -88,7 +89,6 @@ public final class TokenManager {
                 TokenSharing.LEASE_TTL, TokenSharing.MAX_LEASE_WAIT);
         this.held = new TokenState(0, accessToken, null, null, refreshToken);
         this.current = accessToken == null ? null : new AccessToken(accessToken, 0, null, null, null);
-        this.synced = !sharing.shared;
     }
 
     /** Whether a refresh can be attempted at all. */
@@ -116,9 +116,6 @@ public final class TokenManager {
      * failed refresh it completes with what there is (possibly null) and lets the API decide.
      */
     public CompletableFuture<AccessToken> tokenForRequest() {
-        if (!synced) {
-            syncFromStore();
-        }
         AccessToken t = current;
         Instant now = clock.instant();
         if (t != null && !t.isExpired(now)) {
@@ -138,31 +135,6 @@ public final class TokenManager {
      */
     public CompletableFuture<AccessToken> tokenAfterRejection(AccessToken rejected) {
         return refresh(rejected);
-    }
-
-    /**
-     * The first look at a shared store: a state newer than the configured one (another JVM's, or
-     * this host's from before a restart) is taken as it is. Once; a store that does not answer
-     * leaves the configured tokens in use.
-     */
-    private void syncFromStore() {
-        TokenState stored = refresher.readQuietly();
-        synchronized (lock) {
-            if (synced) {
-                return;
-            }
-            synced = true;
-            if (stored != null && stored.refreshToken() != null) {
-                if (stored.accessToken() == null && held.accessToken() != null) {
-                    // The store knows no access token (a refresh-token file alone): the configured one is still worth a try.
-                    stored = new TokenState(stored.generation(), held.accessToken(), null, null, stored.refreshToken());
-                }
-                hold(stored);
-            }
-        }
-        if (stored != null) {
-            AgentLog.debug("token state read from " + sharing.describe() + ": " + stored);
-        }
     }
 
     private CompletableFuture<AccessToken> refresh(AccessToken failed) {
