@@ -11,14 +11,12 @@ public final class AccessToken {
     /** {@code Bearer <token>}, built once: every managed call sends it. The token is kept only in it. */
     private final String authorizationHeader;
     private final long generation;
-    private final Instant obtainedAt;
     private final Instant expiresAt;
     private final Instant refreshAt;
 
-    AccessToken(String value, long generation, Instant obtainedAt, Instant expiresAt, Instant refreshAt) {
+    AccessToken(String value, long generation, Instant expiresAt, Instant refreshAt) {
         this.authorizationHeader = "Bearer " + value;
         this.generation = generation;
-        this.obtainedAt = obtainedAt;
         this.expiresAt = expiresAt;
         this.refreshAt = refreshAt;
     }
@@ -28,16 +26,12 @@ public final class AccessToken {
         return authorizationHeader.substring("Bearer ".length());
     }
 
-    Instant obtainedAt() {
-        return obtainedAt;
-    }
-
     /** The header value to send: {@code Bearer <token>}. */
     public String authorizationHeader() {
         return authorizationHeader;
     }
 
-    /** 0 for the configured token, then 1, 2, ... for each refresh. */
+    /** 0 for the configured token; then the generation of the state it came with (one more per refresh, fleet-wide with a shared store). */
     public long generation() {
         return generation;
     }

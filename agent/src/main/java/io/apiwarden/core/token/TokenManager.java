@@ -88,7 +88,7 @@ public final class TokenManager {
         this.refresher = new StoreRefresh(sharing.store, sharing.shared, endpoint, sharing.scheduler, sharing.storeIo, clock,
                 TokenSharing.LEASE_TTL, TokenSharing.MAX_LEASE_WAIT);
         this.held = new TokenState(0, accessToken, null, null, refreshToken);
-        this.current = accessToken == null ? null : new AccessToken(accessToken, 0, null, null, null);
+        this.current = accessToken == null ? null : new AccessToken(accessToken, 0, null, null);
     }
 
     /** Whether a refresh can be attempted at all. */
@@ -269,7 +269,7 @@ public final class TokenManager {
         KnownSecrets.remember(state.accessToken());
         KnownSecrets.remember(state.refreshToken());
         AccessToken fresh = state.accessToken() == null ? null : new AccessToken(state.accessToken(), state.generation(),
-                state.obtainedAt(), state.expiresAt(), refreshAt(state.obtainedAt(), state.expiresAt()));
+                state.expiresAt(), refreshAt(state.obtainedAt(), state.expiresAt()));
         current = fresh;
         return fresh;
     }
