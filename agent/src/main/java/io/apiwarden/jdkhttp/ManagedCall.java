@@ -173,11 +173,13 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
             token = first.getNow(null);
             attempt(true);
         } else {
-            first.whenComplete((t, e) -> {
+            // On the JDK's pool: the token may arrive on the token store's thread or the timer, and neither
+            // is the place to send the app's request (or run its body handler).
+            first.whenCompleteAsync((t, e) -> {
                 // Past the app's own limit, the call goes out with the token there is, and fails at once.
                 token = e == null ? t : warden.tokens().current();
                 attempt(false);
-            });
+            }, ASYNC_POOL);
         }
         return result;
     }
@@ -358,7 +360,8 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
         try (Scope inCall = observer.current()) {
             refreshed = state.deadline().bound(warden.tokens().tokenAfterRejection(token), warden.scheduler());
         }
-        refreshed.whenComplete((fresh, refreshFailed) -> {
+        // On the JDK's pool, for the reason above: a failed refresh hands the app's handler the held body here.
+        refreshed.whenCompleteAsync((fresh, refreshFailed) -> {
             try {
                 if (refreshFailed == null) {
                     token = fresh;
@@ -371,7 +374,7 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
             } catch (RuntimeException e) {
                 fail(asSendException(e));
             }
-        });
+        }, ASYNC_POOL);
     }
 
     /**
