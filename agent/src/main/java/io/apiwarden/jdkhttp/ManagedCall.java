@@ -86,7 +86,7 @@ final class ManagedCall<T> implements OutcomeHandler.Decider {
         this.appHandler = appHandler;
         this.pushHandler = pushHandler;
         this.state = new CallState(Deadline.after(appRequest.timeout().orElse(null), warden.clock()),
-                CallState.requestKey(appRequest.method(), appRequest.uri().getRawPath()));
+                appRequest.method(), appRequest.uri().getRawPath());
         URI uri = appRequest.uri();
         this.observer = warden.telemetry().call(appRequest.method(), uri.toString(), uri.getHost(), uri.getPort());
         this.requestId = warden.config().requestIdHeader().isPresent() ? UUID.randomUUID().toString() : null;

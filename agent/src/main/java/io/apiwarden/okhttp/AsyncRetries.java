@@ -144,7 +144,7 @@ final class AsyncRetries {
             this.original = original;
             this.app = app;
             this.current = original;
-            this.callState = new CallState(ManagedOkHttpCall.deadlineOf(original, warden), ManagedOkHttpCall.requestKey(original.request()));
+            this.callState = ManagedOkHttpCall.newState(original.request(), ManagedOkHttpCall.deadlineOf(original, warden));
             okhttp3.HttpUrl url = original.request().url();
             this.observer = warden.telemetry().call(original.request().method(), url.toString(), url.host(), url.port());
             this.requestId = warden.config().requestIdHeader().isPresent() ? java.util.UUID.randomUUID().toString() : null;

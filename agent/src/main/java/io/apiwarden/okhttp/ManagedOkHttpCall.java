@@ -51,7 +51,7 @@ final class ManagedOkHttpCall {
         this.async = async;
         this.retries = retries;
         this.request = chain.request();
-        this.state = async != null ? async.callState : new CallState(deadlineOf(chain.call(), warden), requestKey(request));
+        this.state = async != null ? async.callState : newState(request, deadlineOf(chain.call(), warden));
         this.repeatable = isRepeatable(request.body());
         this.agentOwnsAuthorization = warden.replacesAppAuthorization() || request.header(AUTHORIZATION) == null;
         this.requestId = async != null ? async.requestId
@@ -220,8 +220,8 @@ final class ManagedOkHttpCall {
         return retries.await(chain.call(), warden.tokens().tokenAfterRejection(rejected), state.deadline(), "the token refresh");
     }
 
-    static String requestKey(Request request) {
-        return CallState.requestKey(request.method(), request.url().encodedPath());
+    static CallState newState(Request request, Deadline deadline) {
+        return new CallState(deadline, request.method(), request.url().encodedPath());
     }
 
     /**

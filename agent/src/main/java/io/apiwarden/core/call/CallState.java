@@ -7,7 +7,8 @@ package io.apiwarden.core.call;
  */
 public final class CallState {
     private final Deadline deadline;
-    private final String requestKey;
+    private final String method;
+    private final String rawPath;
     private int refreshes;
     private int rateLimitRetries;
     private long tokenGeneration = -1;
@@ -15,28 +16,25 @@ public final class CallState {
 
     /** A call with no time limit of its own, to a resource that is not told apart. */
     public CallState() {
-        this(Deadline.NONE, "");
+        this(Deadline.NONE, "", "");
     }
 
     /**
      * A call that must be over by {@code deadline}, waits and resends included.
      *
-     * @param requestKey the method and path of the request (no query), which tells apart the
-     *     resources a token may or may not touch
+     * @param method and {@code rawPath} (no query): the resource, which tells apart what a token
+     *     may or may not touch
      */
-    public CallState(Deadline deadline, String requestKey) {
+    public CallState(Deadline deadline, String method, String rawPath) {
         this.deadline = deadline;
-        this.requestKey = requestKey;
-    }
-
-    /** The key of a request for {@link #CallState(Deadline, String)}: method and path, no query. */
-    public static String requestKey(String method, String rawPath) {
-        return method + " " + (rawPath == null || rawPath.isEmpty() ? "/" : rawPath);
+        this.method = method;
+        this.rawPath = rawPath == null || rawPath.isEmpty() ? "/" : rawPath;
     }
 
     /** The method and path of the request, for remembering refusals. */
     public String requestKey() {
-        return requestKey;
+        // Built only when a refusal needs it, never on the way of an ordinary call.
+        return method + " " + rawPath;
     }
 
     /** The generation of the agent's token on the attempt being sent, or -1 when it carries none. */

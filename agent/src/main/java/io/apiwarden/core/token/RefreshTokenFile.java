@@ -36,7 +36,7 @@ public final class RefreshTokenFile {
     }
 
     /** The file's content for {@code refreshToken}. */
-    public static byte[] line(String refreshToken) {
+    private static byte[] line(String refreshToken) {
         return (refreshToken + "\n").getBytes(StandardCharsets.UTF_8);
     }
 

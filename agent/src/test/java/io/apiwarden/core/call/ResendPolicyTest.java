@@ -59,22 +59,22 @@ class ResendPolicyTest {
 
     @Test
     void aRequestRefusedAgainRightAfterARefreshCostsNoRefreshWithTheSameToken() {
-        CallState first = new CallState(Deadline.NONE, "GET /v1/admin");
+        CallState first = new CallState(Deadline.NONE, "GET", "/v1/admin");
         first.sendingToken(0);
         assertThat(policy.decide(first, Verdict.INVALID_TOKEN, null, true, true, true).action()).isEqualTo(Decision.Action.REFRESH_AND_RESEND);
         first.sendingToken(1);
         assertThat(policy.decide(first, Verdict.INVALID_TOKEN, null, true, true, true).reason()).isEqualTo("refreshed_already");
 
-        CallState again = new CallState(Deadline.NONE, "GET /v1/admin");
+        CallState again = new CallState(Deadline.NONE, "GET", "/v1/admin");
         again.sendingToken(1);
         assertThat(policy.decide(again, Verdict.INVALID_TOKEN, null, true, true, true).reason()).isEqualTo("refused_for_rights");
 
-        CallState otherResource = new CallState(Deadline.NONE, "GET /v1/user");
+        CallState otherResource = new CallState(Deadline.NONE, "GET", "/v1/user");
         otherResource.sendingToken(1);
         assertThat(policy.decide(otherResource, Verdict.INVALID_TOKEN, null, true, true, true).action())
                 .as("a refusal elsewhere means revoked or expired").isEqualTo(Decision.Action.REFRESH_AND_RESEND);
 
-        CallState newerToken = new CallState(Deadline.NONE, "GET /v1/admin");
+        CallState newerToken = new CallState(Deadline.NONE, "GET", "/v1/admin");
         newerToken.sendingToken(2);
         assertThat(policy.decide(newerToken, Verdict.INVALID_TOKEN, null, true, true, true).action())
                 .as("a new token may have other rights").isEqualTo(Decision.Action.REFRESH_AND_RESEND);
@@ -98,7 +98,7 @@ class ResendPolicyTest {
     void aWaitThatWouldOutliveTheAppsOwnTimeLimitIsNotBegun() {
         MutableClock clock = MutableClock.atEpochDay();
         ResendPolicy timed = new ResendPolicy(new BackoffPolicy(Duration.ofSeconds(2), 5, Duration.ofMinutes(5)), clock);
-        CallState limited = new CallState(Deadline.after(Duration.ofSeconds(7), clock), "GET /v1/user");
+        CallState limited = new CallState(Deadline.after(Duration.ofSeconds(7), clock), "GET", "/v1/user");
 
         assertThat(timed.decide(limited, Verdict.GLOBAL_RATE_LIMIT, null, true, true, true).delay()).isEqualTo(Duration.ofSeconds(2));
         clock.advance(Duration.ofSeconds(2));
@@ -115,7 +115,7 @@ class ResendPolicyTest {
     void aRetryAfterBeyondTheTimeLimitHandsTheResponseOverAtOnce() {
         MutableClock clock = MutableClock.atEpochDay();
         ResendPolicy timed = new ResendPolicy(new BackoffPolicy(Duration.ofSeconds(2), 5, Duration.ofMinutes(5)), clock);
-        CallState limited = new CallState(Deadline.after(Duration.ofSeconds(3), clock), "GET /v1/user");
+        CallState limited = new CallState(Deadline.after(Duration.ofSeconds(3), clock), "GET", "/v1/user");
 
         assertThat(timed.decide(limited, Verdict.GLOBAL_RATE_LIMIT, "60", true, true, true).reason()).isEqualTo("deadline");
     }
@@ -123,7 +123,7 @@ class ResendPolicyTest {
     @Test
     void noRefreshIsBegunOnceTheTimeLimitHasPassed() {
         MutableClock clock = MutableClock.atEpochDay();
-        CallState limited = new CallState(Deadline.after(Duration.ofSeconds(3), clock), "GET /v1/user");
+        CallState limited = new CallState(Deadline.after(Duration.ofSeconds(3), clock), "GET", "/v1/user");
         clock.advance(Duration.ofSeconds(3));
 
         Decision d = policy.decide(limited, Verdict.INVALID_TOKEN, null, true, true, true);
