@@ -12,19 +12,39 @@ import java.util.List;
  * API Warden is there to do it: without the agent a real app has to.
  */
 enum AgentSetup {
-    NO_AGENT("no agent"),
-    API_WARDEN("API Warden"),
+    NO_AGENT("no agent", "none"),
+    API_WARDEN("API Warden", "apiwarden"),
     /** API Warden without spans and meters: what the management itself costs, apart from the telemetry. */
-    API_WARDEN_UNTRACED("API Warden, tracing and metrics off"),
-    OTEL_AGENT("OpenTelemetry agent");
+    API_WARDEN_UNTRACED("API Warden, tracing and metrics off", "apiwarden-untraced"),
+    OTEL_AGENT("OpenTelemetry agent", "otel");
 
     /** The file with the app's own bearer token, for the setups in which the app authenticates by itself. */
     static final String APP_TOKEN_FILE_PROPERTY = "bench.app-token-file";
 
     private final String label;
+    /** Its name in {@code --setups=}. */
+    private final String option;
 
-    AgentSetup(String label) {
+    AgentSetup(String label, String option) {
         this.label = label;
+        this.option = option;
+    }
+
+    static AgentSetup named(String option) {
+        for (AgentSetup setup : values()) {
+            if (setup.option.equals(option)) {
+                return setup;
+            }
+        }
+        throw new IllegalArgumentException("--setups takes " + optionNames() + ", not '" + option + "'");
+    }
+
+    static String optionNames() {
+        StringBuilder names = new StringBuilder();
+        for (AgentSetup setup : values()) {
+            names.append(names.length() == 0 ? "" : ",").append(setup.option);
+        }
+        return names.toString();
     }
 
     String label() {

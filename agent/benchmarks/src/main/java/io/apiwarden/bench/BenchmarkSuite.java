@@ -40,17 +40,20 @@ public final class BenchmarkSuite {
     static final class Options {
         final Effort effort;
         final Set<Part> parts;
+        final Set<AgentSetup> setups;
         final Path out;
 
-        Options(Effort effort, Set<Part> parts, Path out) {
+        Options(Effort effort, Set<Part> parts, Set<AgentSetup> setups, Path out) {
             this.effort = effort;
             this.parts = parts;
+            this.setups = setups;
             this.out = out;
         }
 
         static Options parse(String[] args, Path defaultOut) {
             Effort effort = Effort.FULL;
             Set<Part> parts = EnumSet.allOf(Part.class);
+            Set<AgentSetup> setups = EnumSet.allOf(AgentSetup.class);
             Path out = defaultOut;
             for (String arg : args) {
                 if (arg.equals("--quick")) {
@@ -60,14 +63,20 @@ public final class BenchmarkSuite {
                     for (String name : arg.substring("--only=".length()).split(",")) {
                         parts.add(partNamed(name.trim()));
                     }
+                } else if (arg.startsWith("--setups=")) {
+                    setups = EnumSet.noneOf(AgentSetup.class);
+                    for (String name : arg.substring("--setups=".length()).split(",")) {
+                        setups.add(AgentSetup.named(name.trim()));
+                    }
                 } else if (arg.startsWith("--out=")) {
                     out = Paths.get(arg.substring("--out=".length()));
                 } else {
                     throw new IllegalArgumentException("unknown argument '" + arg
-                            + "'; use --quick, --only=startup,per-call,storms, --out=FILE");
+                            + "'; use --quick, --only=startup,per-call,storms, --setups=" + AgentSetup.optionNames()
+                            + ", --out=FILE");
                 }
             }
-            return new Options(effort, parts, out);
+            return new Options(effort, parts, setups, out);
         }
 
         private static Part partNamed(String name) {
@@ -121,7 +130,8 @@ public final class BenchmarkSuite {
     }
 
     static String run(Options options, Path apiWardenJar, Path otelAgentJar) throws Exception {
-        List<AgentSetup> setups = List.of(AgentSetup.values());
+        // Start-up and per call; the storms always set no agent beside API Warden.
+        List<AgentSetup> setups = new ArrayList<>(options.setups);
         Report report = new Report(header(options));
         report.jarSizes(megabytes(Files.size(apiWardenJar)), megabytes(Files.size(otelAgentJar)));
         try (OtlpSink sink = OtlpSink.start(); FastApiServer api = FastApiServer.start()) {

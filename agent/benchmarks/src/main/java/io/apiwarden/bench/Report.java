@@ -68,7 +68,7 @@ final class Report {
                 Optional<PerCallRun.Figure> warden = find(figures, way, managed, AgentSetup.API_WARDEN);
                 Optional<PerCallRun.Figure> untraced = find(figures, way, managed, AgentSetup.API_WARDEN_UNTRACED);
                 Optional<PerCallRun.Figure> otel = find(figures, way, managed, AgentSetup.OTEL_AGENT);
-                if (bare.isEmpty() && warden.isEmpty() && otel.isEmpty()) {
+                if (bare.isEmpty() && warden.isEmpty() && untraced.isEmpty() && otel.isEmpty()) {
                     continue;
                 }
                 String vsBare = bare.isPresent() && warden.isPresent()

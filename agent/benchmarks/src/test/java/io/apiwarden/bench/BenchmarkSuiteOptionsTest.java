@@ -18,6 +18,7 @@ class BenchmarkSuiteOptionsTest {
 
         assertThat(o.effort).isEqualTo(Effort.FULL);
         assertThat(o.parts).containsExactlyInAnyOrder(BenchmarkSuite.Part.values());
+        assertThat(o.setups).containsExactlyInAnyOrder(AgentSetup.values());
         assertThat(o.out).isEqualTo(DEFAULT_OUT);
     }
 
@@ -29,6 +30,16 @@ class BenchmarkSuiteOptionsTest {
         assertThat(o.effort).isEqualTo(Effort.QUICK);
         assertThat(o.parts).containsExactlyInAnyOrder(BenchmarkSuite.Part.STORMS, BenchmarkSuite.Part.STARTUP);
         assertThat(o.out).isEqualTo(Paths.get("/tmp/r.md"));
+    }
+
+    @Test
+    void setupsChooseWhichAppsAreMeasured() {
+        BenchmarkSuite.Options o = BenchmarkSuite.Options.parse(
+                new String[] {"--setups=apiwarden, apiwarden-untraced"}, DEFAULT_OUT);
+
+        assertThat(o.setups).containsExactly(AgentSetup.API_WARDEN, AgentSetup.API_WARDEN_UNTRACED);
+        assertThatThrownBy(() -> BenchmarkSuite.Options.parse(new String[] {"--setups=warden"}, DEFAULT_OUT))
+                .hasMessageContaining("'warden'").hasMessageContaining("apiwarden-untraced");
     }
 
     @Test

@@ -51,7 +51,9 @@ public final class TokenManager {
     private final RefreshTokenFile refreshTokenFile;
     private final Clock clock;
     private final Supplier<RefreshObserver> observers;
-    private final StoreRefresh refresher;
+    private final TokenEndpoint endpoint;
+    /** Made by the first refresh (under {@link #lock}): a JVM that never refreshes loads none of its classes. */
+    private StoreRefresh refresher;
     private final TokenSharing sharing;
     private final Object lock = new Object();
 
@@ -85,8 +87,7 @@ public final class TokenManager {
         this.refreshTokenFile = sharing.keepsRefreshTokenFile() ? null : refreshTokenFile;
         this.clock = clock;
         this.sharing = sharing;
-        this.refresher = new StoreRefresh(sharing.store, sharing.shared, endpoint, sharing.scheduler, sharing.storeIo, clock,
-                TokenSharing.LEASE_TTL, TokenSharing.MAX_LEASE_WAIT);
+        this.endpoint = endpoint;
         this.held = new TokenState(0, accessToken, null, null, refreshToken);
         this.current = accessToken == null ? null : new AccessToken(accessToken, 0, null, null);
     }
@@ -168,7 +169,7 @@ public final class TokenManager {
         RefreshTokenFile.Replacement replacement = prepareWrite();
         CompletableFuture<StoreRefresh.Outcome> outcome;
         try {
-            outcome = refresher.refresh(known, failed == null ? null : failed.value(), refused, observer);
+            outcome = refresher().refresh(known, failed == null ? null : failed.value(), refused, observer);
         } catch (RuntimeException e) {
             outcome = CompletableFuture.failedFuture(e);
         }
@@ -189,6 +190,16 @@ public final class TokenManager {
             }
         });
         return mine;
+    }
+
+    private StoreRefresh refresher() {
+        synchronized (lock) {
+            if (refresher == null) {
+                refresher = new StoreRefresh(sharing.store(), sharing.shared, endpoint, sharing.scheduler, sharing.storeIo, clock,
+                        TokenSharing.LEASE_TTL, TokenSharing.MAX_LEASE_WAIT);
+            }
+            return refresher;
+        }
     }
 
     private void finish(CompletableFuture<AccessToken> mine, StoreRefresh.Outcome outcome, Throwable failure, RefreshObserver observer,

@@ -23,21 +23,29 @@ public final class TokenSharing {
      */
     public static final Duration MAX_LEASE_WAIT = Duration.ofSeconds(40);
 
-    final TokenStore store;
+    /** The store shared with other JVMs, or null when nobody shares. */
+    private final TokenStore sharedStore;
+    /** Made on first use when nobody shares: most JVMs rarely refresh, and need none of the store's classes to start. */
+    private TokenStore localStore;
+    private final Clock clock;
     final DelayScheduler scheduler;
     final Executor storeIo;
     final boolean shared;
+    private final boolean keepsRefreshTokenFile;
 
-    private TokenSharing(TokenStore store, DelayScheduler scheduler, Executor storeIo, boolean shared) {
-        this.store = store;
+    private TokenSharing(TokenStore store, Clock clock, DelayScheduler scheduler, Executor storeIo, boolean shared,
+                         boolean keepsRefreshTokenFile) {
+        this.sharedStore = store;
+        this.clock = clock;
         this.scheduler = scheduler;
         this.storeIo = storeIo;
         this.shared = shared;
+        this.keepsRefreshTokenFile = keepsRefreshTokenFile;
     }
 
     /** Nobody: the state lives in this JVM, and every step runs where it is called, as it always did. */
     public static TokenSharing none(Clock clock) {
-        return new TokenSharing(new InMemoryTokenStore(clock), new SystemDelayScheduler(), Runnable::run, false);
+        return new TokenSharing(null, clock, new SystemDelayScheduler(), Runnable::run, false, false);
     }
 
     /**
@@ -45,20 +53,33 @@ public final class TokenSharing {
      * the timer, since they may block for the store's time-out.
      */
     public static TokenSharing through(TokenStore store, DelayScheduler scheduler, Executor storeIo) {
-        return new TokenSharing(store, scheduler, storeIo, true);
+        return new TokenSharing(store, null, scheduler, storeIo, true, store instanceof FileTokenStore);
+    }
+
+    /** The store, made in memory on first use when nobody shares. */
+    TokenStore store() {
+        if (sharedStore != null) {
+            return sharedStore;
+        }
+        synchronized (this) {
+            if (localStore == null) {
+                localStore = new InMemoryTokenStore(clock);
+            }
+            return localStore;
+        }
     }
 
     /** Whether the store itself keeps the refresh-token file current (the file store does). */
     boolean keepsRefreshTokenFile() {
-        return store instanceof FileTokenStore;
+        return keepsRefreshTokenFile;
     }
 
     public String describe() {
-        return store.describe();
+        return sharedStore != null ? sharedStore.describe() : "memory";
     }
 
     @Override
     public String toString() {
-        return "TokenSharing{" + store.describe() + "}";
+        return "TokenSharing{" + describe() + "}";
     }
 }
