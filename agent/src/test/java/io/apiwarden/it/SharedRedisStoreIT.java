@@ -94,6 +94,20 @@ class SharedRedisStoreIT extends AgainstFakeApi {
     }
 
     @Test
+    void twentyExpiriesInARowCostOneTokenRequestEachAndNoInvalidGrant() throws Exception {
+        api.currentRefreshToken = SECRET;
+        api.revocable = true;
+
+        List<AgentJvm.Result> fleet = new ExpiryRounds(this::replica, dir, url("/api/v1/user"), url("/revoke")).run(3, 20, 10);
+
+        for (AgentJvm.Result r : fleet) {
+            assertThat(r.stdout).as(r.toString()).hasSize(21).containsOnly("STATUSES {200=10}");
+        }
+        assertThat(api.tokenRequests).as("the first token, then one per expiry for the fleet").hasSize(21);
+        assertThat(api.invalidGrants).hasValue(0);
+    }
+
+    @Test
     void callsGoOnWhileRedisIsDownAndTheStateIsWrittenBackWhenItReturns() throws Exception {
         api.currentRefreshToken = SECRET;
         api.revocable = true;

@@ -63,6 +63,21 @@ class SharedTokenFileIT extends AgainstFakeApi {
     }
 
     @Test
+    void twentyExpiriesInARowCostOneTokenRequestEachAndNoInvalidGrant() throws Exception {
+        Path file = refreshTokenFile();
+        api.revocable = true;
+
+        List<AgentJvm.Result> jvms = new ExpiryRounds(() -> app(file), dir, url("/api/v1/user"), url("/revoke")).run(3, 20, 10);
+
+        for (AgentJvm.Result r : jvms) {
+            assertThat(r.stdout).as(r.toString()).hasSize(21).containsOnly("STATUSES {200=10}");
+        }
+        assertThat(api.tokenRequests).as("the first token, then one per expiry for the three").hasSize(21);
+        assertThat(api.invalidGrants).hasValue(0);
+        assertThat(Files.readString(file).trim()).isEqualTo(api.currentRefreshToken);
+    }
+
+    @Test
     void aJvmStartedLaterWithTheSameFileUsesTheStoredTokenWithoutAskingForOne() throws Exception {
         Path file = refreshTokenFile();
         AgentJvm.Result first = app(file).run(JdkClientApp.class, "send:" + url("/api/v1/user"));

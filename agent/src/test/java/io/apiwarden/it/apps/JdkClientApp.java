@@ -53,6 +53,10 @@ public final class JdkClientApp {
                 case "await":
                     awaitFile(java.nio.file.Paths.get(rest));
                     break;
+                case "touch":
+                    // Tells a test waiting on the file that the steps before it are done.
+                    java.nio.file.Files.createFile(java.nio.file.Paths.get(rest));
+                    break;
                 case "clock":
                     System.out.println("CLOCK " + System.currentTimeMillis());
                     break;

@@ -1,0 +1,88 @@
+package io.apiwarden.it;
+
+import io.apiwarden.it.apps.JdkClientApp;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Several JVMs that stay up while the server revokes their token again and again: in each round
+ * every JVM makes concurrent calls, and between rounds the test revokes every access token, so
+ * each round after the first starts with an expiry the whole fleet meets at once.
+ */
+final class ExpiryRounds {
+    private final Supplier<AgentJvm> jvm;
+    private final Path dir;
+    private final String apiUrl;
+    private final String revokeUrl;
+
+    ExpiryRounds(Supplier<AgentJvm> jvm, Path dir, String apiUrl, String revokeUrl) {
+        this.jvm = jvm;
+        this.dir = dir;
+        this.apiUrl = apiUrl;
+        this.revokeUrl = revokeUrl;
+    }
+
+    /** Runs {@code expiries + 1} rounds of {@code calls} concurrent calls in each of {@code jvms} JVMs; returns their results. */
+    List<AgentJvm.Result> run(int jvms, int expiries, int calls) throws Exception {
+        List<CompletableFuture<AgentJvm.Result>> running = new ArrayList<>();
+        for (int j = 0; j < jvms; j++) {
+            List<String> steps = new ArrayList<>();
+            for (int round = 0; round <= expiries; round++) {
+                steps.add("await:" + dir.resolve("round-" + round));
+                steps.add("concurrent:" + calls + ":" + apiUrl);
+                steps.add("touch:" + dir.resolve("done-" + round + "-" + j));
+            }
+            running.add(CompletableFuture.supplyAsync(() -> {
+                try {
+                    return jvm.get().run(JdkClientApp.class, steps.toArray(new String[0]));
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }));
+        }
+        for (int round = 0; round <= expiries; round++) {
+            if (round > 0) {
+                revoke();
+            }
+            Files.createFile(dir.resolve("round-" + round));
+            for (int j = 0; j < jvms; j++) {
+                awaitFile(dir.resolve("done-" + round + "-" + j), running.get(j));
+            }
+        }
+        List<AgentJvm.Result> results = new ArrayList<>();
+        for (CompletableFuture<AgentJvm.Result> r : running) {
+            results.add(r.get(1, TimeUnit.MINUTES));
+        }
+        return results;
+    }
+
+    private void revoke() throws Exception {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(revokeUrl)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(200);
+    }
+
+    private static void awaitFile(Path file, CompletableFuture<AgentJvm.Result> jvm) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        while (!Files.exists(file)) {
+            if (jvm.isDone()) {
+                // It ended before the round did: its result says why.
+                throw new AssertionError("a JVM ended before " + file.getFileName() + ": " + jvm.get());
+            }
+            assertThat(System.nanoTime()).as("waited a minute for " + file.getFileName()).isLessThan(deadline);
+            Thread.sleep(5);
+        }
+    }
+}
