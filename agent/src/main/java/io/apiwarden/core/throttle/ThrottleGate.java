@@ -1,0 +1,311 @@
+package io.apiwarden.core.throttle;
+
+import io.apiwarden.core.time.DelayScheduler;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The API's rate limit is global: once one call is refused, every call is refused until the window
+ * ends. This gate makes the JVM's calls act on that: closed for the window, the calls that start
+ * wait here instead of being sent; when the window ends, one call goes first (a retry that is due,
+ * else the call that has waited longest); its answer opens the gate for everyone, or a refusal
+ * closes it for the next window.
+ *
+ * <ul>
+ *   <li>Open, {@link #enter()} costs one volatile read and returns a shared, completed pass.
+ *   <li>A call waiting here has not been refused: its retries are not spent. It never waits
+ *       longer than {@code longestWait} (the whole back-off of one call), then goes to the API
+ *       itself.
+ *   <li>Waiting holds no thread: a pass is a future, completed by whoever opens the gate or by the
+ *       scheduler. Cancelling that future gives up the place.
+ * </ul>
+ * Every pass that was given must be reported back once: {@link #refused}, {@link #answered} or
+ * {@link #abandoned}; a pass given by an open gate needs it only when the answer closes the gate.
+ */
+public final class ThrottleGate {
+    /** A call's way through the gate: how long it waited, and whether it goes first after a window. */
+    public static final class Pass {
+        private final boolean first;
+        private final Duration waited;
+
+        Pass(boolean first, Duration waited) {
+            this.first = first;
+            this.waited = waited;
+        }
+
+        /** Whether this call was sent first after a window, its answer deciding for the others. */
+        public boolean first() {
+            return first;
+        }
+
+        /** How long it waited at the gate. */
+        public Duration waited() {
+            return waited;
+        }
+
+        @Override
+        public String toString() {
+            return "Pass{" + (first ? "first, " : "") + "waited " + waited.toMillis() + " ms}";
+        }
+    }
+
+    private static final Pass OPEN = new Pass(false, Duration.ZERO);
+    private static final CompletableFuture<Pass> OPEN_NOW = CompletableFuture.completedFuture(OPEN);
+
+    private final Clock clock;
+    private final DelayScheduler scheduler;
+    private final Duration longestWait;
+    private final Object lock = new Object();
+
+    /** The hot path's only read: false while no window is known. */
+    private volatile boolean closed;
+    private Instant opensAt = Instant.MIN;
+    private Pass firstInFlight;
+    private DelayScheduler.Scheduled windowEnd;
+    /** Retries whose own wait is over go before calls that have not been sent yet. */
+    private final Deque<Waiter> retries = new ArrayDeque<>();
+    private final Deque<Waiter> fresh = new ArrayDeque<>();
+
+    public ThrottleGate(Clock clock, DelayScheduler scheduler, Duration longestWait) {
+        this.clock = clock;
+        this.scheduler = scheduler;
+        this.longestWait = longestWait;
+    }
+
+    /** A call that has not been sent yet asks to go. */
+    public CompletableFuture<Pass> enter() {
+        return closed ? join(false) : OPEN_NOW;
+    }
+
+    /** A refused call whose own back-off is over asks to go again. */
+    public CompletableFuture<Pass> enterRetry() {
+        return closed ? join(true) : OPEN_NOW;
+    }
+
+    /**
+     * The API refused {@code pass}'s call for the global rate limit: closed for {@code window} from
+     * now (the wait this call computed: its back-off or the server's {@code Retry-After}, capped).
+     */
+    public void refused(Pass pass, Duration window) {
+        List<Waiter> release;
+        synchronized (lock) {
+            if (pass == firstInFlight) {
+                firstInFlight = null;
+            }
+            closeUntil(clock.instant().plus(window));
+            release = releaseFirstIfDue();
+        }
+        complete(release);
+    }
+
+    /**
+     * The API answered {@code pass}'s call without a rate-limit refusal. When the answer announced
+     * that nothing remains of the window, {@code exhaustedFor} is how long until it resets (else null):
+     * the gate closes for it before anyone is refused.
+     */
+    public void answered(Pass pass, Duration exhaustedFor) {
+        if (!closed && exhaustedFor == null) {
+            return;
+        }
+        List<Waiter> release;
+        synchronized (lock) {
+            Instant now = clock.instant();
+            if (pass == firstInFlight) {
+                firstInFlight = null;
+            }
+            if (exhaustedFor != null) {
+                closeUntil(now.plus(exhaustedFor));
+                release = releaseFirstIfDue();
+            } else if (!now.isBefore(opensAt)) {
+                // An answer after the window ended, whoever sent it: the limit has let go.
+                release = open();
+            } else {
+                // Sent before the gate closed and answered late: says nothing about the window.
+                release = List.of();
+            }
+        }
+        complete(release);
+    }
+
+    /** {@code pass}'s call ended with no answer (an I/O failure, cancelled): another call goes first instead. */
+    public void abandoned(Pass pass) {
+        if (pass == OPEN) {
+            return;
+        }
+        List<Waiter> release;
+        synchronized (lock) {
+            if (pass != firstInFlight) {
+                return;
+            }
+            firstInFlight = null;
+            release = releaseFirstIfDue();
+        }
+        complete(release);
+    }
+
+    /** Whether calls wait here now (a window is known, or its first call is out). */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** When the known window ends; {@link Instant#MIN} when none is. */
+    public Instant opensAt() {
+        synchronized (lock) {
+            return opensAt;
+        }
+    }
+
+    /** How many calls wait here now. */
+    public int waiting() {
+        synchronized (lock) {
+            return retries.size() + fresh.size();
+        }
+    }
+
+    private CompletableFuture<Pass> join(boolean retry) {
+        Waiter w;
+        synchronized (lock) {
+            if (!closed) {
+                return OPEN_NOW;
+            }
+            Instant now = clock.instant();
+            if (!now.isBefore(opensAt) && firstInFlight == null) {
+                firstInFlight = new Pass(true, Duration.ZERO);
+                return CompletableFuture.completedFuture(firstInFlight);
+            }
+            w = new Waiter(now);
+            (retry ? retries : fresh).addLast(w);
+        }
+        // Outside the lock: a scheduler that runs the task at once must not find the lock held.
+        w.timeout = scheduler.schedule(longestWait, () -> waitedLongest(w));
+        if (w.future.isDone()) {
+            // Released before its timer was set.
+            cancelTimeout(w);
+        }
+        w.future.whenComplete((p, failure) -> {
+            if (w.future.isCancelled()) {
+                giveUp(w);
+            }
+        });
+        return w.future;
+    }
+
+    private void waitedLongest(Waiter w) {
+        synchronized (lock) {
+            if (!retries.remove(w) && !fresh.remove(w)) {
+                return;
+            }
+        }
+        // It goes to the API itself; its answer counts like any other.
+        w.future.complete(new Pass(false, Duration.between(w.since, clock.instant())));
+    }
+
+    private void giveUp(Waiter w) {
+        synchronized (lock) {
+            retries.remove(w);
+            fresh.remove(w);
+        }
+        cancelTimeout(w);
+    }
+
+    /** Under the lock. */
+    private void closeUntil(Instant until) {
+        if (until.isAfter(opensAt)) {
+            opensAt = until;
+            if (windowEnd != null) {
+                windowEnd.cancel();
+            }
+            Duration wait = Duration.between(clock.instant(), until);
+            windowEnd = scheduler.schedule(wait, this::windowEnded);
+        }
+        closed = true;
+    }
+
+    private void windowEnded() {
+        List<Waiter> release;
+        synchronized (lock) {
+            release = releaseFirstIfDue();
+        }
+        complete(release);
+    }
+
+    /** Under the lock: when the window is over and no call is out first, the next waiter goes. */
+    private List<Waiter> releaseFirstIfDue() {
+        Instant now = clock.instant();
+        if (!closed || now.isBefore(opensAt) || firstInFlight != null) {
+            return List.of();
+        }
+        Waiter next = retries.isEmpty() ? fresh.pollFirst() : retries.pollFirst();
+        if (next == null) {
+            // No one waits: the next call to come goes first.
+            return List.of();
+        }
+        firstInFlight = new Pass(true, Duration.between(next.since, now));
+        next.pass = firstInFlight;
+        return List.of(next);
+    }
+
+    /** Under the lock: open for everyone. */
+    private List<Waiter> open() {
+        closed = false;
+        opensAt = Instant.MIN;
+        firstInFlight = null;
+        if (windowEnd != null) {
+            windowEnd.cancel();
+            windowEnd = null;
+        }
+        List<Waiter> all = new ArrayList<>(retries.size() + fresh.size());
+        all.addAll(retries);
+        all.addAll(fresh);
+        retries.clear();
+        fresh.clear();
+        Instant now = clock.instant();
+        for (Waiter w : all) {
+            w.pass = new Pass(false, Duration.between(w.since, now));
+        }
+        return all;
+    }
+
+    /** Outside the lock: the callers' continuations may run right here. */
+    private void complete(List<Waiter> released) {
+        for (Waiter w : released) {
+            cancelTimeout(w);
+            if (!w.future.complete(w.pass) && w.pass.first) {
+                // Cancelled in the meantime: someone else must go first.
+                abandoned(w.pass);
+            }
+        }
+    }
+
+    private static void cancelTimeout(Waiter w) {
+        DelayScheduler.Scheduled t = w.timeout;
+        if (t != null) {
+            t.cancel();
+        }
+    }
+
+    private static final class Waiter {
+        final Instant since;
+        final CompletableFuture<Pass> future = new CompletableFuture<>();
+        volatile DelayScheduler.Scheduled timeout;
+        Pass pass;
+
+        Waiter(Instant since) {
+            this.since = since;
+        }
+    }
+
+    @Override
+    public String toString() {
+        synchronized (lock) {
+            return "ThrottleGate{" + (closed ? "closed until " + opensAt : "open") + ", waiting " + (retries.size() + fresh.size()) + "}";
+        }
+    }
+}

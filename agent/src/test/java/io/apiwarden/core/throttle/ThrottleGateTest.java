@@ -1,0 +1,201 @@
+package io.apiwarden.core.throttle;
+
+import io.apiwarden.testing.MutableClock;
+import io.apiwarden.testing.VirtualTimeScheduler;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ThrottleGateTest {
+    private static final Duration LONGEST_WAIT = Duration.ofSeconds(62);
+
+    private final MutableClock clock = MutableClock.atEpochDay();
+    private final VirtualTimeScheduler time = new VirtualTimeScheduler(clock);
+    private final ThrottleGate gate = new ThrottleGate(clock, time, LONGEST_WAIT);
+
+    @Test
+    void openTheGateHandsOutOneSharedPassAndSchedulesNothing() {
+        CompletableFuture<ThrottleGate.Pass> a = gate.enter();
+        CompletableFuture<ThrottleGate.Pass> b = gate.enter();
+
+        assertThat(a).isCompleted().isSameAs(b);
+        gate.answered(a.join(), null);
+        assertThat(gate.isClosed()).isFalse();
+        assertThat(time.pending()).isZero();
+    }
+
+    @Test
+    void aRefusalClosesTheGateForTheWindowAndNewCallsWait() {
+        ThrottleGate.Pass sent = gate.enter().join();
+        gate.refused(sent, Duration.ofSeconds(3));
+
+        List<CompletableFuture<ThrottleGate.Pass>> waiting = enterMany(5);
+        time.advance(Duration.ofMillis(2999));
+
+        assertThat(waiting).noneMatch(CompletableFuture::isDone);
+        assertThat(gate.waiting()).isEqualTo(5);
+        assertThat(gate.opensAt()).isEqualTo(clock.instant().plusMillis(1));
+    }
+
+    @Test
+    void whenTheWindowEndsOneCallGoesFirstAndItsAnswerOpensTheGateForTheRest() {
+        gate.refused(gate.enter().join(), Duration.ofSeconds(3));
+        List<CompletableFuture<ThrottleGate.Pass>> waiting = enterMany(5);
+
+        time.advance(Duration.ofSeconds(3));
+
+        assertThat(waiting.get(0)).isCompleted();
+        ThrottleGate.Pass first = waiting.get(0).join();
+        assertThat(first.first()).isTrue();
+        assertThat(first.waited()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(waiting.subList(1, 5)).noneMatch(CompletableFuture::isDone);
+
+        gate.answered(first, null);
+
+        assertThat(waiting).allMatch(CompletableFuture::isDone);
+        assertThat(waiting.subList(1, 5)).allMatch(f -> !f.join().first());
+        assertThat(gate.isClosed()).isFalse();
+        assertThat(time.pending()).as("no timer left behind").isZero();
+    }
+
+    @Test
+    void aRefusalOfTheFirstCallClosesTheGateForTheNextWindowAndTheNextGoesFirstThen() {
+        gate.refused(gate.enter().join(), Duration.ofSeconds(2));
+        List<CompletableFuture<ThrottleGate.Pass>> waiting = enterMany(3);
+        time.advance(Duration.ofSeconds(2));
+        ThrottleGate.Pass first = waiting.get(0).join();
+
+        gate.refused(first, Duration.ofSeconds(4));
+        time.advance(Duration.ofMillis(3999));
+        assertThat(waiting.get(1)).isNotDone();
+
+        time.advance(Duration.ofMillis(1));
+        assertThat(waiting.get(1).join().first()).isTrue();
+        assertThat(waiting.get(2)).isNotDone();
+    }
+
+    @Test
+    void aDueRetryGoesFirstBeforeCallsThatWereNeverSent() {
+        ThrottleGate.Pass refusedCall = gate.enter().join();
+        gate.refused(refusedCall, Duration.ofSeconds(2));
+        CompletableFuture<ThrottleGate.Pass> freshCall = gate.enter();
+        time.advance(Duration.ofMillis(1999));
+        // The refused call's own back-off ends with the window: it asks again just as it ends.
+        CompletableFuture<ThrottleGate.Pass> retry = gate.enterRetry();
+
+        time.advance(Duration.ofMillis(1));
+
+        assertThat(retry.join().first()).isTrue();
+        assertThat(freshCall).isNotDone();
+    }
+
+    @Test
+    void whenNobodyWaitsAsTheWindowEndsTheNextCallToComeGoesFirst() {
+        gate.refused(gate.enter().join(), Duration.ofSeconds(1));
+        time.advance(Duration.ofSeconds(5));
+
+        CompletableFuture<ThrottleGate.Pass> next = gate.enter();
+        CompletableFuture<ThrottleGate.Pass> after = gate.enter();
+
+        assertThat(next.join().first()).isTrue();
+        assertThat(after).isNotDone();
+        gate.answered(next.join(), null);
+        assertThat(after.join().first()).isFalse();
+    }
+
+    @Test
+    void anAnnouncedEmptyWindowClosesTheGateBeforeAnyoneIsRefused() {
+        ThrottleGate.Pass sent = gate.enter().join();
+        gate.answered(sent, Duration.ofSeconds(4));
+
+        CompletableFuture<ThrottleGate.Pass> next = gate.enter();
+        time.advance(Duration.ofMillis(3999));
+        assertThat(next).isNotDone();
+        time.advance(Duration.ofMillis(1));
+        assertThat(next.join().first()).isTrue();
+    }
+
+    @Test
+    void aLateAnswerToACallSentBeforeTheWindowDoesNotOpenIt() {
+        ThrottleGate.Pass early = gate.enter().join();
+        ThrottleGate.Pass other = gate.enter().join();
+        gate.refused(other, Duration.ofSeconds(3));
+        CompletableFuture<ThrottleGate.Pass> waiting = gate.enter();
+
+        gate.answered(early, null);
+
+        assertThat(gate.isClosed()).isTrue();
+        assertThat(waiting).isNotDone();
+    }
+
+    @Test
+    void noCallWaitsLongerThanTheWholeBackOffOfOneCallThenItGoesItself() {
+        gate.refused(gate.enter().join(), Duration.ofSeconds(30));
+        time.advance(Duration.ofSeconds(30));
+        CompletableFuture<ThrottleGate.Pass> first = gate.enter();
+        assertThat(first.join().first()).isTrue();
+        // The first call never reports back (its answer is slow): the others must not wait for ever.
+        CompletableFuture<ThrottleGate.Pass> stuck = gate.enter();
+
+        time.advance(LONGEST_WAIT.minusMillis(1));
+        assertThat(stuck).isNotDone();
+        time.advance(Duration.ofMillis(1));
+
+        assertThat(stuck.join().first()).isFalse();
+        assertThat(stuck.join().waited()).isEqualTo(LONGEST_WAIT);
+        assertThat(gate.waiting()).isZero();
+    }
+
+    @Test
+    void aCancelledWaiterGivesUpItsPlaceAndItsTimer() {
+        gate.refused(gate.enter().join(), Duration.ofSeconds(3));
+        CompletableFuture<ThrottleGate.Pass> cancelled = gate.enter();
+        CompletableFuture<ThrottleGate.Pass> other = gate.enter();
+
+        cancelled.cancel(false);
+
+        assertThat(gate.waiting()).isEqualTo(1);
+        time.advance(Duration.ofSeconds(3));
+        assertThat(other.join().first()).as("the next in line goes first").isTrue();
+    }
+
+    @Test
+    void aFirstCallThatEndsWithNoAnswerHandsTheTurnToTheNext() {
+        gate.refused(gate.enter().join(), Duration.ofSeconds(1));
+        List<CompletableFuture<ThrottleGate.Pass>> waiting = enterMany(2);
+        time.advance(Duration.ofSeconds(1));
+
+        gate.abandoned(waiting.get(0).join());
+
+        assertThat(waiting.get(1).join().first()).isTrue();
+    }
+
+    @Test
+    void overlappingRefusalsKeepTheLaterEndOfTheWindow() {
+        ThrottleGate.Pass a = gate.enter().join();
+        ThrottleGate.Pass b = gate.enter().join();
+        gate.refused(a, Duration.ofSeconds(4));
+        gate.refused(b, Duration.ofSeconds(2));
+
+        CompletableFuture<ThrottleGate.Pass> waiting = gate.enter();
+        time.advance(Duration.ofSeconds(3));
+        assertThat(waiting).isNotDone();
+        time.advance(Duration.ofSeconds(1));
+        assertThat(waiting).isDone();
+        assertThat(time.pending()).as("only the waiter's longest-wait timer, none for the shorter window")
+                .isEqualTo(0);
+    }
+
+    private List<CompletableFuture<ThrottleGate.Pass>> enterMany(int n) {
+        List<CompletableFuture<ThrottleGate.Pass>> all = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            all.add(gate.enter());
+        }
+        return all;
+    }
+}
