@@ -1,14 +1,16 @@
 package io.apiwarden.cli;
 
-import io.apiwarden.core.log.ServerText;
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.config.ConfigException;
 import io.apiwarden.core.config.ConfigProperty;
 import io.apiwarden.core.config.WardenConfig;
+import io.apiwarden.core.log.ServerText;
 import io.apiwarden.core.telemetry.CallObserver;
 import io.apiwarden.core.telemetry.RefreshObserver;
 import io.apiwarden.core.telemetry.Telemetry;
+import io.apiwarden.core.throttle.RateLimitHeaders;
+import io.apiwarden.core.throttle.RateLimitReading;
 import io.apiwarden.jdkhttp.InternalClients;
 import io.apiwarden.jdkhttp.WardenHttpClient;
 import io.apiwarden.telemetry.ResponseDiagnosis;
@@ -20,6 +22,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -110,6 +113,9 @@ final class Doctor {
                     out.println("  " + ServerText.of(h.getKey()) + ": " + ServerText.of(String.join(", ", h.getValue())));
                 }
             }
+            RateLimitReading reading = RateLimitHeaders.read(name -> response.headers().firstValue(name).orElse(null), Instant.now());
+            out.println("  rate limit as the agent reads it: " + reading.describe()
+                    + (reading.exhaustedFor().isPresent() ? "; nothing is left of the window until it resets" : ""));
         }
         out.println("  diagnosis: " + diagnose(status, verdict, d, verifiesToken, warden));
         return status < 400;

@@ -61,7 +61,8 @@ class DoctorIT {
 
             assertThat(r.exitCode).as(r.output).isZero();
             assertThat(r.output).contains("token refresh: success", "-> 200 (2xx, success)", "the token works",
-                    "HEAD " + api.baseUrl(), "x-ratelimit-limit", "request-id=", "OK: the agent can work with this API");
+                    "HEAD " + api.baseUrl(), "x-ratelimit-limit", "request-id=",
+                    "rate limit as the agent reads it: X-RateLimit-*: limit ", "OK: the agent can work with this API");
             assertThat(r.output).doesNotContain(before, api.currentRefreshToken());
             assertThat(Files.readString(file).trim()).as("the rotated refresh token was kept").isEqualTo(api.currentRefreshToken());
             Files.delete(file);

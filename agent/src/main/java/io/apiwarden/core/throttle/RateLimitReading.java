@@ -70,6 +70,46 @@ public final class RateLimitReading {
         return retryAfter == null && family == null;
     }
 
+    /** For people: which headers said what, e.g. {@code X-RateLimit-*: limit 100, remaining 0, resets in 20 s}. */
+    public String describe() {
+        if (isEmpty()) {
+            return "no rate-limit header the agent reads (Retry-After, RateLimit with RateLimit-Policy, "
+                    + "RateLimit-Limit/-Remaining/-Reset, X-RateLimit-Limit/-Remaining/-Reset)";
+        }
+        StringBuilder s = new StringBuilder();
+        if (family != null) {
+            s.append(headersOf(family)).append(':');
+            limit.ifPresent(v -> s.append(" limit ").append(v).append(','));
+            remaining.ifPresent(v -> s.append(" remaining ").append(v).append(','));
+            if (reset != null) {
+                s.append(" resets in ").append(seconds(reset)).append(',');
+            }
+            s.setLength(s.length() - 1);
+        }
+        if (retryAfter != null) {
+            s.append(s.length() == 0 ? "" : "; ").append("Retry-After ").append(seconds(retryAfter));
+        }
+        return s.toString();
+    }
+
+    private static String headersOf(String family) {
+        switch (family) {
+            case "ratelimit":
+                return "RateLimit and RateLimit-Policy";
+            case "ratelimit-dictionary":
+                return "RateLimit";
+            case "ratelimit-legacy":
+                return "RateLimit-*";
+            default:
+                return "X-RateLimit-*";
+        }
+    }
+
+    private static String seconds(Duration d) {
+        long millis = d.toMillis();
+        return millis % 1000 == 0 ? millis / 1000 + " s" : String.format(java.util.Locale.ROOT, "%.1f s", millis / 1000.0);
+    }
+
     @Override
     public String toString() {
         if (isEmpty()) {

@@ -93,6 +93,15 @@ class RateLimitHeadersTest {
     }
 
     @Test
+    void peopleAreToldWhichHeadersSaidWhat() {
+        assertThat(read("X-RateLimit-Limit", "100", "X-RateLimit-Remaining", "0", "X-RateLimit-Reset", "20", "Retry-After", "3")
+                .describe()).isEqualTo("X-RateLimit-*: limit 100, remaining 0, resets in 20 s; Retry-After 3 s");
+        assertThat(read("RateLimit", "\"d\";r=5;t=2", "RateLimit-Policy", "\"d\";q=10;w=5").describe())
+                .isEqualTo("RateLimit and RateLimit-Policy: limit 10, remaining 5, resets in 2 s");
+        assertThat(read().describe()).startsWith("no rate-limit header the agent reads");
+    }
+
+    @Test
     void whatWasReadIsShownWithoutGuesses() {
         assertThat(read("Retry-After", "2", "X-RateLimit-Remaining", "0", "X-RateLimit-Reset", "3"))
                 .hasToString("RateLimitReading{retryAfter=2000ms x-ratelimit remaining=0 reset=3000ms}");
