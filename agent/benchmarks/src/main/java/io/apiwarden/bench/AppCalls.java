@@ -83,6 +83,18 @@ final class AppCalls implements AutoCloseable {
         }
     }
 
+    /** The body of an unmanaged GET, as text. */
+    String jdkGetBody(URI url) {
+        try {
+            return jdk.send(HttpRequest.newBuilder(url).build(), HttpResponse.BodyHandlers.ofString()).body();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
     CompletableFuture<Integer> jdkSendAsync(HttpRequest request) {
         return jdk.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).thenApply(HttpResponse::statusCode);
     }

@@ -23,11 +23,14 @@ import java.util.concurrent.TimeUnit;
 public final class BenchmarkSuite {
     /** The storms' sizes, from the issue: 10, 100 and 1000 callers at once. */
     static final int[] STORM_CALLERS = {10, 100, 1000};
+    /** Callers meeting a rate-limit window: this many in one JVM, or split over {@link #WINDOW_JVMS}. */
+    static final int WINDOW_CALLERS = 100;
+    static final int WINDOW_JVMS = 3;
     static final String AGENT_JAR_PROPERTY = "apiwarden.bench.agent-jar";
     static final String OTEL_AGENT_JAR_PROPERTY = "apiwarden.bench.otel-agent-jar";
 
     enum Part {
-        STARTUP("startup"), PER_CALL("per-call"), STORMS("storms");
+        STARTUP("startup"), PER_CALL("per-call"), STORMS("storms"), THROTTLE_WINDOW("throttle-window");
 
         final String option;
 
@@ -72,7 +75,7 @@ public final class BenchmarkSuite {
                     out = Paths.get(arg.substring("--out=".length()));
                 } else {
                     throw new IllegalArgumentException("unknown argument '" + arg
-                            + "'; use --quick, --only=startup,per-call,storms, --setups=" + AgentSetup.optionNames()
+                            + "'; use --quick, --only=startup,per-call,storms,throttle-window, --setups=" + AgentSetup.optionNames()
                             + ", --out=FILE");
                 }
             }
@@ -85,7 +88,7 @@ public final class BenchmarkSuite {
                     return p;
                 }
             }
-            throw new IllegalArgumentException("--only takes startup, per-call and storms, not '" + name + "'");
+            throw new IllegalArgumentException("--only takes startup, per-call, storms and throttle-window, not '" + name + "'");
         }
     }
 
@@ -162,6 +165,16 @@ public final class BenchmarkSuite {
                     }
                 }
                 report.storms(storms);
+            }
+            if (options.parts.contains(Part.THROTTLE_WINDOW)) {
+                System.out.println("== a global rate-limit window already in force, " + ThrottleWindowRun.WINDOW.getSeconds() + " s");
+                List<ThrottleWindowRun.Figure> windows = new ArrayList<>();
+                ThrottleWindowRun windowRun = new ThrottleWindowRun(apiWardenJar);
+                for (ThrottleWindowApi.Mode mode : ThrottleWindowApi.Mode.values()) {
+                    windows.add(windowRun.run(mode, 1, WINDOW_CALLERS));
+                    windows.add(windowRun.run(mode, WINDOW_JVMS, WINDOW_CALLERS / 2));
+                }
+                report.throttleWindows(windows);
             }
             System.out.printf("(the OTLP sink received %d exports, %.1f MB; the API %d calls, %d of them refused)%n",
                     sink.exports(), megabytes(sink.bytes()), api.apiRequests(), api.unauthorized());

@@ -20,6 +20,8 @@ import java.util.concurrent.TimeUnit;
  *       times the line that reports the call from the moment it started the process.
  *   <li>{@code storm N}: {@code N} concurrent managed calls with {@code sendAsync}; how long until all
  *       were answered, and with what.
+ *   <li>{@code window N}: one managed call, which opens (or meets) a rate-limit window, then
+ *       {@code N} concurrent ones with {@code sendAsync}; how long until those were answered, and with what.
  *   <li>{@code soak N}: {@code N} managed calls in all four ways, and what the process holds meanwhile
  *       ({@link SoakLoad}).
  * </ul>
@@ -28,6 +30,9 @@ public final class ProcessProbe {
     static final String FIRST_CALL_LINE = "first-call";
     static final String PEAK_RSS_LINE = "peak-rss-kb";
     static final String STORM_LINE = "storm";
+    static final String WINDOW_LINE = "window";
+    /** Far longer than a loopback answer takes to be read. */
+    static final java.time.Duration AFTER_OPENING = java.time.Duration.ofMillis(100);
 
     private ProcessProbe() {
     }
@@ -43,33 +48,63 @@ public final class ProcessProbe {
             }
         } else if (args.length == 2 && args[0].equals("storm")) {
             System.out.println(storm(url, Integer.parseInt(args[1])));
+        } else if (args.length == 2 && args[0].equals("window")) {
+            System.out.println(window(url, Integer.parseInt(args[1])));
         } else if (args.length == 2 && args[0].equals("soak")) {
             SoakLoad.run(url, Long.parseLong(args[1]));
         } else {
-            System.err.println("usage: ProcessProbe first-call WAY | storm N | soak N");
+            System.err.println("usage: ProcessProbe first-call WAY | storm N | window N | soak N");
             System.exit(2);
         }
     }
 
     private static String storm(URI url, int callers) {
         try (AppCalls app = AppCalls.forWay(AppCalls.Way.JDK_SEND_ASYNC)) {
-            long start = System.nanoTime();
-            List<CompletableFuture<Integer>> calls = new ArrayList<>(callers);
-            for (int i = 0; i < callers; i++) {
-                calls.add(app.jdkSendAsync(app.jdkRequest(url, true)).exceptionally(failure -> -1));
-            }
-            int ok = 0;
-            int other = 0;
-            for (CompletableFuture<Integer> call : calls) {
-                if (call.join() == 200) {
-                    ok++;
-                } else {
-                    other++;
-                }
-            }
-            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-            return STORM_LINE + " " + millis + " " + ok + " " + other;
+            return STORM_LINE + " " + burst(app, url, callers);
         }
+    }
+
+    /**
+     * One call opens the window (or meets it); the burst starts once the API says the window is open
+     * and {@link #AFTER_OPENING} more has passed, so that the opening call's answer has reached the
+     * app's side whatever it was: a refusal, or an answer announcing that nothing is left.
+     */
+    private static String window(URI url, int callers) throws InterruptedException {
+        try (AppCalls app = AppCalls.forWay(AppCalls.Way.JDK_SEND_ASYNC)) {
+            CompletableFuture<Integer> opening = app.jdkSendAsync(app.jdkRequest(url, true)).exceptionally(failure -> -1);
+            URI state = url.resolve(ThrottleWindowApi.STATE_PATH);
+            long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!app.jdkGetBody(state).equals(ThrottleWindowApi.OPENED)) {
+                if (System.nanoTime() > giveUp) {
+                    throw new IllegalStateException("the API never opened its window");
+                }
+                Thread.sleep(5);
+            }
+            Thread.sleep(AFTER_OPENING.toMillis());
+            String line = WINDOW_LINE + " " + burst(app, url, callers);
+            opening.join();
+            return line;
+        }
+    }
+
+    /** {@code callers} calls at once: milliseconds until all were answered, how many 200, how many not. */
+    private static String burst(AppCalls app, URI url, int callers) {
+        long start = System.nanoTime();
+        List<CompletableFuture<Integer>> calls = new ArrayList<>(callers);
+        for (int i = 0; i < callers; i++) {
+            calls.add(app.jdkSendAsync(app.jdkRequest(url, true)).exceptionally(failure -> -1));
+        }
+        int ok = 0;
+        int other = 0;
+        for (CompletableFuture<Integer> call : calls) {
+            if (call.join() == 200) {
+                ok++;
+            } else {
+                other++;
+            }
+        }
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        return millis + " " + ok + " " + other;
     }
 
     /** {@code VmHWM} of {@code /proc/self/status}: the most resident memory this process has had, in KiB. */

@@ -122,6 +122,20 @@ final class Report {
         }
     }
 
+    void throttleWindows(List<ThrottleWindowRun.Figure> figures) {
+        md.append("\n### A global rate-limit window already in force (JDK `sendAsync`, API Warden, tracing and metrics off)\n\n")
+                .append("In each JVM one call opens (or meets) a ").append(ThrottleWindowRun.WINDOW.getSeconds())
+                .append(" s window in which the API refuses everything; then all callers start at once. "
+                        + "*During the window*: API requests that arrived while it held, the opening one not counted.\n\n")
+                .append("| the API's window | JVMs × callers | answered 200 | failed | API requests during the window "
+                        + "| API requests in all | time to all done |\n")
+                .append("|---|---|---|---|---|---|---|\n");
+        for (ThrottleWindowRun.Figure f : figures) {
+            row(f.mode.label, f.jvms + " × " + f.callersPerJvm, Integer.toString(f.ok), Integer.toString(f.failed),
+                    Long.toString(f.requestsDuringWindow), Long.toString(f.requests), ms(f.slowestMillis));
+        }
+    }
+
     /** The tables, then each target with whether this run met it. */
     String toMarkdown() {
         StringBuilder out = new StringBuilder(md);

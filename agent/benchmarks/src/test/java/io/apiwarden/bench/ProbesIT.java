@@ -75,4 +75,19 @@ class ProbesIT {
             assertThat(bare.failed).isEqualTo(10);
         }
     }
+
+    @Test
+    void aWindowRunCountsWhatReachedTheApiWhileItsWindowHeld() throws Exception {
+        ThrottleWindowRun windows = new ThrottleWindowRun(agentJar);
+
+        ThrottleWindowRun.Figure f = windows.run(ThrottleWindowApi.Mode.RETRY_AFTER, 1, 10);
+
+        assertThat(f.ok).as("every call is answered once the window is over").isEqualTo(10);
+        assertThat(f.failed).isZero();
+        // The opening call, the callers' first tries (in the window) and their resends (after it).
+        assertThat(f.requests).isEqualTo(1 + 10 + 10 + 1);
+        assertThat(f.requestsDuringWindow).isEqualTo(10);
+        assertThat(f.slowestMillis).as("the callers waited for the window's end")
+                .isGreaterThanOrEqualTo(ThrottleWindowRun.WINDOW.toMillis() - 1000);
+    }
 }
