@@ -134,6 +134,22 @@ public final class ThrottleGate {
         complete(release);
     }
 
+    /**
+     * Another JVM of the fleet was refused: the limit holds for {@code window} more. Closes the gate
+     * as this JVM's own refusal would, without one of its calls having been refused.
+     */
+    public void heard(Duration window) {
+        if (window.isNegative() || window.isZero()) {
+            return;
+        }
+        List<Waiter> release;
+        synchronized (lock) {
+            closeUntil(clock.instant().plus(window));
+            release = releaseFirstIfDue();
+        }
+        complete(release);
+    }
+
     /** {@code pass}'s call ended with no answer (an I/O failure, cancelled): another call goes first instead. */
     public void abandoned(Pass pass) {
         if (pass == OPEN) {

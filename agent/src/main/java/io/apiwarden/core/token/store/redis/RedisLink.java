@@ -43,7 +43,12 @@ final class RedisLink implements AutoCloseable {
         this.timeoutText = Durations.format(settings.timeout());
         this.sockets = new DeadlineSockets(settings.host(), settings.port(), settings.tls());
         // No time-outs here: Jedis's own apply to its socket factory, and DeadlineSockets bounds every step.
-        this.config = DefaultJedisClientConfig.builder()
+        this.config = clientConfig(settings);
+    }
+
+    /** How every connection to the store's Redis logs in: user, password, database. */
+    static JedisClientConfig clientConfig(RedisStoreSettings settings) {
+        return DefaultJedisClientConfig.builder()
                 .user(settings.user())
                 .password(settings.password())
                 .database(settings.database())

@@ -168,6 +168,15 @@ public final class RedisStoreSettings {
         return keyPrefix != null ? keyPrefix : derivedKeyPrefix(tokenUrl, clientId);
     }
 
+    /**
+     * The key of the API's rate-limit window: {@code apiwarden.store.key} and {@code :throttle} when
+     * set, otherwise a hash of the API's base URL. The limit is the API's, not an OAuth client's:
+     * every JVM that calls the same API shares the window, whichever client it holds tokens for.
+     */
+    public String throttleKey(URI baseUrl) {
+        return (keyPrefix != null ? keyPrefix : derivedKeyPrefix(baseUrl, "throttle")) + ":throttle";
+    }
+
     static String derivedKeyPrefix(URI tokenUrl, String clientId) {
         String identity = (tokenUrl == null ? "" : normalized(tokenUrl)) + "\n" + (clientId == null ? "" : clientId);
         try {

@@ -1,0 +1,251 @@
+package io.apiwarden.core.token.store.redis;
+
+import io.apiwarden.core.log.AgentLog;
+import io.apiwarden.core.throttle.FleetWindow;
+import io.apiwarden.core.time.DelayScheduler;
+import io.apiwarden.core.token.store.StoreUnavailableException;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.JedisPubSub;
+import redis.clients.jedis.Protocol.Command;
+
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * The fleet's rate-limit window in Redis: one key, {@code <prefix>:throttle}, that lives as long as
+ * the window, and a channel of the same name on which each new or longer window is published. A JVM
+ * learns a window within one round trip of its announcement (the subscription), and a JVM that
+ * starts during one learns it from the key.
+ *
+ * <p>Windows travel as durations, never as clock times: the JVMs' clocks need not agree. The
+ * subscription has a connection and a thread of its own, pinged every {@link #PING_EVERY} so a
+ * connection that died quietly is noticed within {@link #SILENCE_LIMIT}, and opened again after a
+ * failure, 1 s later and doubling to {@link #LONGEST_RECONNECT_WAIT}.
+ */
+public final class RedisThrottleWindow implements FleetWindow {
+    static final Duration PING_EVERY = Duration.ofSeconds(20);
+    static final Duration SILENCE_LIMIT = Duration.ofSeconds(60);
+    static final Duration LONGEST_RECONNECT_WAIT = Duration.ofSeconds(30);
+
+    /** KEYS[1] the window; ARGV: its length in ms, the announcer. Only a longer window replaces the one in force. */
+    private static final byte[] ANNOUNCE = bytes(
+            "local left = redis.call('PTTL', KEYS[1])\n"
+            + "if left >= tonumber(ARGV[1]) then return 0 end\n"
+            + "redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[1])\n"
+            + "redis.call('PUBLISH', KEYS[1], ARGV[1] .. ' ' .. ARGV[2])\n"
+            + "return 1\n");
+
+    private final RedisStoreSettings settings;
+    private final String key;
+    private final Executor io;
+    private final DelayScheduler scheduler;
+    private final RedisLink link;
+    /** Tells this JVM's announcements apart from the others' on the channel. */
+    private final String self;
+    private volatile boolean closed;
+    private volatile Subscription subscription;
+
+    /**
+     * @param key   the window's key and channel
+     * @param io    where announcements are sent from: never an app's thread
+     */
+    public RedisThrottleWindow(RedisStoreSettings settings, String key, Executor io, DelayScheduler scheduler) {
+        this.settings = settings;
+        this.key = key;
+        this.io = io;
+        this.scheduler = scheduler;
+        this.link = new RedisLink(settings);
+        byte[] r = new byte[8];
+        new SecureRandom().nextBytes(r);
+        StringBuilder id = new StringBuilder().append(ProcessHandle.current().pid()).append(':');
+        for (byte b : r) {
+            id.append(Character.forDigit((b >> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
+        }
+        this.self = id.toString();
+    }
+
+    @Override
+    public void announce(Duration window) {
+        long millis = window.toMillis();
+        if (millis <= 0 || closed) {
+            return;
+        }
+        try {
+            io.execute(() -> {
+                try {
+                    link.execute(new CommandArguments(Command.EVAL).add(ANNOUNCE).add(1).add(key).add(millis).add(self));
+                } catch (StoreUnavailableException e) {
+                    AgentLog.once(AgentLog.Level.WARN, "throttle-announce", "a rate-limit window could not be shared through "
+                            + describe() + ": " + e.getMessage() + "; each JVM keeps its own window until it can", null);
+                }
+            });
+        } catch (RuntimeException e) {
+            AgentLog.debug("a rate-limit window was not shared: " + e.getClass().getSimpleName());
+        }
+    }
+
+    @Override
+    public void listen(Consumer<Duration> heard) {
+        if (closed || subscription != null) {
+            return;
+        }
+        Subscription s = new Subscription(heard);
+        subscription = s;
+        Thread t = new Thread(s::run, "apiwarden-throttle-fleet");
+        t.setDaemon(true);
+        t.setContextClassLoader(null);
+        t.start();
+    }
+
+    @Override
+    public String describe() {
+        return settings.describe() + " (" + key + ")";
+    }
+
+    /** Whether the subscription is in place now. */
+    boolean subscribed() {
+        Subscription s = subscription;
+        return s != null && s.isSubscribed();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        Subscription s = subscription;
+        if (s != null) {
+            s.stop();
+        }
+        link.close();
+    }
+
+    /** The subscription's loop: connect, learn the window in force, then hear every new one, until closed. */
+    private final class Subscription extends JedisPubSub {
+        private final Consumer<Duration> heard;
+        private final DeadlineSockets sockets = new DeadlineSockets(settings.host(), settings.port(), settings.tls());
+        private volatile Connection connection;
+        private volatile DelayScheduler.Scheduled pinger;
+
+        Subscription(Consumer<Duration> heard) {
+            this.heard = heard;
+        }
+
+        void run() {
+            long waitMillis = 1000;
+            while (!closed) {
+                try {
+                    sockets.deadline(System.nanoTime() + settings.timeout().toNanos());
+                    Connection c = new Connection(sockets, RedisLink.clientConfig(settings));
+                    connection = c;
+                    Object left = c.executeCommand(new CommandArguments(Command.PTTL).add(key));
+                    if (left instanceof Long && (Long) left > 0) {
+                        heard.accept(Duration.ofMillis((Long) left));
+                    }
+                    waitMillis = 1000;
+                    keepAlive();
+                    proceed(c, key);
+                } catch (RuntimeException e) {
+                    if (!closed) {
+                        AgentLog.once(AgentLog.Level.WARN, "throttle-listen", "rate-limit windows of other JVMs cannot be heard "
+                                + "through " + describe() + " (" + e.getClass().getSimpleName() + "); trying again, and each "
+                                + "JVM keeps its own window meanwhile", null);
+                    }
+                } finally {
+                    stopPinging();
+                    closeConnection();
+                }
+                if (!closed) {
+                    sleep(waitMillis);
+                    waitMillis = Math.min(waitMillis * 2, LONGEST_RECONNECT_WAIT.toMillis());
+                }
+            }
+        }
+
+        @Override
+        public void onMessage(String channel, String message) {
+            int space = message.indexOf(' ');
+            if (space <= 0 || message.substring(space + 1).equals(self)) {
+                return;
+            }
+            try {
+                long millis = Long.parseLong(message.substring(0, space));
+                if (millis > 0) {
+                    heard.accept(Duration.ofMillis(millis));
+                }
+            } catch (NumberFormatException e) {
+                AgentLog.debug("a message on " + key + " was not a window");
+            } catch (RuntimeException e) {
+                AgentLog.debug("a heard window could not be used: " + e.getClass().getSimpleName());
+            }
+        }
+
+        /** Every read of the subscription must see an answer within the silence limit; each ping earns one. */
+        private void keepAlive() {
+            sockets.deadline(System.nanoTime() + SILENCE_LIMIT.toNanos());
+            pinger = scheduler.schedule(PING_EVERY, this::pingNow);
+        }
+
+        private void pingNow() {
+            if (closed || connection == null) {
+                return;
+            }
+            try {
+                sockets.deadline(System.nanoTime() + SILENCE_LIMIT.toNanos());
+                if (isSubscribed()) {
+                    ping(key);
+                }
+                pinger = scheduler.schedule(PING_EVERY, this::pingNow);
+            } catch (RuntimeException e) {
+                // The reading side fails too and opens a new connection.
+                closeConnection();
+            }
+        }
+
+        void stop() {
+            try {
+                if (isSubscribed()) {
+                    unsubscribe();
+                }
+            } catch (RuntimeException ignored) {
+                // closing: the connection is dropped next
+            }
+            closeConnection();
+        }
+
+        private void stopPinging() {
+            DelayScheduler.Scheduled p = pinger;
+            if (p != null) {
+                p.cancel();
+            }
+        }
+
+        private void closeConnection() {
+            Connection c = connection;
+            connection = null;
+            if (c != null) {
+                try {
+                    c.close();
+                } catch (RuntimeException ignored) {
+                    // given up anyway
+                }
+            }
+        }
+
+        private void sleep(long millis) {
+            try {
+                TimeUnit.MILLISECONDS.sleep(millis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                closed = true;
+            }
+        }
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+}

@@ -1,0 +1,113 @@
+package io.apiwarden.core.token.store.redis;
+
+import io.apiwarden.core.time.SystemDelayScheduler;
+import io.apiwarden.testing.RedisServerProcess;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The fleet's rate-limit window on a real Redis: heard by the others, learned late, outliving a Redis restart. */
+class RedisThrottleWindowTest {
+    private static final URI BASE_URL = URI.create("https://api.example.com/v1");
+
+    private RedisServerProcess redis;
+    private final SystemDelayScheduler scheduler = new SystemDelayScheduler();
+
+    @BeforeEach
+    void startRedis() throws Exception {
+        redis = RedisServerProcess.start();
+    }
+
+    @AfterEach
+    void stopRedis() throws Exception {
+        redis.close();
+    }
+
+    private RedisThrottleWindow window() {
+        RedisStoreSettings settings = RedisTestSettings.of(redis.url());
+        return new RedisThrottleWindow(settings, settings.throttleKey(BASE_URL), Runnable::run, scheduler);
+    }
+
+    /** Listens, and returns once the subscription is in place (the window in force, if any, already heard). */
+    private static BlockingQueue<Duration> listening(RedisThrottleWindow w) throws InterruptedException {
+        BlockingQueue<Duration> heard = new LinkedBlockingQueue<>();
+        w.listen(heard::add);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!w.subscribed()) {
+            assertThat(System.nanoTime()).as("subscribed within 10 s").isLessThan(deadline);
+            Thread.sleep(5);
+        }
+        return heard;
+    }
+
+    @Test
+    void aWindowAnnouncedByOneJvmIsHeardByTheOthersButNotByItself() throws Exception {
+        try (RedisThrottleWindow a = window(); RedisThrottleWindow b = window(); RedisThrottleWindow c = window()) {
+            BlockingQueue<Duration> heardByA = listening(a);
+            BlockingQueue<Duration> heardByB = listening(b);
+            BlockingQueue<Duration> heardByC = listening(c);
+
+            a.announce(Duration.ofSeconds(3));
+
+            assertThat(heardByB.poll(5, TimeUnit.SECONDS)).isEqualTo(Duration.ofSeconds(3));
+            assertThat(heardByC.poll(5, TimeUnit.SECONDS)).isEqualTo(Duration.ofSeconds(3));
+            // A shorter window inside the one in force changes nothing, so nobody hears of it.
+            b.announce(Duration.ofSeconds(1));
+            c.announce(Duration.ofSeconds(4));
+            assertThat(heardByA.poll(5, TimeUnit.SECONDS)).isEqualTo(Duration.ofSeconds(4));
+            assertThat(heardByB.poll(5, TimeUnit.SECONDS)).isEqualTo(Duration.ofSeconds(4));
+            assertThat(heardByA).isEmpty();
+            assertThat(heardByC).as("its own announcement").isEmpty();
+        }
+    }
+
+    @Test
+    void aJvmThatStartsDuringAWindowLearnsWhatIsLeftOfIt() throws Exception {
+        try (RedisThrottleWindow first = window(); RedisThrottleWindow late = window()) {
+            first.announce(Duration.ofSeconds(30));
+
+            BlockingQueue<Duration> heard = listening(late);
+
+            Duration left = heard.poll(5, TimeUnit.SECONDS);
+            assertThat(left).isBetween(Duration.ofSeconds(20), Duration.ofSeconds(30));
+        }
+    }
+
+    @Test
+    void theSubscriptionComesBackAfterRedisRestarts() throws Exception {
+        try (RedisThrottleWindow a = window(); RedisThrottleWindow b = window()) {
+            BlockingQueue<Duration> heardByB = listening(b);
+
+            redis.kill();
+            a.announce(Duration.ofSeconds(2));
+            redis.restart();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            Duration heard = null;
+            while (heard == null) {
+                assertThat(System.nanoTime()).as("heard within 20 s of the restart").isLessThan(deadline);
+                // Announced until the subscription is back: an announcement while it is away is not heard.
+                a.announce(Duration.ofSeconds(5));
+                heard = heardByB.poll(200, TimeUnit.MILLISECONDS);
+            }
+            assertThat(heard).isLessThanOrEqualTo(Duration.ofSeconds(5));
+        }
+    }
+
+    @Test
+    void theKeyIsTheApisNotAnOAuthClients() {
+        RedisStoreSettings derived = RedisTestSettings.of("redis://127.0.0.1:6379");
+        assertThat(derived.throttleKey(BASE_URL)).startsWith("apiwarden:").endsWith(":throttle")
+                .isEqualTo(derived.throttleKey(URI.create("HTTPS://API.example.com:443/v1")))
+                .isNotEqualTo(derived.throttleKey(URI.create("https://other.example.com/v1")));
+        RedisStoreSettings named = RedisTestSettings.of("redis://127.0.0.1:6379", "apiwarden.store.key", "orders");
+        assertThat(named.throttleKey(BASE_URL)).isEqualTo("orders:throttle");
+    }
+}
