@@ -145,11 +145,16 @@ final class RedisLink implements AutoCloseable {
     private void drop() {
         Connection c = connection;
         connection = null;
+        closeQuietly(c);
+    }
+
+    /** Closes a connection being given up (it failed, or its owner closes); closing it may fail too. */
+    static void closeQuietly(Connection c) {
         if (c != null) {
             try {
                 c.close();
             } catch (RuntimeException ignored) {
-                // the connection is being given up because it failed; closing it may fail too
+                // given up anyway
             }
         }
     }

@@ -226,13 +226,7 @@ public final class RedisThrottleWindow implements FleetWindow {
         private void closeConnection() {
             Connection c = connection;
             connection = null;
-            if (c != null) {
-                try {
-                    c.close();
-                } catch (RuntimeException ignored) {
-                    // given up anyway
-                }
-            }
+            RedisLink.closeQuietly(c);
         }
 
         private void sleep(long millis) {
