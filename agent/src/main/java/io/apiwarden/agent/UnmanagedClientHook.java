@@ -1,0 +1,47 @@
+package io.apiwarden.agent;
+
+import io.apiwarden.core.log.AgentLog;
+import io.apiwarden.core.scope.ApiScope;
+import io.apiwarden.unmanaged.EscapeWatch;
+import io.apiwarden.unmanaged.UnmanagedClient;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.function.BiPredicate;
+
+/**
+ * What the code woven into clients the agent does not manage asks for, once per woven class: the watch
+ * of that client, shared by every class and loader of it so that the JVM warns once per client library.
+ * Public and static because the woven code reaches it by reflection through the system class loader.
+ */
+public final class UnmanagedClientHook {
+    /** For a client that is not to be watched: the woven code stops asking at once. */
+    private static final BiPredicate<Object, Object> NOTHING_TO_WATCH = (first, second) -> true;
+    private static final Map<UnmanagedClient, EscapeWatch> WATCHES = new EnumMap<>(UnmanagedClient.class);
+    private static volatile ApiScope scope;
+
+    private UnmanagedClientHook() {
+    }
+
+    static void configure(ApiScope apiScope) {
+        scope = apiScope;
+    }
+
+    /** The watch of the client named {@code client} (an {@link UnmanagedClient} name); never throws. */
+    public static BiPredicate<Object, Object> watch(String client) {
+        try {
+            ApiScope s = scope;
+            if (s == null) {
+                return NOTHING_TO_WATCH;
+            }
+            UnmanagedClient kind = UnmanagedClient.valueOf(client);
+            synchronized (WATCHES) {
+                return WATCHES.computeIfAbsent(kind, k -> new EscapeWatch(k, s));
+            }
+        } catch (Throwable t) {
+            AgentLog.once(AgentLog.Level.DEBUG, "unmanaged-watch-" + client, "calls through " + client
+                    + " cannot be watched for the API; no warning will name them", t);
+            return NOTHING_TO_WATCH;
+        }
+    }
+}
