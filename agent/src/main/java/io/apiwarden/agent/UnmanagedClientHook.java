@@ -36,7 +36,7 @@ public final class UnmanagedClientHook {
             }
             UnmanagedClient kind = UnmanagedClient.valueOf(client);
             synchronized (WATCHES) {
-                return WATCHES.computeIfAbsent(kind, k -> new EscapeWatch(k, s));
+                return WATCHES.computeIfAbsent(kind, k -> new EscapeWatch(k, s, AgentLog::warn));
             }
         } catch (Throwable t) {
             AgentLog.once(AgentLog.Level.DEBUG, "unmanaged-watch-" + client, "calls through " + client

@@ -6,6 +6,7 @@ import io.apiwarden.core.scope.ApiScope;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiPredicate;
+import java.util.function.Consumer;
 
 /**
  * Watches the calls of one {@link UnmanagedClient} for the first that goes to the API, and names the
@@ -18,11 +19,14 @@ import java.util.function.BiPredicate;
 public final class EscapeWatch implements BiPredicate<Object, Object> {
     private final UnmanagedClient client;
     private final ApiScope scope;
+    private final Consumer<String> warnings;
     private final AtomicBoolean over = new AtomicBoolean();
 
-    public EscapeWatch(UnmanagedClient client, ApiScope scope) {
+    /** A watch that gives its warning to {@code warnings} ({@code AgentLog::warn} in the agent). */
+    public EscapeWatch(UnmanagedClient client, ApiScope scope, Consumer<String> warnings) {
         this.client = client;
         this.scope = scope;
+        this.warnings = warnings;
     }
 
     /**
@@ -39,7 +43,7 @@ public final class EscapeWatch implements BiPredicate<Object, Object> {
                 return false;
             }
             if (over.compareAndSet(false, true)) {
-                AgentLog.warn(warning(client, scope));
+                warnings.accept(warning(client, scope));
             }
         } catch (Throwable t) {
             if (over.compareAndSet(false, true)) {
