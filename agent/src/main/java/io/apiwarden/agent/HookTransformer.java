@@ -135,7 +135,7 @@ final class HookTransformer implements ClassFileTransformer {
         try {
             type.getDeclaredField(UnmanagedCallWeaving.OVER);
             return true;
-        } catch (NoSuchFieldException | SecurityException e) {
+        } catch (NoSuchFieldException | RuntimeException e) {
             return false;
         }
     }

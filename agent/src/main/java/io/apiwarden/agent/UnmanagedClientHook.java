@@ -15,9 +15,7 @@ import java.util.function.BiPredicate;
  * Public and static because the woven code reaches it by reflection through the system class loader.
  */
 public final class UnmanagedClientHook {
-    /** For a client that is not to be watched: the woven code stops asking at once. */
-    private static final BiPredicate<Object, Object> NOTHING_TO_WATCH = (first, second) -> true;
-    private static final Map<UnmanagedClient, EscapeWatch> WATCHES = new EnumMap<>(UnmanagedClient.class);
+    /** Set in {@code premain}, which loads nothing else of the watch: the rest comes with the first watched class. */
     private static volatile ApiScope scope;
 
     private UnmanagedClientHook() {
@@ -32,16 +30,22 @@ public final class UnmanagedClientHook {
         try {
             ApiScope s = scope;
             if (s == null) {
-                return NOTHING_TO_WATCH;
+                return Watches.NOTHING_TO_WATCH;
             }
             UnmanagedClient kind = UnmanagedClient.valueOf(client);
-            synchronized (WATCHES) {
-                return WATCHES.computeIfAbsent(kind, k -> new EscapeWatch(k, s, AgentLog::warn));
+            synchronized (Watches.BY_CLIENT) {
+                return Watches.BY_CLIENT.computeIfAbsent(kind, k -> new EscapeWatch(k, s, AgentLog::warn));
             }
         } catch (Throwable t) {
             AgentLog.once(AgentLog.Level.DEBUG, "unmanaged-watch-" + client, "calls through " + client
                     + " cannot be watched for the API; no warning will name them", t);
-            return NOTHING_TO_WATCH;
+            return Watches.NOTHING_TO_WATCH;
         }
+    }
+
+    private static final class Watches {
+        /** For a client that is not to be watched: the woven code stops asking at once. */
+        static final BiPredicate<Object, Object> NOTHING_TO_WATCH = (first, second) -> true;
+        static final Map<UnmanagedClient, EscapeWatch> BY_CLIENT = new EnumMap<>(UnmanagedClient.class);
     }
 }

@@ -28,19 +28,21 @@ public enum UnmanagedClient {
         @Override
         boolean callsApi(ApiScope scope, Object target, Object request) throws ReflectiveOperationException {
             // getRequestLine().getUri() is the request's URI as the app gave it, absolute or a path.
-            Object line = REQUEST_LINE.get(request);
-            return inScope(scope, target, line == null ? null : (String) URI_STRING.get(line));
+            return inScope(scope, target, () -> {
+                Object line = REQUEST_LINE.get(request);
+                return line == null ? null : (String) URI_STRING.get(line);
+            });
         }
     },
     /**
      * Apache HttpClient 5, classic ({@code doExecute(target, request, context)}) and async
      * ({@code doExecute(target, producer, ...)}, where only the target is known). Watched until the agent
-     * manages this client: see {@link #watched}.
+     * manages this client: see {@code UnmanagedClientInstrumentation.WATCH_APACHE_HTTPCLIENT_5}.
      */
     APACHE_HTTPCLIENT_5("Apache HttpClient 5") {
         @Override
         boolean callsApi(ApiScope scope, Object target, Object request) throws ReflectiveOperationException {
-            return inScope(scope, target, request == null ? null : (String) REQUEST_PATH.get(request));
+            return inScope(scope, target, () -> request == null ? null : (String) REQUEST_PATH.get(request));
         }
     },
     /** The Jetty client ({@code org.eclipse.jetty.client}, 9 to 12): {@code request.send(listener)}. */
@@ -71,14 +73,6 @@ public enum UnmanagedClient {
     }
 
     /**
-     * Whether calls through this client are watched. Apache HttpClient 5 is the one to switch off
-     * (return false for it) once the agent manages it: a managed client is never warned about.
-     */
-    public boolean watched() {
-        return true;
-    }
-
-    /**
      * Whether the watched call, given the arguments the woven code passes ({@code null} for those it
      * has none of), goes to the API.
      */
@@ -86,14 +80,20 @@ public enum UnmanagedClient {
 
     /**
      * For the Apache clients: {@code target} is an {@code HttpHost} (null when the request names its own
-     * host); {@code requestUri} the request's URI, absolute or just a path, or null when unknown (then
-     * the origin alone decides).
+     * host); {@code requestUri} yields the request's URI, absolute or just a path, or null when unknown (then
+     * the origin alone decides). The target's origin is compared first: most calls go elsewhere, and for
+     * them no URI is parsed.
      */
-    private static boolean inScope(ApiScope scope, Object target, String requestUri) throws ReflectiveOperationException {
+    private static boolean inScope(ApiScope scope, Object target, RequestUri requestUri) throws ReflectiveOperationException {
+        if (target != null && !scope.sameOrigin((String) SCHEME_NAME.get(target), (String) HOST_NAME.get(target),
+                (Integer) PORT.get(target))) {
+            return false;
+        }
+        String raw = requestUri.get();
         URI uri = null;
-        if (requestUri != null) {
+        if (raw != null) {
             try {
-                uri = URI.create(requestUri);
+                uri = URI.create(raw);
             } catch (IllegalArgumentException e) {
                 // Not a URI the client could send as it is; the origin still says where it goes.
             }
@@ -104,11 +104,14 @@ public enum UnmanagedClient {
         if (target == null) {
             return false;
         }
-        String scheme = (String) SCHEME_NAME.get(target);
-        String host = (String) HOST_NAME.get(target);
-        int port = (Integer) PORT.get(target);
         return uri == null
-                ? scope.sameOrigin(scheme, host, port)
-                : scope.contains(scheme, host, port, uri.getRawPath());
+                ? scope.sameOrigin((String) SCHEME_NAME.get(target), (String) HOST_NAME.get(target), (Integer) PORT.get(target))
+                : scope.contains((String) SCHEME_NAME.get(target), (String) HOST_NAME.get(target), (Integer) PORT.get(target),
+                        uri.getRawPath());
+    }
+
+    /** Reads a request's URI only when it is needed. */
+    private interface RequestUri {
+        String get() throws ReflectiveOperationException;
     }
 }
