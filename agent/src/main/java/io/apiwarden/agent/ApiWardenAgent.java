@@ -6,6 +6,8 @@ import io.apiwarden.core.config.WardenConfig;
 import io.apiwarden.core.log.AgentLog;
 
 import java.lang.instrument.Instrumentation;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The agent's entry points. Start-up does the least it can: read and check the configuration,
@@ -56,17 +58,26 @@ public final class ApiWardenAgent {
             }
             config.warnings().forEach(AgentLog::warn);
             AgentRuntime.configure(config);
-            StringBuilder through = new StringBuilder();
+            String api = config.scope().baseUrl().toString();
+            ClientsInUse.configure(api);
+            List<String> off = new ArrayList<>();
             if (config.jdkHttpClientEnabled()) {
                 JdkHttpClientInstrumentation.install(inst);
-                through.append(" java.net.http.HttpClient");
+            } else {
+                off.add("java.net.http.HttpClient");
             }
             if (config.okHttpEnabled()) {
                 OkHttpInstrumentation.install(inst);
-                through.append(through.length() == 0 ? " OkHttp" : " and OkHttp");
+            } else {
+                off.add("OkHttp");
             }
-            AgentLog.info("managing calls to " + config.scope().baseUrl()
-                    + (through.length() == 0 ? ": every client is switched off" : " through" + through));
+            if (config.unmanagedWarningsEnabled()) {
+                UnmanagedClientHook.configure(config.scope());
+                UnmanagedClientInstrumentation.install(inst);
+            }
+            // Which clients the app uses shows later: ClientsInUse names each when the app builds its first.
+            AgentLog.info("installed for calls to " + api + (off.size() == 2 ? ": every client is switched off"
+                    : off.isEmpty() ? "" : " (switched off: " + String.join(", ", off) + ")"));
         } catch (Throwable t) {
             AgentLog.error("could not start; the app runs without the agent", t);
         }

@@ -69,17 +69,33 @@ final class HookTransformer implements ClassFileTransformer {
     private volatile Instrumentation inst;
 
     /**
+     * Whether the weavings add fields or methods, which the JVM allows only when a class is first defined:
+     * such a transformer leaves classes loaded before it alone, and is registered as one that cannot
+     * retransform, so that the JVM keeps its output as the class's original bytes and another agent's
+     * later retransformation starts from the woven class rather than dropping the added members.
+     */
+    private final boolean addsMembers;
+
+    /**
      * @param what the library, for the log line if weaving fails
      */
     HookTransformer(String what, Map<String, Weaving> targets) {
+        this(what, targets, false);
+    }
+
+    HookTransformer(String what, Map<String, Weaving> targets, boolean addsMembers) {
         this.what = what;
         this.targets = targets;
+        this.addsMembers = addsMembers;
     }
 
     /** Registers the transformer and applies it to the named classes that are already loaded (late attach). */
     void install(Instrumentation inst) {
         this.inst = inst;
-        inst.addTransformer(this, true);
+        inst.addTransformer(this, !addsMembers);
+        if (addsMembers) {
+            return;
+        }
         for (Class<?> loaded : inst.getAllLoadedClasses()) {
             if (targets.containsKey(loaded.getName().replace('.', '/'))) {
                 try {
@@ -96,7 +112,10 @@ final class HookTransformer implements ClassFileTransformer {
     public byte[] transform(Module module, ClassLoader loader, String className, Class<?> redefined,
                             ProtectionDomain domain, byte[] bytes) {
         Weaving weaving = className == null ? null : targets.get(className);
-        if (weaving == null) {
+        if (weaving == null || addsMembers && redefined != null && !wovenAtDefinition(redefined)) {
+            // A class defined before the agent cannot be given members now. One woven when it was defined
+            // and redefined since (another agent's redefineClasses) is woven again: its new bytes must keep
+            // the members it has.
             return null;
         }
         try {
@@ -109,6 +128,15 @@ final class HookTransformer implements ClassFileTransformer {
         } catch (Throwable t) {
             AgentLog.error(what + " cannot be instrumented (" + className.replace('/', '.') + "); its calls stay unmanaged", t);
             return null;
+        }
+    }
+
+    private static boolean wovenAtDefinition(Class<?> type) {
+        try {
+            type.getDeclaredField(UnmanagedCallWeaving.OVER);
+            return true;
+        } catch (NoSuchFieldException | RuntimeException e) {
+            return false;
         }
     }
 

@@ -24,7 +24,12 @@ public final class JdkHttpClientHook {
                 return built;
             }
             Warden warden = AgentRuntime.warden();
-            return warden == null ? built : WardenHttpClient.wrap(built, warden);
+            if (warden == null) {
+                return built;
+            }
+            HttpClient wrapped = WardenHttpClient.wrap(built, warden);
+            ClientsInUse.jdkHttpClientBuilt();
+            return wrapped;
         } catch (Throwable t) {
             AgentLog.once(AgentLog.Level.WARN, "jdk-hook", "an HttpClient could not be wrapped; it works without the agent", t);
             return built;

@@ -38,6 +38,7 @@ public final class OkHttpHook {
             OkHttpBridge glue = glueFor(builder.getClass());
             if (glue != null) {
                 glue.beforeBuild(builder);
+                ClientsInUse.okHttpBuilt();
             }
         } catch (Throwable t) {
             AgentLog.once(AgentLog.Level.WARN, "okhttp-build", "an OkHttpClient could not be managed; it works without the agent", t);

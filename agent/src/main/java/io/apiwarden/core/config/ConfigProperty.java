@@ -56,6 +56,8 @@ public enum ConfigProperty {
             "false: leave java.net.http.HttpClient alone"),
     OKHTTP_ENABLED("apiwarden.instrumentation.okhttp.enabled", "true", false,
             "false: leave OkHttp alone"),
+    UNMANAGED_WARNINGS_ENABLED("apiwarden.instrumentation.unmanaged-warnings.enabled", "true", false,
+            "false: no warning when an API call goes out through a client the agent does not manage (HttpURLConnection, Apache HttpClient, Jetty)"),
     TRACING_ENABLED("apiwarden.tracing.enabled", "true", false,
             "false: no spans; otherwise the standard otel.* properties and OTEL_* variables configure the export"),
     METRICS_ENABLED("apiwarden.metrics.enabled", "true", false,

@@ -51,6 +51,7 @@ public final class WardenConfig {
     private final Duration tokenTimeout;
     private final boolean jdkHttpClientEnabled;
     private final boolean okHttpEnabled;
+    private final boolean unmanagedWarningsEnabled;
     private final boolean tracingEnabled;
     private final boolean metricsEnabled;
     private final Integer prometheusPort;
@@ -77,6 +78,7 @@ public final class WardenConfig {
         this.tokenTimeout = r.tokenTimeout;
         this.jdkHttpClientEnabled = r.jdkHttpClientEnabled;
         this.okHttpEnabled = r.okHttpEnabled;
+        this.unmanagedWarningsEnabled = r.unmanagedWarningsEnabled;
         this.tracingEnabled = r.tracingEnabled;
         this.metricsEnabled = r.metricsEnabled;
         this.prometheusPort = r.prometheusPort;
@@ -178,6 +180,11 @@ public final class WardenConfig {
         return okHttpEnabled;
     }
 
+    /** Whether an API call through a client the agent does not manage is named in a warning. */
+    public boolean unmanagedWarningsEnabled() {
+        return unmanagedWarningsEnabled;
+    }
+
     public boolean tracingEnabled() {
         return tracingEnabled;
     }
@@ -235,7 +242,8 @@ public final class WardenConfig {
                 + ", backoff=" + Durations.format(backoffInitialDelay) + " x2 up to " + backoffMaxRetries
                 + " retries, max " + Durations.format(backoffMaxDelay)
                 + ", jdk-http-client=" + jdkHttpClientEnabled
-                + ", okhttp=" + okHttpEnabled + "}";
+                + ", okhttp=" + okHttpEnabled
+                + ", unmanaged-warnings=" + unmanagedWarningsEnabled + "}";
     }
 
     /** Reads and checks each property, collecting every problem rather than stopping at the first. */
@@ -262,6 +270,7 @@ public final class WardenConfig {
         Duration tokenTimeout;
         boolean jdkHttpClientEnabled;
         boolean okHttpEnabled;
+        boolean unmanagedWarningsEnabled;
         boolean tracingEnabled;
         boolean metricsEnabled;
         Integer prometheusPort;
@@ -293,6 +302,7 @@ public final class WardenConfig {
             tokenTimeout = positiveDuration(ConfigProperty.TOKEN_TIMEOUT);
             jdkHttpClientEnabled = bool(ConfigProperty.JDK_HTTP_CLIENT_ENABLED);
             okHttpEnabled = bool(ConfigProperty.OKHTTP_ENABLED);
+            unmanagedWarningsEnabled = bool(ConfigProperty.UNMANAGED_WARNINGS_ENABLED);
             tracingEnabled = bool(ConfigProperty.TRACING_ENABLED);
             metricsEnabled = bool(ConfigProperty.METRICS_ENABLED);
             prometheusPort = port(ConfigProperty.PROMETHEUS_PORT);

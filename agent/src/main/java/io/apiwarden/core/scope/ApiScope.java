@@ -104,7 +104,11 @@ public final class ApiScope {
         return sameOrigin(uri.getScheme(), uri.getHost(), uri.getPort());
     }
 
-    private boolean sameOrigin(String s, String h, int p) {
+    /**
+     * True when a request to this scheme, host and port (-1 for the scheme's default) would go to the API's
+     * origin: for callers that know no path.
+     */
+    public boolean sameOrigin(String s, String h, int p) {
         if (s == null || h == null || !s.equalsIgnoreCase(scheme)) {
             return false;
         }

@@ -1,0 +1,103 @@
+package io.apiwarden.agent;
+
+import net.bytebuddy.jar.asm.ClassReader;
+import net.bytebuddy.jar.asm.ClassVisitor;
+
+import java.lang.instrument.Instrumentation;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Watches the HTTP clients the agent sees but does not manage, so that the first call to the API through
+ * one of them is named in a warning ({@link UnmanagedClientHook}). One method per client is woven, the
+ * one every request of that client goes through, and only when its class is defined: the agent loads
+ * none of these libraries, and a library the app does not have costs one map look-up per class loaded.
+ *
+ * <p>Client names are strings here, not {@link io.apiwarden.unmanaged.UnmanagedClient}, so that
+ * {@code premain} loads nothing of the watch itself.
+ */
+final class UnmanagedClientInstrumentation {
+    /**
+     * Apache HttpClient 5 is watched until the agent manages it; then this becomes false (or the
+     * client's own {@code apiwarden.instrumentation.*.enabled} property, negated), and its sites go.
+     */
+    static final boolean WATCH_APACHE_HTTPCLIENT_5 = true;
+
+    private static final String HC4 = "(Lorg/apache/http/HttpHost;Lorg/apache/http/HttpRequest;Lorg/apache/http/protocol/HttpContext;)";
+    private static final String HC5_CLASSIC = "(Lorg/apache/hc/core5/http/HttpHost;Lorg/apache/hc/core5/http/ClassicHttpRequest;";
+    private static final String HC5_ASYNC = "(Lorg/apache/hc/core5/http/HttpHost;Lorg/apache/hc/core5/http/nio/AsyncRequestProducer;";
+
+    private UnmanagedClientInstrumentation() {
+    }
+
+    /** The methods watched: every request of the client passes one of them, with its URL at hand. */
+    static List<Site> sites() {
+        List<Site> sites = new java.util.ArrayList<>(List.of(
+                // Every request of an HttpURLConnection, HTTPS included, and every redirect it follows, is written here.
+                new Site("sun/net/www/protocol/http/HttpURLConnection", "writeRequests", "()V", 0, -1, "HTTP_URL_CONNECTION"),
+                // CloseableHttpClient.execute(...) in all its forms ends in doExecute(target, request, context).
+                new Site("org/apache/http/impl/client/InternalHttpClient", "doExecute", HC4, 1, 2, "APACHE_HTTPCLIENT_4"),
+                new Site("org/apache/http/impl/client/MinimalHttpClient", "doExecute", HC4, 1, 2, "APACHE_HTTPCLIENT_4"),
+                new Site("org/apache/http/impl/client/AbstractHttpClient", "doExecute", HC4, 1, 2, "APACHE_HTTPCLIENT_4"),
+                // Jetty 9 to 11, then 12: a blocking send() ends in send(listener) too.
+                new Site("org/eclipse/jetty/client/HttpRequest", "send", "(Lorg/eclipse/jetty/client/api/Response$CompleteListener;)V",
+                        0, -1, "JETTY"),
+                new Site("org/eclipse/jetty/client/transport/HttpRequest", "send", "(Lorg/eclipse/jetty/client/Response$CompleteListener;)V",
+                        0, -1, "JETTY")));
+        if (WATCH_APACHE_HTTPCLIENT_5) {
+            sites.add(new Site("org/apache/hc/client5/http/impl/classic/InternalHttpClient", "doExecute", HC5_CLASSIC, 1, 2,
+                    "APACHE_HTTPCLIENT_5"));
+            sites.add(new Site("org/apache/hc/client5/http/impl/classic/MinimalHttpClient", "doExecute", HC5_CLASSIC, 1, 2,
+                    "APACHE_HTTPCLIENT_5"));
+            // The async client's request is inside a producer: the target host alone says whether it is the API's origin.
+            sites.add(new Site("org/apache/hc/client5/http/impl/async/InternalAbstractHttpAsyncClient", "doExecute", HC5_ASYNC, 1, -1,
+                    "APACHE_HTTPCLIENT_5"));
+        }
+        return sites;
+    }
+
+    static void install(Instrumentation inst) {
+        Map<String, HookTransformer.Weaving> targets = new HashMap<>();
+        for (Site site : sites()) {
+            targets.put(site.className, weaving(site, UnmanagedClientHook.class.getName()));
+        }
+        new HookTransformer("a client the agent does not manage", targets, true).install(inst);
+    }
+
+    /** The weaving of {@code site}, whose woven code asks the public static {@code hookClass.watch(String)}; tests name a hook of their own. */
+    static HookTransformer.Weaving weaving(Site site, String hookClass) {
+        return new HookTransformer.Weaving() {
+            @Override
+            public ClassVisitor visitor(ClassReader original, ClassVisitor next) {
+                return UnmanagedCallWeaving.visitor(original, next, site, hookClass);
+            }
+        };
+    }
+
+    /**
+     * One watched method: its class, name and the start of its descriptor; the local slots of the two
+     * arguments handed to the watch (-1 for none); and the name of the {@code UnmanagedClient}.
+     */
+    static final class Site {
+        final String className;
+        final String method;
+        final String descriptorPrefix;
+        final int firstSlot;
+        final int secondSlot;
+        final String client;
+
+        Site(String className, String method, String descriptorPrefix, int firstSlot, int secondSlot, String client) {
+            this.className = className;
+            this.method = method;
+            this.descriptorPrefix = descriptorPrefix;
+            this.firstSlot = firstSlot;
+            this.secondSlot = secondSlot;
+            this.client = client;
+        }
+
+        boolean matches(String name, String descriptor) {
+            return name.equals(method) && descriptor.startsWith(descriptorPrefix);
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package io.apiwarden.unmanaged;
+
+import io.apiwarden.core.config.ConfigProperty;
+import io.apiwarden.core.log.AgentLog;
+import io.apiwarden.core.scope.ApiScope;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiPredicate;
+import java.util.function.Consumer;
+
+/**
+ * Watches the calls of one {@link UnmanagedClient} for the first that goes to the API, and names the
+ * client in a warning then, once per JVM.
+ *
+ * <p>{@link #test} answers whether the watch is over: the code woven into the client keeps a flag of its
+ * own and stops calling once it is, so after the warning (or a failure here) each call through the
+ * client costs a read of that flag.
+ */
+public final class EscapeWatch implements BiPredicate<Object, Object> {
+    private final UnmanagedClient client;
+    private final ApiScope scope;
+    private final Consumer<String> warnings;
+    private final AtomicBoolean over = new AtomicBoolean();
+
+    /** A watch that gives its warning to {@code warnings} ({@code AgentLog::warn} in the agent). */
+    public EscapeWatch(UnmanagedClient client, ApiScope scope, Consumer<String> warnings) {
+        this.client = client;
+        this.scope = scope;
+        this.warnings = warnings;
+    }
+
+    /**
+     * Called with the arguments of a watched call; true when nothing more is to be done for this client.
+     * Never throws: a failure ends the watch with a debug line.
+     */
+    @Override
+    public boolean test(Object first, Object second) {
+        if (over.get()) {
+            return true;
+        }
+        try {
+            if (!client.callsApi(scope, first, second)) {
+                return false;
+            }
+            if (over.compareAndSet(false, true)) {
+                warnings.accept(warning(client, scope));
+            }
+        } catch (Throwable t) {
+            if (over.compareAndSet(false, true)) {
+                AgentLog.debug("calls through " + client.displayName() + " cannot be watched for the API; no warning will name them ("
+                        + t.getClass().getName() + ")");
+            }
+        }
+        return true;
+    }
+
+    /** The warning: which client, what it misses, what to do. Names the origin only, never a path or query. */
+    static String warning(UnmanagedClient client, ApiScope scope) {
+        return "a call to " + origin(scope) + " went out through " + client.displayName()
+                + ", which the agent does not manage: calls to the API through it get no bearer token, no refresh,"
+                + " no back-off on rate limits and no spans. Send them through java.net.http.HttpClient or OkHttp"
+                + " (for Spring: JdkClientHttpRequestFactory or OkHttp), or switch this warning off with "
+                + ConfigProperty.UNMANAGED_WARNINGS_ENABLED.key() + "=false. Said once per client library.";
+    }
+
+    private static String origin(ApiScope scope) {
+        // Scheme, host and port only: never a user-info part a base URL might carry.
+        java.net.URI base = scope.baseUrl();
+        return base.getScheme() + "://" + base.getHost() + (base.getPort() == -1 ? "" : ":" + base.getPort());
+    }
+}

@@ -1,0 +1,144 @@
+package io.apiwarden.agent;
+
+import io.apiwarden.agent.UnmanagedWeavingFixtures.Client;
+import io.apiwarden.agent.UnmanagedWeavingFixtures.RecordingHook;
+import io.apiwarden.agent.UnmanagedWeavingFixtures.ThrowingHook;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The watch woven into a client the agent does not manage, on a class defined in a loader of its own so
+ * that the JVM verifies the woven bytecode (the added method's frames, and the original's) as it would
+ * a library's.
+ */
+class UnmanagedCallWeavingTest {
+    private static final String CLIENT = Client.class.getName().replace('.', '/');
+    private static final String SEND_WITH_CONTEXT = "(Ljava/lang/String;Ljava/lang/Object;)";
+
+    @AfterEach
+    void forget() {
+        RecordingHook.reset();
+    }
+
+    @Test
+    void eachCallHandsItsArgumentsToTheWatchUntilTheWatchIsOver() throws Exception {
+        Object client = woven(site("send", SEND_WITH_CONTEXT, 1, 2), RecordingHook.class);
+        Object context = new Object();
+
+        assertThat(send(client, "a", context)).isEqualTo("sent a");
+        assertThat(send(client, "", null)).isEqualTo("nothing");
+        RecordingHook.answer = true;
+        assertThat(send(client, "b", context)).isEqualTo("sent b");
+        assertThat(send(client, "c", context)).isEqualTo("sent c");
+
+        assertThat(RecordingHook.CLIENTS).as("the watch is asked for once per class").containsExactly("TEST_CLIENT");
+        assertThat(RecordingHook.CALLS).as("nothing after the watch said it was over")
+                .containsExactly(Arrays.asList("a", context), Arrays.asList("", null), Arrays.asList("b", context));
+    }
+
+    @Test
+    void aMissingArgumentIsHandedOverAsNull() throws Exception {
+        Object client = woven(site("send", SEND_WITH_CONTEXT, 0, -1), RecordingHook.class);
+
+        send(client, "a", "context");
+
+        assertThat(RecordingHook.CALLS).singleElement().satisfies(call -> {
+            assertThat(call.get(0)).isSameAs(client);
+            assertThat(call.get(1)).isNull();
+        });
+    }
+
+    @Test
+    void aMethodThatStartsWithAJumpTargetKeepsItsFrames() throws Exception {
+        Object client = woven(site("send", "(Ljava/lang/String;Ljava/lang/Object;I)", 1, 2), RecordingHook.class);
+
+        assertThat(client.getClass().getMethod("send", String.class, Object.class, int.class).invoke(client, "a", null, 3)).isEqualTo(0);
+        assertThat(RecordingHook.CALLS).as("once per call, not once per loop").hasSize(1);
+        assertThat(send(client, "b", null)).as("the other overload is not watched").isEqualTo("sent b");
+        assertThat(RecordingHook.CALLS).hasSize(1);
+    }
+
+    @Test
+    void aWatchThatThrowsIsNeverAskedAgainAndTheCallGoesOn() throws Exception {
+        Object client = woven(site("send", SEND_WITH_CONTEXT, 1, 2), ThrowingHook.class);
+
+        assertThat(send(client, "a", null)).isEqualTo("sent a");
+        assertThat(send(client, "b", null)).isEqualTo("sent b");
+        assertThat(ThrowingHook.CLIENTS).containsExactly("TEST_CLIENT");
+    }
+
+    @Test
+    void aHookThatCannotBeFoundLeavesTheCallAsItWas() throws Exception {
+        Object client = woven(site("send", SEND_WITH_CONTEXT, 1, 2), "io.apiwarden.agent.NoSuchHook");
+
+        assertThat(send(client, "a", null)).isEqualTo("sent a");
+        assertThat(send(client, "b", null)).isEqualTo("sent b");
+    }
+
+    @Test
+    void aClassWithoutTheMethodIsLeftAsItWas() throws Exception {
+        byte[] original = bytesOf(Client.class);
+
+        byte[] woven = HookTransformer.weave(UnmanagedClientInstrumentation.weaving(site("execute", "(", 1, 2),
+                RecordingHook.class.getName()), original);
+
+        assertThat(woven).isEqualTo(HookTransformer.weave((reader, next) -> next, original));
+    }
+
+    @Test
+    void staticMethodsAreNotWatched() throws Exception {
+        Object client = woven(site("send", "(Ljava/lang/String;)", 0, -1), RecordingHook.class);
+
+        assertThat(client.getClass().getMethod("send", String.class).invoke(null, "a")).isEqualTo("static a");
+        assertThat(RecordingHook.CALLS).isEmpty();
+    }
+
+    @Test
+    void everyWatchedClassIsNamedByTheSitesAndTheSitesCoverEachClient() {
+        List<UnmanagedClientInstrumentation.Site> sites = UnmanagedClientInstrumentation.sites();
+
+        assertThat(sites).extracting(s -> s.client).containsOnly("HTTP_URL_CONNECTION", "APACHE_HTTPCLIENT_4",
+                "APACHE_HTTPCLIENT_5", "JETTY");
+        assertThat(sites).extracting(s -> s.client).allSatisfy(name ->
+                assertThat(io.apiwarden.unmanaged.UnmanagedClient.valueOf(name)).isNotNull());
+        assertThat(sites).extracting(s -> s.className).doesNotHaveDuplicates();
+    }
+
+    // --- helpers ------------------------------------------------------------------------------
+
+    private static UnmanagedClientInstrumentation.Site site(String method, String descriptorPrefix, int first, int second) {
+        return new UnmanagedClientInstrumentation.Site(CLIENT, method, descriptorPrefix, first, second, "TEST_CLIENT");
+    }
+
+    private static Object woven(UnmanagedClientInstrumentation.Site site, Class<?> hook) throws Exception {
+        return woven(site, hook.getName());
+    }
+
+    private static Object woven(UnmanagedClientInstrumentation.Site site, String hook) throws Exception {
+        byte[] woven = HookTransformer.weave(UnmanagedClientInstrumentation.weaving(site, hook), bytesOf(Client.class));
+        Class<?> type = new ClassLoader(UnmanagedCallWeavingTest.class.getClassLoader()) {
+            Class<?> define() {
+                return defineClass(Client.class.getName(), woven, 0, woven.length);
+            }
+        }.define();
+        return type.getConstructor().newInstance();
+    }
+
+    private static String send(Object client, String url, Object context) throws Exception {
+        return (String) client.getClass().getMethod("send", String.class, Object.class).invoke(client, url, context);
+    }
+
+    private static byte[] bytesOf(Class<?> type) throws IOException {
+        String resource = type.getName().replace('.', '/') + ".class";
+        try (InputStream in = type.getClassLoader().getResourceAsStream(resource)) {
+            return in.readAllBytes();
+        }
+    }
+}

@@ -1,0 +1,137 @@
+package io.apiwarden.it;
+
+import io.apiwarden.it.apps.UnmanagedClientsApp;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Calls to the API through clients the agent does not manage, in an app started with the agent: each
+ * client is named in one warning however many calls it makes, calls elsewhere are never warned about,
+ * and the managed client's calls go on as before.
+ */
+class UnmanagedClientWarningIT extends AgainstFakeApi {
+    private static final String TOKEN = FakeOAuthApi.ISSUED_TOKEN;
+    private static final String REFRESH_TOKEN = "first-refresh-9b8a7";
+
+    /** Another origin: the API's warnings never concern it. */
+    private final MockWebServer elsewhere = new MockWebServer();
+
+    @BeforeEach
+    void startElsewhere() throws Exception {
+        elsewhere.setDispatcher(new mockwebserver3.Dispatcher() {
+            @Override
+            public MockResponse dispatch(mockwebserver3.RecordedRequest request) {
+                return new MockResponse.Builder().code(200).body("elsewhere").build();
+            }
+        });
+        elsewhere.start(0);
+    }
+
+    @AfterEach
+    void stopElsewhere() {
+        elsewhere.close();
+    }
+
+    private AgentJvm app() throws Exception {
+        AgentJvm jvm = new AgentJvm()
+                .property("apiwarden.base-url", url("/api/v1"))
+                .property("apiwarden.auth-url", url("/auth"))
+                .property("apiwarden.access-token", TOKEN)
+                .property("apiwarden.refresh-token", REFRESH_TOKEN);
+        try (Stream<Path> jars = Files.list(AgentJvm.itLib("httpclient4"))) {
+            jars.sorted().forEach(jvm::classPath);
+        }
+        return jvm;
+    }
+
+    private static List<String> warningsAbout(AgentJvm.Result r, String client) {
+        return r.agentLog().stream().filter(l -> l.contains(" WARN ") && l.contains("through " + client + ",")).toList();
+    }
+
+    @Test
+    void httpUrlConnectionToTheApiIsNamedOnceHoweverManyCallsItMakes() throws Exception {
+        String api = url("/api/v1/user");
+
+        AgentJvm.Result r = app().run(UnmanagedClientsApp.class, "url:" + api, "url:" + api, "url:" + api,
+                "jdk:" + api, "url:" + api);
+
+        assertThat(r.exitCode).as(r.toString()).isZero();
+        assertThat(r.stdout).containsExactly("STATUS 401 {\"message\":\"OAuth invalid token\"}",
+                "STATUS 401 {\"message\":\"OAuth invalid token\"}", "STATUS 401 {\"message\":\"OAuth invalid token\"}",
+                "STATUS 200 user", "STATUS 401 {\"message\":\"OAuth invalid token\"}");
+        assertThat(warningsAbout(r, "HttpURLConnection")).as(r.toString()).singleElement().asString()
+                .contains("a call to " + origin() + " went out through HttpURLConnection, which the agent does not manage")
+                .contains("no bearer token, no refresh, no back-off on rate limits and no spans")
+                .contains("java.net.http.HttpClient or OkHttp")
+                .contains("apiwarden.instrumentation.unmanaged-warnings.enabled=false")
+                .doesNotContain("/api/v1/user");
+        assertThat(r.agentLog()).as("no other warning").filteredOn(l -> l.contains(" WARN ")).hasSize(1);
+        // The unmanaged calls went as the app sent them; the managed one carried the token.
+        assertThat(this.api.apiRequests).extracting(q -> q.getHeaders().get("Authorization"))
+                .containsExactly(null, null, null, "Bearer " + TOKEN, null);
+        assertThat(r.all()).doesNotContain(TOKEN, REFRESH_TOKEN);
+    }
+
+    @Test
+    void callsToOtherOriginsAndToPathsOutsideTheApiAreNeverWarnedAbout() throws Exception {
+        String other = elsewhere.url("/api/v1/user").toString();
+
+        AgentJvm.Result r = app().run(UnmanagedClientsApp.class, "url:" + other, "apache4:" + other, "url:" + url("/other"),
+                "apache4:" + url("/other"), "url:" + other);
+
+        assertThat(r.stdout).as(r.toString()).containsExactly("STATUS 200 elsewhere", "STATUS 200 elsewhere", "STATUS 200 other",
+                "STATUS 200 other", "STATUS 200 elsewhere");
+        assertThat(r.agentLog()).as(r.toString()).noneMatch(l -> l.contains(" WARN "));
+    }
+
+    @Test
+    void eachUnmanagedClientIsNamedOnceInItsOwnWarning() throws Exception {
+        String api = url("/api/v1/user");
+
+        AgentJvm.Result r = app().run(UnmanagedClientsApp.class, "apache4:" + url("/other"), "apache4:" + api, "apache4:" + api,
+                "url:" + api, "apache4:" + api, "url:" + api);
+
+        assertThat(r.stdout).as(r.toString()).hasSize(6);
+        assertThat(warningsAbout(r, "Apache HttpClient 4")).as(r.toString()).hasSize(1);
+        assertThat(warningsAbout(r, "HttpURLConnection")).as(r.toString()).hasSize(1);
+        assertThat(this.api.apiRequests).hasSize(5).allSatisfy(q -> assertThat(q.getHeaders().get("Authorization")).isNull());
+        assertThat(r.all()).doesNotContain(TOKEN, REFRESH_TOKEN);
+    }
+
+    @Test
+    void theWarningsCanBeSwitchedOff() throws Exception {
+        String api = url("/api/v1/user");
+
+        AgentJvm.Result r = app().property("apiwarden.instrumentation.unmanaged-warnings.enabled", "false")
+                .run(UnmanagedClientsApp.class, "url:" + api, "apache4:" + api);
+
+        assertThat(r.stdout).as(r.toString()).hasSize(2);
+        assertThat(r.agentLog()).as(r.toString()).noneMatch(l -> l.contains(" WARN "));
+    }
+
+    @Test
+    void theLogNamesOnlyTheManagedClientsTheAppBuilds() throws Exception {
+        AgentJvm.Result unmanagedOnly = app().run(UnmanagedClientsApp.class, "url:" + url("/other"));
+        AgentJvm.Result withJdkClient = app().run(UnmanagedClientsApp.class, "jdk:" + url("/other"), "jdk:" + url("/other"));
+
+        assertThat(unmanagedOnly.agentLog()).as(unmanagedOnly.toString()).singleElement().asString()
+                .endsWith(" INFO installed for calls to " + url("/api/v1"));
+        assertThat(withJdkClient.agentLog()).as(withJdkClient.toString()).hasSize(2);
+        assertThat(withJdkClient.agentLog().get(1))
+                .endsWith(" INFO managing calls to " + url("/api/v1") + " through java.net.http.HttpClient (the app built its first client)");
+    }
+
+    private String origin() {
+        return "http://" + server.getHostName() + ":" + server.getPort();
+    }
+}
