@@ -1,6 +1,6 @@
 package io.apiwarden.okhttp;
 
-import io.apiwarden.agent.OkHttpBridge;
+import io.apiwarden.bridge.OkHttpBridge;
 import io.apiwarden.core.Warden;
 import okhttp3.Call;
 import okhttp3.Callback;
