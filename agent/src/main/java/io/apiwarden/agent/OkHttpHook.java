@@ -1,5 +1,6 @@
 package io.apiwarden.agent;
 
+import io.apiwarden.bridge.OkHttpBridge;
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.log.AgentLog;
 

@@ -3,6 +3,7 @@ package io.apiwarden.jdkhttp;
 import io.apiwarden.core.call.Decision;
 import io.apiwarden.core.classify.ResponseClassifier;
 import io.apiwarden.core.classify.Verdict;
+import io.apiwarden.core.engine.Judge;
 import io.apiwarden.core.log.AgentLog;
 
 import java.net.http.HttpResponse;
@@ -20,20 +21,15 @@ import java.net.http.HttpResponse.ResponseInfo;
  * the app, is read into memory, and at most {@link ResponseClassifier#BODY_PEEK_LIMIT} of it.
  */
 final class OutcomeHandler<T> implements BodyHandler<Outcome<T>> {
-    /** Decides what a classified response means for the call, counting the step. */
-    interface Decider {
-        Decision decide(Verdict verdict, ResponseInfo info);
-    }
-
     private final BodyHandler<T> app;
     private final ResponseClassifier classifier;
-    private final Decider decider;
+    private final Judge decider;
     /** How the app's client follows redirects, or null when the JDK does it (or nobody does). */
     private final RedirectRule redirects;
     private final String method;
     private final java.net.URI uri;
 
-    OutcomeHandler(BodyHandler<T> app, ResponseClassifier classifier, Decider decider, RedirectRule redirects,
+    OutcomeHandler(BodyHandler<T> app, ResponseClassifier classifier, Judge decider, RedirectRule redirects,
                    String method, java.net.URI uri) {
         this.app = app;
         this.classifier = classifier;
@@ -53,7 +49,7 @@ final class OutcomeHandler<T> implements BodyHandler<Outcome<T>> {
             if (verdict == Verdict.SUCCESS && redirects != null) {
                 hop = redirects.hop(info.statusCode(), info.headers(), uri, method);
             } else if (verdict != null && verdict != Verdict.SUCCESS) {
-                decision = decider.decide(verdict, info);
+                decision = decider.decide(verdict, retryAfter(info));
             }
         } catch (RuntimeException e) {
             AgentLog.once(AgentLog.Level.WARN, "outcome-handler", "a response could not be classified; it goes to the app as is", e);
@@ -77,6 +73,11 @@ final class OutcomeHandler<T> implements BodyHandler<Outcome<T>> {
             default:
                 return deliver(info, verdict);
         }
+    }
+
+    /** The response's {@code Retry-After}, or null. */
+    static String retryAfter(ResponseInfo info) {
+        return info.headers().firstValue("Retry-After").orElse(null);
     }
 
     private BodySubscriber<Outcome<T>> deliver(ResponseInfo info, Verdict verdict) {

@@ -3,6 +3,7 @@ package io.apiwarden.jdkhttp;
 import io.apiwarden.core.call.Decision;
 import io.apiwarden.core.classify.ResponseClassifier;
 import io.apiwarden.core.classify.Verdict;
+import io.apiwarden.core.engine.Judge;
 
 import java.net.http.HttpResponse.BodyHandler;
 import java.net.http.HttpResponse.BodySubscriber;
@@ -28,7 +29,7 @@ final class PeekingSubscriber<T> implements BodySubscriber<Outcome<T>> {
     private final ResponseInfo info;
     private final BodyHandler<T> app;
     private final ResponseClassifier classifier;
-    private final OutcomeHandler.Decider decider;
+    private final Judge decider;
     private final Outcome<T> pending;
     private final CompletableFuture<Outcome<T>> result = new CompletableFuture<>();
     private final List<List<ByteBuffer>> chunks = new ArrayList<>();
@@ -42,7 +43,7 @@ final class PeekingSubscriber<T> implements BodySubscriber<Outcome<T>> {
      * @param pending the outcome already decided (a refresh) whose body is to be held, or null to classify from the body
      */
     PeekingSubscriber(ResponseInfo info, BodyHandler<T> app, ResponseClassifier classifier,
-                      OutcomeHandler.Decider decider, Outcome<T> pending) {
+                      Judge decider, Outcome<T> pending) {
         this.info = info;
         this.app = app;
         this.classifier = classifier;
@@ -82,7 +83,7 @@ final class PeekingSubscriber<T> implements BodySubscriber<Outcome<T>> {
             // Too long to hold: the body rules cannot apply, and the response is final.
             Verdict verdict = pending != null ? pending.verdict : classifier.fromStatus(info.statusCode());
             if (pending == null) {
-                decider.decide(verdict, info);
+                decider.decide(verdict, OutcomeHandler.retryAfter(info));
             }
             BodySubscriber<T> appSubscriber = app.apply(info);
             passThrough = new RelaySubscription(appSubscriber, new ArrayList<>(chunks), upstream);
@@ -127,7 +128,7 @@ final class PeekingSubscriber<T> implements BodySubscriber<Outcome<T>> {
                 return;
             }
             Verdict verdict = classifier.fromBody(info.statusCode(), bytes(), (int) size);
-            Decision decision = decider.decide(verdict, info);
+            Decision decision = decider.decide(verdict, OutcomeHandler.retryAfter(info));
             if (decision.action() == Decision.Action.RETURN) {
                 replay(app, info, chunks).whenComplete((body, failure) -> {
                     if (failure != null) {

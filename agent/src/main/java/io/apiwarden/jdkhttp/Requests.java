@@ -1,5 +1,7 @@
 package io.apiwarden.jdkhttp;
 
+import io.apiwarden.core.engine.AttemptHeaders;
+
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpRequest.BodyPublisher;
@@ -43,7 +45,7 @@ final class Requests {
      * The app's request with {@code headers} set (replacing the app's values) and, when
      * {@code timeout} is not null, that time-out; everything else the same.
      */
-    static HttpRequest withHeaders(HttpRequest request, Map<String, String> headers, Duration timeout) {
+    static HttpRequest withHeaders(HttpRequest request, AttemptHeaders headers, Duration timeout) {
         HttpRequest.Builder b = copy(request, request.uri(), request.method(), request.bodyPublisher().orElse(null), true);
         headers.forEach(b::setHeader);
         if (timeout != null) {

@@ -1,9 +1,8 @@
 package io.apiwarden.okhttp;
 
 import io.apiwarden.core.Warden;
-import io.apiwarden.core.call.CallState;
 import io.apiwarden.core.call.Deadline;
-import io.apiwarden.core.telemetry.CallObserver;
+import io.apiwarden.core.engine.CallDriver;
 import io.apiwarden.core.time.DelayScheduler;
 import okhttp3.Call;
 import okhttp3.Callback;
@@ -127,11 +126,8 @@ final class AsyncRetries {
     final class State {
         final Call original;
         final Callback app;
-        final CallState callState;
-        /** One span for the logical call, across its copies. */
-        final CallObserver observer;
-        /** The request ID sent on every copy, when one is configured. */
-        final String requestId;
+        /** One logical call across its copies: one span, one request ID, one budget of resends. */
+        final CallDriver<Response> driver;
         private final AtomicBoolean finished = new AtomicBoolean();
         private final AtomicBoolean cancelled = new AtomicBoolean();
         private volatile Call current;
@@ -144,10 +140,7 @@ final class AsyncRetries {
             this.original = original;
             this.app = app;
             this.current = original;
-            this.callState = ManagedOkHttpCall.newState(original.request(), ManagedOkHttpCall.deadlineOf(original, warden));
-            okhttp3.HttpUrl url = original.request().url();
-            this.observer = warden.telemetry().call(original.request().method(), url.toString(), url.host(), url.port());
-            this.requestId = warden.config().requestIdHeader().isPresent() ? java.util.UUID.randomUUID().toString() : null;
+            this.driver = OkHttpExchange.driverFor(original.request(), original, warden);
         }
 
         /**
@@ -184,7 +177,7 @@ final class AsyncRetries {
                 return;
             }
             Call copy = original.clone();
-            Deadline deadline = callState.deadline();
+            Deadline deadline = driver.deadline();
             if (deadline.isSet()) {
                 // A copy starts a call timeout of its own: what is left of the app's, not the whole again.
                 copy.timeout().timeout(Math.max(1, deadline.remaining().toNanos()), TimeUnit.NANOSECONDS);
@@ -205,7 +198,7 @@ final class AsyncRetries {
         private void deliver(Response response) throws IOException {
             if (finished.compareAndSet(false, true)) {
                 forget();
-                observer.end(response.code(), ManagedOkHttpCall.verdictOf(warden, response), null);
+                driver.end(response.code(), response::headers, null);
                 app.onResponse(original, response);
             } else {
                 response.close();
@@ -215,7 +208,7 @@ final class AsyncRetries {
         private void fail(IOException e) {
             if (finished.compareAndSet(false, true)) {
                 forget();
-                observer.end(0, null, e);
+                driver.end(0, null, e);
                 app.onFailure(original, e);
             }
         }

@@ -11,7 +11,7 @@ import java.io.IOException;
 
 /**
  * The agent's application interceptor: requests outside the API go on untouched; each managed
- * request becomes a {@link ManagedOkHttpCall}.
+ * request becomes an {@link OkHttpExchange}.
  */
 final class WardenInterceptor implements Interceptor {
     private final Warden warden;
@@ -25,10 +25,10 @@ final class WardenInterceptor implements Interceptor {
     @Override
     public Response intercept(Chain chain) throws IOException {
         Request request = chain.request();
-        ManagedOkHttpCall call = null;
+        OkHttpExchange call = null;
         try {
             if (inScope(warden, request.url())) {
-                call = new ManagedOkHttpCall(warden, chain, asyncRetries.stateOf(chain.call()), asyncRetries);
+                call = new OkHttpExchange(warden, chain, asyncRetries.stateOf(chain.call()), asyncRetries);
             }
         } catch (RuntimeException e) {
             AgentLog.once(AgentLog.Level.WARN, "okhttp-interceptor", "an OkHttp call could not be managed; it goes out as without the agent", e);

@@ -1,4 +1,4 @@
-package io.apiwarden.agent;
+package io.apiwarden.bridge;
 
 /**
  * What the agent asks of its OkHttp glue. The glue is compiled against OkHttp and defined once

@@ -1,0 +1,466 @@
+package io.apiwarden.core.engine;
+
+import io.apiwarden.core.Warden;
+import io.apiwarden.core.call.CallState;
+import io.apiwarden.core.call.Deadline;
+import io.apiwarden.core.call.Decision;
+import io.apiwarden.core.classify.ResponseClassifier;
+import io.apiwarden.core.classify.Verdict;
+import io.apiwarden.core.log.AgentLog;
+import io.apiwarden.core.telemetry.AttemptObserver;
+import io.apiwarden.core.telemetry.CallObserver;
+import io.apiwarden.core.telemetry.Scope;
+import io.apiwarden.core.time.DelayScheduler;
+import io.apiwarden.core.token.AccessToken;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+
+/**
+ * One logical managed call, whatever the client: takes a token, prepares each attempt (token,
+ * trace context, request ID, what is left of the app's time limit), sends it through an
+ * {@link Exchange}, classifies, decides ({@link io.apiwarden.core.call.ResendPolicy}), then
+ * refreshes, waits or returns, reporting every step to telemetry.
+ *
+ * <p>Two faces of the same steps: {@link #run} on the caller's thread, which waits there, and
+ * {@link #runAsync}, which chains the attempts on futures and schedules its waits on the
+ * exchange's timer, holding no thread in between. A call's attempts run one after the other,
+ * never at once; the futures that chain them publish the fields from one to the next.
+ *
+ * @param <R> the response type the app gets from its client
+ */
+public final class CallDriver<R> implements Judge {
+    static final String AUTHORIZATION = "Authorization";
+    private static final Duration ONE_MILLI = Duration.ofMillis(1);
+
+    private final Warden warden;
+    private final CallState state;
+    private final CallObserver observer;
+    /** Sent in the configured request-ID header on every attempt of this call, so all of them match in the server's logs. */
+    private final String requestId;
+    private AttemptHeaders headers;
+    private AccessToken token;
+    // Of the request being managed, set as each attempt is prepared.
+    private boolean repeatable;
+    private boolean agentOwnsAuthorization;
+
+    // runAsync only.
+    private Exchange<R> exchange;
+    private CompletableFuture<R> result;
+    private volatile CompletableFuture<?> inFlight;
+    private volatile DelayScheduler.Scheduled timer;
+    private volatile AttemptObserver currentAttempt;
+    /** Whether the response being handled arrived on another thread than the one that sent it (see {@link #complete}). */
+    private boolean clientThread;
+
+    /**
+     * Starts observing a call to the API.
+     *
+     * @param rawPath the request's path as sent, without query: with the method, the resource a refusal is remembered for
+     * @param appTimeout the app's own time limit for the whole call, or null
+     */
+    public CallDriver(Warden warden, String method, String url, String host, int port, String rawPath, Duration appTimeout) {
+        this.warden = warden;
+        this.state = new CallState(Deadline.after(appTimeout, warden.clock()), method, rawPath);
+        this.observer = warden.telemetry().call(method, url, host, port);
+        this.requestId = warden.config().requestIdHeader().isPresent() ? UUID.randomUUID().toString() : null;
+    }
+
+    /** The app's own time limit for the call. */
+    public Deadline deadline() {
+        return state.deadline();
+    }
+
+    /** The call's state: what it has used up so far. */
+    public CallState state() {
+        return state;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // The blocking face.
+
+    /** Runs the call on this thread to the response the app gets, and ends its telemetry. */
+    public R run(Exchange<R> exchange) throws IOException, InterruptedException {
+        R response;
+        try {
+            response = attempts(exchange);
+        } catch (IOException | InterruptedException | RuntimeException | Error e) {
+            end(exchange, null, e);
+            throw e;
+        }
+        end(exchange, response, null);
+        return response;
+    }
+
+    /**
+     * Runs the call's attempts on this thread, without ending its telemetry: for a client that
+     * runs one logical call as several physical calls (OkHttp's {@code enqueue}), which calls
+     * {@link #end} itself when the app gets its answer.
+     */
+    public R attempts(Exchange<R> exchange) throws IOException, InterruptedException {
+        token = awaitToken(exchange);
+        while (true) {
+            if (state.deadline().hasPassed()) {
+                // The limit ran out before anything could be sent (a token wait), or as a wait ended.
+                Exception late = exchange.timedOut();
+                if (late != null) {
+                    throw late instanceof IOException ? (IOException) late : new IOException(late);
+                }
+            }
+            AttemptObserver attempt = observer.attempt(exchange.expectContinue());
+            AttemptHeaders prepared = prepare(exchange, attempt);
+            Attempt<R> sent;
+            try (Scope wire = attempt.onTheWire()) {
+                sent = exchange.send(prepared, attemptTimeout(), this);
+            } catch (IOException | InterruptedException | RuntimeException e) {
+                attempt.failed(e);
+                throw e;
+            }
+            try {
+                observe(attempt, sent);
+                if (sent.followedRedirect()) {
+                    continue;
+                }
+                Decision decision = sent.decision();
+                if (decision.action() == Decision.Action.RETURN) {
+                    return sent.deliver();
+                }
+                if (decision.action() == Decision.Action.WAIT_AND_RESEND) {
+                    R handedOff = exchange.handOffWait(sent, decision.delay());
+                    if (handedOff != null) {
+                        return handedOff;
+                    }
+                    sent.discard();
+                    exchange.sleep(decision.delay());
+                    continue;
+                }
+                CompletableFuture<AccessToken> refresh;
+                try (Scope inCall = observer.current()) {
+                    refresh = warden.tokens().tokenAfterRejection(token);
+                }
+                AccessToken fresh = exchange.await(refresh, state.deadline(), "the token refresh");
+                if (fresh != null) {
+                    sent.discard();
+                    token = fresh;
+                } else if (sent.canHandBack()) {
+                    return sent.deliver();
+                } else {
+                    // Too long to have been held: the app gets the API's answer to one more attempt.
+                    sent.discard();
+                }
+            } catch (IOException | InterruptedException | RuntimeException | Error e) {
+                // Whatever fails after the response arrived, its connection goes back to the pool.
+                sent.discard();
+                throw e;
+            }
+        }
+    }
+
+    private AccessToken awaitToken(Exchange<R> exchange) throws IOException, InterruptedException {
+        CompletableFuture<AccessToken> first;
+        try (Scope inCall = observer.current()) {
+            first = warden.tokens().tokenForRequest();
+        }
+        AccessToken t = exchange.await(first, state.deadline(), "a token");
+        // No token in time (or none to be had): the call goes with what there is; past the app's own
+        // limit it fails as it would without the agent.
+        return t != null ? t : warden.tokens().current();
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // The asynchronous face.
+
+    /**
+     * Runs the call without holding a thread while it waits, and ends its telemetry when the
+     * returned future completes. Cancelling that future stops a pending wait and the attempt in flight.
+     * A request the client refuses outright throws from here, as the client itself would.
+     */
+    public CompletableFuture<R> runAsync(Exchange<R> exchange) {
+        this.exchange = exchange;
+        CompletableFuture<R> mine = new CompletableFuture<>();
+        result = mine;
+        mine.whenComplete((r, e) -> {
+            if (mine.isCancelled()) {
+                cancelPending();
+            }
+            end(exchange, r, e);
+        });
+        CompletableFuture<AccessToken> first;
+        try (Scope inCall = observer.current()) {
+            first = state.deadline().bound(warden.tokens().tokenForRequest(), exchange.timer());
+        }
+        if (first.isDone()) {
+            // Same thread, as the client does: a request it rejects outright throws from its own call.
+            token = first.isCompletedExceptionally() ? warden.tokens().current() : first.getNow(null);
+            attemptAsync(true);
+        } else {
+            // Off the thread the token arrived on (the token store's, the timer): neither is the place to
+            // send the app's request or run its code.
+            first.whenCompleteAsync((t, e) -> {
+                // Past the app's own limit, the call goes out with the token there is, and fails at once.
+                token = e == null ? t : warden.tokens().current();
+                attemptAsync(false);
+            }, exchange.completions());
+        }
+        return mine;
+    }
+
+    private void attemptAsync(boolean mayThrow) {
+        if (result.isDone()) {
+            return;
+        }
+        if (state.deadline().hasPassed()) {
+            Exception late = exchange.timedOut();
+            if (late != null) {
+                fail(late);
+                return;
+            }
+        }
+        CompletableFuture<? extends Attempt<R>> sent;
+        AttemptObserver attempt = observer.attempt(exchange.expectContinue());
+        currentAttempt = attempt;
+        try (Scope wire = attempt.onTheWire()) {
+            sent = exchange.sendAsync(prepare(exchange, attempt), attemptTimeout(), this);
+        } catch (RuntimeException e) {
+            attempt.failed(e);
+            if (mayThrow) {
+                // The app never sees this future; completing it ends the call's span.
+                result.completeExceptionally(e);
+                throw e;
+            }
+            fail(e);
+            return;
+        }
+        inFlight = sent;
+        if (result.isCancelled()) {
+            // The app cancelled between the check above and now.
+            sent.cancel(true);
+        }
+        Thread sending = Thread.currentThread();
+        sent.whenComplete((response, failure) -> {
+            // On another thread than the one that sent, this runs where the client completed the attempt,
+            // where the app's own continuations belong. On the same thread it ran at once (the attempt
+            // was over already), maybe on the agent's timer: then the app's future is completed from
+            // the exchange's executor instead.
+            clientThread = Thread.currentThread() != sending;
+            onResponse(response, failure);
+        });
+    }
+
+    private void onResponse(Attempt<R> sent, Throwable failure) {
+        if (failure != null) {
+            currentAttempt.failed(failure);
+            fail(failure);
+            return;
+        }
+        try {
+            observe(currentAttempt, sent);
+            next(sent);
+        } catch (RuntimeException e) {
+            // Never resend here: the request may have been processed, and its body may be spent.
+            AgentLog.once(AgentLog.Level.WARN, "async-step", "an asynchronous call could not be continued", e);
+            sent.discard();
+            fail(Failures.asSendException(e));
+        }
+    }
+
+    private void next(Attempt<R> sent) {
+        if (sent.followedRedirect()) {
+            attemptAsync(false);
+            return;
+        }
+        Decision decision = sent.decision();
+        if (decision.action() == Decision.Action.RETURN) {
+            deliver(sent.deliverAsync());
+            return;
+        }
+        if (decision.action() == Decision.Action.WAIT_AND_RESEND) {
+            sent.discard();
+            timer = exchange.timer().schedule(decision.delay(), () -> attemptAsync(false));
+            if (result.isCancelled()) {
+                timer.cancel();
+            }
+            return;
+        }
+        CompletableFuture<AccessToken> refreshed;
+        try (Scope inCall = observer.current()) {
+            refreshed = state.deadline().bound(warden.tokens().tokenAfterRejection(token), exchange.timer());
+        }
+        // Off the token's thread, for the reason above: a failed refresh hands the app's code the held body here.
+        refreshed.whenCompleteAsync((fresh, refreshFailed) -> {
+            try {
+                if (refreshFailed == null) {
+                    sent.discard();
+                    token = fresh;
+                    attemptAsync(false);
+                } else if (!sent.canHandBack()) {
+                    sent.discard();
+                    attemptAsync(false);
+                } else {
+                    pipe(sent.deliverAsync());
+                }
+            } catch (RuntimeException e) {
+                fail(Failures.asSendException(e));
+            }
+        }, exchange.completions());
+    }
+
+    /** Hands the app a response that is there at once directly; one still on its way through {@link #pipe}. */
+    private void deliver(CompletionStage<R> stage) {
+        CompletableFuture<R> f = stage.toCompletableFuture();
+        if (f.isDone() && !f.isCompletedExceptionally()) {
+            complete(f.getNow(null));
+        } else {
+            pipe(stage);
+        }
+    }
+
+    /**
+     * Completes the app's future from the exchange's executor, as the client itself does: the
+     * app's continuations must never run on the agent's timer or the token client's threads.
+     */
+    private void pipe(CompletionStage<R> stage) {
+        inFlight = stage.toCompletableFuture();
+        stage.whenCompleteAsync((r, e) -> {
+            if (e != null) {
+                result.completeExceptionally(e);
+            } else {
+                result.complete(r);
+            }
+        }, exchange.completions());
+    }
+
+    /**
+     * Hands the app its response. On the client's thread already, at once: another hop would start
+     * one more thread per call where the JDK's pool is a thread per task (its choice on machines of
+     * one or two cores), which more than doubled the time of a {@code sendAsync} call in the benchmarks.
+     */
+    private void complete(R response) {
+        if (clientThread) {
+            result.complete(response);
+        } else {
+            pipe(CompletableFuture.completedFuture(response));
+        }
+    }
+
+    private void fail(Throwable failure) {
+        exchange.completions().execute(() -> result.completeExceptionally(failure));
+    }
+
+    private void cancelPending() {
+        DelayScheduler.Scheduled t = timer;
+        if (t != null) {
+            t.cancel();
+        }
+        CompletableFuture<?> f = inFlight;
+        if (f != null) {
+            f.cancel(true);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // The steps both faces share.
+
+    /**
+     * The headers of the next attempt: the agent's token (when it owns the header), the trace
+     * context and, when configured, the request ID.
+     */
+    private AttemptHeaders prepare(Exchange<R> exchange, AttemptObserver attempt) {
+        repeatable = exchange.bodyRepeatable();
+        agentOwnsAuthorization = warden.replacesAppAuthorization() || !exchange.hasHeader(AUTHORIZATION);
+        AttemptHeaders h = headers;
+        if (h == null) {
+            h = new AttemptHeaders();
+            headers = h;
+        } else {
+            h.clear();
+        }
+        if (agentOwnsAuthorization && token != null) {
+            h.accept(AUTHORIZATION, token.authorizationHeader());
+            state.sendingToken(token.generation());
+        }
+        attempt.inject(h);
+        if (requestId != null) {
+            String name = warden.config().requestIdHeader().get();
+            if (!exchange.hasHeader(name)) {
+                h.accept(name, requestId);
+            }
+        }
+        return h;
+    }
+
+    /** What is left of the app's limit, as the attempt's own time-out; null when the app set none. */
+    private Duration attemptTimeout() {
+        if (!state.deadline().isSet()) {
+            return null;
+        }
+        Duration left = state.deadline().remaining();
+        // Clients refuse a time-out of zero: the last moment of a limit is a millisecond.
+        return left.compareTo(ONE_MILLI) < 0 ? ONE_MILLI : left;
+    }
+
+    @Override
+    public Verdict classify(int status, Function<String, List<String>> headers, BodyPrefix body) {
+        ResponseClassifier classifier = warden.classifier();
+        Verdict verdict = classifier.fromHead(status, headers);
+        if (verdict != null) {
+            return verdict;
+        }
+        try {
+            byte[] head = body.read(ResponseClassifier.BODY_PEEK_LIMIT + 1);
+            return head.length > ResponseClassifier.BODY_PEEK_LIMIT
+                    ? classifier.fromStatus(status) : classifier.fromBody(status, head, head.length);
+        } catch (IOException e) {
+            // The app meets the same failure when it reads the body.
+            return classifier.fromStatus(status);
+        }
+    }
+
+    @Override
+    public Decision decide(Verdict verdict, String retryAfter) {
+        return warden.resendPolicy().decide(state, verdict, retryAfter, repeatable, agentOwnsAuthorization,
+                warden.tokens().canRefresh());
+    }
+
+    /** Tells the attempt's observer what came back and what the agent does about it. */
+    private static void observe(AttemptObserver attempt, Attempt<?> sent) {
+        attempt.response(sent.status(), sent.protocolVersion(), sent.headers(), sent.verdict());
+        attempt.decided(sent.decision(), sent.retryAfter());
+    }
+
+    private void end(Exchange<R> exchange, R response, Throwable failure) {
+        try {
+            if (response == null) {
+                end(0, null, failure);
+            } else {
+                end(exchange.status(response), exchange.headers(response), null);
+            }
+        } catch (RuntimeException e) {
+            AgentLog.once(AgentLog.Level.WARN, "call-telemetry", "a call's span could not be ended", e);
+        }
+    }
+
+    /**
+     * Ends the call's telemetry with what the app got: a response of {@code status} and
+     * {@code headers}, or {@code failure} (then status is 0 and headers null). Telemetry never
+     * fails a call. For {@link #attempts} callers; {@link #run} and {@link #runAsync} end it themselves.
+     */
+    public void end(int status, Function<String, List<String>> headers, Throwable failure) {
+        try {
+            observer.end(status, headers == null ? null : verdictOf(status, headers), failure);
+        } catch (RuntimeException e) {
+            AgentLog.once(AgentLog.Level.WARN, "call-telemetry", "a call's span could not be ended", e);
+        }
+    }
+
+    /** The verdict on what the app finally got, for the call's span and meters. */
+    private Verdict verdictOf(int status, Function<String, List<String>> headers) {
+        Verdict v = warden.classifier().fromHead(status, headers);
+        return v != null ? v : warden.classifier().fromStatus(status);
+    }
+}

@@ -1,0 +1,84 @@
+package io.apiwarden.core.engine;
+
+import io.apiwarden.core.call.Deadline;
+import io.apiwarden.core.time.DelayScheduler;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
+import java.util.List;
+
+/**
+ * One HTTP client's side of one managed call: the adapter seam of the {@link CallDriver}. The
+ * driver decides what happens (token, headers, classification, resend, waits, telemetry); an
+ * exchange only knows how its client does each step. Adding a client means writing one of these.
+ *
+ * <p>An exchange may follow the call's request as it changes (a redirect hop the agent follows
+ * itself): the driver asks for {@link #hasHeader} and {@link #bodyRepeatable} before every attempt.
+ *
+ * @param <R> the response type the app gets from its client
+ */
+public interface Exchange<R> {
+
+    /** Whether the request being managed carries header {@code name} of the app's own. */
+    boolean hasHeader(String name);
+
+    /** Whether the request being managed can be sent again with the same body. */
+    boolean bodyRepeatable();
+
+    /** Whether the request asks the server for {@code 100 Continue} first (for the attempt's span). */
+    boolean expectContinue();
+
+    /**
+     * Sends one attempt, blocking the calling thread: the request being managed with
+     * {@code headers} set (replacing the app's values of those names) and, when not null,
+     * {@code timeout} as its own time-out. The response is classified and judged by
+     * {@code judge} before this returns, so the exchange can tell what to do with its body.
+     */
+    Attempt<R> send(AttemptHeaders headers, Duration timeout, Judge judge) throws IOException, InterruptedException;
+
+    /**
+     * {@link #send} without holding any thread while the request is on the wire. An exchange
+     * whose client has no such way (OkHttp resends an enqueued call as a copy) throws
+     * {@link UnsupportedOperationException}; its calls only use {@link CallDriver#run}.
+     */
+    CompletableFuture<? extends Attempt<R>> sendAsync(AttemptHeaders headers, Duration timeout, Judge judge);
+
+    /**
+     * Waits on the calling thread for {@code future} (a token), no longer than {@code deadline}
+     * allows and as the client lets its calls be interrupted or cancelled.
+     *
+     * @param what what is awaited, for an error message
+     * @return its value, or null when it failed or the wait ended first
+     */
+    <T> T await(CompletableFuture<T> future, Deadline deadline, String what) throws IOException, InterruptedException;
+
+    /** Blocks the calling thread for {@code delay}, as the client lets its calls be interrupted or cancelled. */
+    void sleep(Duration delay) throws IOException, InterruptedException;
+
+    /**
+     * A call that must wait {@code delay} before it is resent may hand the wait to someone else
+     * instead (OkHttp's {@code enqueue}, which must not hold a dispatcher thread): returns what
+     * the driver returns to the client then, or null to wait here.
+     */
+    default R handOffWait(Attempt<R> attempt, Duration delay) {
+        return null;
+    }
+
+    /** What the client raises when the app's time limit ran out before an attempt; null when the client enforces it itself. */
+    Exception timedOut();
+
+    /** Where asynchronous waits are scheduled: the client's own timer when it has one (an event loop must never block). */
+    DelayScheduler timer();
+
+    /** Where the app's future is completed, and asynchronous steps that may run the app's code go on. */
+    Executor completions();
+
+    /** The status of a response the app gets, for the call's span and meters. */
+    int status(R response);
+
+    /** The values of a header of a response the app gets, any case of its name. */
+    Function<String, List<String>> headers(R response);
+}

@@ -1,0 +1,259 @@
+package io.apiwarden.core.engine;
+
+import io.apiwarden.core.Warden;
+import io.apiwarden.core.call.Decision;
+import io.apiwarden.core.classify.Verdict;
+import io.apiwarden.core.telemetry.AttemptObserver;
+import io.apiwarden.core.telemetry.CallObserver;
+import io.apiwarden.core.telemetry.RefreshObserver;
+import io.apiwarden.core.telemetry.Scope;
+import io.apiwarden.core.telemetry.Telemetry;
+import io.apiwarden.core.token.TokenRefreshException;
+import io.apiwarden.testing.FakeTokenEndpoint;
+import io.apiwarden.testing.MutableClock;
+import io.apiwarden.testing.RecordingScheduler;
+import io.apiwarden.testing.TestWardens;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The engine on its own, through an in-memory client: every rule of a managed call, on both
+ * faces, with the clock and the timer in the test's hands (nothing ever waits).
+ */
+class CallDriverTest {
+    private static final String INVALID_TOKEN = "{\"message\":\"OAuth invalid token\"}";
+    private static final String RATE_LIMIT = "API rate limit exceeded (global)";
+
+    private final MutableClock clock = MutableClock.atEpochDay();
+    private final RecordingScheduler scheduler = RecordingScheduler.manual(clock);
+    private final FakeTokenEndpoint tokens = new FakeTokenEndpoint();
+    private final RecordingTelemetry telemetry = new RecordingTelemetry();
+    private final FakeExchange client = new FakeExchange(scheduler);
+
+    private Warden warden(String... extra) {
+        String[] props = new String[8 + extra.length];
+        String[] base = {"apiwarden.base-url", "https://api.example/v1", "apiwarden.refresh-token", "refresh-0",
+                "apiwarden.token-url", "https://auth.example/token", "apiwarden.access-token", "access-0"};
+        System.arraycopy(base, 0, props, 0, 8);
+        System.arraycopy(extra, 0, props, 8, extra.length);
+        return new Warden(TestWardens.config(props), tokens, scheduler, clock, telemetry);
+    }
+
+    private CallDriver<FakeExchange.Reply> call(Warden warden, Duration appTimeout) {
+        return new CallDriver<>(warden, "POST", "https://api.example/v1/items", "api.example", -1, "/v1/items", appTimeout);
+    }
+
+    @Test
+    void sendsTheBearerAndTheRequestIdOnEveryAttemptAndReturnsASuccessAtOnce() throws Exception {
+        client.reply(401, INVALID_TOKEN).reply(200, "done");
+
+        FakeExchange.Reply reply = call(warden("apiwarden.request-id.header", "X-Request-Id"), null).run(client);
+
+        assertThat(reply.body).isEqualTo("done");
+        assertThat(client.sent).extracting(h -> h.get("Authorization")).containsExactly("Bearer access-0", "Bearer access-1");
+        assertThat(client.sent.get(0).get("X-Request-Id")).isNotNull().isEqualTo(client.sent.get(1).get("X-Request-Id"));
+        assertThat(client.discarded).hasSize(1);
+        assertThat(telemetry.ended).containsExactly("200 SUCCESS");
+    }
+
+    @Test
+    void refreshesOnceAndHandsTheSecondRefusalToTheAppWithItsReason() throws Exception {
+        client.reply(401, INVALID_TOKEN).reply(401, INVALID_TOKEN);
+
+        FakeExchange.Reply reply = call(warden(), null).run(client);
+
+        assertThat(reply.status).isEqualTo(401);
+        assertThat(tokens.requests()).isEqualTo(1);
+        assertThat(client.sent).hasSize(2);
+        assertThat(telemetry.decisions).containsExactly("REFRESH_AND_RESEND", "RETURN refreshed_already");
+    }
+
+    @Test
+    void aFailedRefreshHandsTheAppTheRefusalItHad() throws Exception {
+        tokens.failingWith(new TokenRefreshException("refused", false));
+        client.reply(401, INVALID_TOKEN);
+
+        FakeExchange.Reply reply = call(warden(), null).run(client);
+
+        assertThat(reply.status).isEqualTo(401);
+        assertThat(reply.closed).isFalse();
+        assertThat(client.sent).hasSize(1);
+    }
+
+    @Test
+    void waitsOutTheRateLimitAtMostFiveTimesDoublingEachWait() throws Exception {
+        for (int i = 0; i < 6; i++) {
+            client.reply(429, RATE_LIMIT);
+        }
+
+        FakeExchange.Reply reply = call(warden("apiwarden.backoff.initial-delay", "1s"), null).run(client);
+
+        assertThat(reply.status).isEqualTo(429);
+        assertThat(client.sleeps).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(4),
+                Duration.ofSeconds(8), Duration.ofSeconds(16));
+        assertThat(client.discarded).hasSize(5);
+        assertThat(telemetry.decisions.get(5)).isEqualTo("RETURN retries_spent");
+    }
+
+    @Test
+    void aBodyThatCannotBeSentTwiceIsNotResentAndSaysWhy() throws Exception {
+        client.repeatable = false;
+        client.reply(429, RATE_LIMIT);
+
+        FakeExchange.Reply reply = call(warden(), null).run(client);
+
+        assertThat(reply.status).isEqualTo(429);
+        assertThat(client.sleeps).isEmpty();
+        assertThat(telemetry.decisions).containsExactly("RETURN body_not_repeatable");
+    }
+
+    @Test
+    void noWaitOutlivesTheAppsOwnLimitAndEachAttemptGetsWhatIsLeft() throws Exception {
+        client.reply(429, RATE_LIMIT).reply(429, RATE_LIMIT);
+
+        FakeExchange.Reply reply = call(warden("apiwarden.backoff.initial-delay", "1s"), Duration.ofMillis(2500)).run(client);
+
+        assertThat(reply.status).isEqualTo(429);
+        assertThat(client.sleeps).containsExactly(Duration.ofSeconds(1));
+        assertThat(client.timeouts).containsExactly(Duration.ofMillis(2500), Duration.ofMillis(1500));
+        assertThat(telemetry.decisions.get(1)).isEqualTo("RETURN deadline");
+    }
+
+    @Test
+    void theAppsOwnAuthorizationIsLeftAloneAndNotRefreshed() throws Exception {
+        client.appAuthorization = "Bearer apps-own";
+        client.reply(401, INVALID_TOKEN);
+
+        call(warden(), null).run(client);
+
+        assertThat(client.sent.get(0)).doesNotContainKey("Authorization");
+        assertThat(tokens.requests()).isZero();
+        assertThat(telemetry.decisions).containsExactly("RETURN app_authorization");
+    }
+
+    @Test
+    void aFailureOnTheWireEndsTheCallWithIt() {
+        assertThatThrownBy(() -> call(warden(), null).run(client)).isInstanceOf(IOException.class);
+        assertThat(telemetry.ended).containsExactly("failed IOException");
+    }
+
+    @Test
+    void asyncWaitsAreScheduledOnTheAdaptersTimerHoldingNoThread() throws Exception {
+        client.reply(429, RATE_LIMIT).reply(429, RATE_LIMIT).reply(200, "done");
+
+        CompletableFuture<FakeExchange.Reply> result = call(warden("apiwarden.backoff.initial-delay", "1s"), null)
+                .runAsync(client);
+
+        assertThat(result).isNotDone();
+        assertThat(scheduler.pendingCount()).isEqualTo(1);
+        scheduler.runDue();
+        assertThat(result).isNotDone();
+        scheduler.runDue();
+        assertThat(result.get().body).isEqualTo("done");
+        assertThat(scheduler.delays()).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2));
+        assertThat(client.sleeps).isEmpty();
+        assertThat(telemetry.ended).containsExactly("200 SUCCESS");
+    }
+
+    @Test
+    void asyncRefreshesOnceThenResendsWithTheNewToken() throws Exception {
+        client.reply(401, INVALID_TOKEN).reply(200, "done");
+
+        FakeExchange.Reply reply = call(warden(), null).runAsync(client).get();
+
+        assertThat(reply.body).isEqualTo("done");
+        assertThat(client.sent).extracting(h -> h.get("Authorization")).containsExactly("Bearer access-0", "Bearer access-1");
+    }
+
+    @Test
+    void cancellingTheAppsFutureStopsThePendingResend() {
+        client.reply(429, RATE_LIMIT).reply(200, "never sent");
+
+        CompletableFuture<FakeExchange.Reply> result = call(warden(), null).runAsync(client);
+        result.cancel(true);
+
+        assertThat(scheduler.cancelledCount()).isEqualTo(1);
+        scheduler.runDue();
+        assertThat(client.sent).hasSize(1);
+        assertThat(telemetry.ended).containsExactly("failed CancellationException");
+    }
+
+    @Test
+    void cancellingTheAppsFutureCancelsTheAttemptInFlight() {
+        client.wire = new CompletableFuture<>();
+        client.reply(200, "late");
+
+        CompletableFuture<FakeExchange.Reply> result = call(warden(), null).runAsync(client);
+        result.cancel(true);
+        client.wire.complete(null);
+
+        assertThat(result).isCancelled();
+        assertThat(telemetry.ended).hasSize(1);
+    }
+
+    /** Records what the engine tells telemetry: the decision of each attempt and how each call ended. */
+    private static final class RecordingTelemetry implements Telemetry {
+        final List<String> decisions = new CopyOnWriteArrayList<>();
+        final List<String> ended = new CopyOnWriteArrayList<>();
+
+        @Override
+        public CallObserver call(String method, String url, String host, int port) {
+            return new CallObserver() {
+                @Override
+                public Scope current() {
+                    return Scope.NONE;
+                }
+
+                @Override
+                public AttemptObserver attempt(boolean expectContinue) {
+                    return new AttemptObserver() {
+                        @Override
+                        public Scope onTheWire() {
+                            return Scope.NONE;
+                        }
+
+                        @Override
+                        public void inject(BiConsumer<String, String> setHeader) {
+                        }
+
+                        @Override
+                        public void response(int status, String protocolVersion, Function<String, List<String>> headers,
+                                             Verdict verdict) {
+                        }
+
+                        @Override
+                        public void decided(Decision decision, String retryAfter) {
+                            decisions.add(decision.action() == Decision.Action.RETURN && decision.reason() != null
+                                    ? "RETURN " + decision.reason() : decision.action().name());
+                        }
+
+                        @Override
+                        public void failed(Throwable failure) {
+                        }
+                    };
+                }
+
+                @Override
+                public void end(int status, Verdict verdict, Throwable failure) {
+                    ended.add(failure != null ? "failed " + failure.getClass().getSimpleName() : status + " " + verdict);
+                }
+            };
+        }
+
+        @Override
+        public RefreshObserver refresh(URI tokenUrl) {
+            return RefreshObserver.NOOP;
+        }
+    }
+}

@@ -1,0 +1,220 @@
+package io.apiwarden.core.engine;
+
+import io.apiwarden.core.call.Deadline;
+import io.apiwarden.core.call.Decision;
+import io.apiwarden.core.classify.Verdict;
+import io.apiwarden.core.time.DelayScheduler;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
+
+/**
+ * A client that exists only in memory: scripted responses, every attempt's headers recorded,
+ * waits on the test's scheduler. What a real adapter does, reduced to what the engine relies on.
+ */
+final class FakeExchange implements Exchange<FakeExchange.Reply> {
+    /** A response of the fake client. */
+    static final class Reply {
+        final int status;
+        final Map<String, String> headers;
+        final String body;
+        boolean closed;
+
+        Reply(int status, Map<String, String> headers, String body) {
+            this.status = status;
+            this.headers = headers;
+            this.body = body;
+        }
+
+        List<String> header(String name) {
+            for (Map.Entry<String, String> h : headers.entrySet()) {
+                if (h.getKey().equalsIgnoreCase(name)) {
+                    return List.of(h.getValue());
+                }
+            }
+            return List.of();
+        }
+    }
+
+    private final Deque<Reply> script = new ArrayDeque<>();
+    private final DelayScheduler timer;
+    final List<Map<String, String>> sent = new ArrayList<>();
+    final List<Duration> timeouts = new ArrayList<>();
+    final List<Reply> discarded = new ArrayList<>();
+    final List<Duration> sleeps = new ArrayList<>();
+    String appAuthorization;
+    boolean repeatable = true;
+    /** When set, asynchronous attempts complete only when the test completes this. */
+    CompletableFuture<Void> wire;
+
+    FakeExchange(DelayScheduler timer) {
+        this.timer = timer;
+    }
+
+    FakeExchange reply(int status, String body, String... headerPairs) {
+        Map<String, String> headers = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < headerPairs.length; i += 2) {
+            headers.put(headerPairs[i], headerPairs[i + 1]);
+        }
+        script.add(new Reply(status, headers, body));
+        return this;
+    }
+
+    @Override
+    public boolean hasHeader(String name) {
+        return name.equalsIgnoreCase("Authorization") && appAuthorization != null;
+    }
+
+    @Override
+    public boolean bodyRepeatable() {
+        return repeatable;
+    }
+
+    @Override
+    public boolean expectContinue() {
+        return false;
+    }
+
+    @Override
+    public Attempt<Reply> send(AttemptHeaders headers, Duration timeout, Judge judge) throws IOException {
+        Map<String, String> copy = new java.util.LinkedHashMap<>();
+        headers.forEach(copy::put);
+        sent.add(copy);
+        timeouts.add(timeout);
+        Reply reply = script.poll();
+        if (reply == null) {
+            throw new IOException("no more scripted replies");
+        }
+        return new FakeAttempt(reply, judge);
+    }
+
+    @Override
+    public CompletableFuture<Attempt<Reply>> sendAsync(AttemptHeaders headers, Duration timeout, Judge judge) {
+        CompletableFuture<Void> gate = wire == null ? CompletableFuture.completedFuture(null) : wire;
+        CompletableFuture<Attempt<Reply>> attempt = new CompletableFuture<>();
+        Map<String, String> copy = new java.util.LinkedHashMap<>();
+        headers.forEach(copy::put);
+        gate.thenRun(() -> {
+            sent.add(copy);
+            timeouts.add(timeout);
+            Reply reply = script.poll();
+            if (reply == null) {
+                attempt.completeExceptionally(new IOException("no more scripted replies"));
+            } else {
+                attempt.complete(new FakeAttempt(reply, judge));
+            }
+        });
+        return attempt;
+    }
+
+    @Override
+    public <T> T await(CompletableFuture<T> future, Deadline deadline, String what) {
+        return future.isDone() && !future.isCompletedExceptionally() ? future.getNow(null) : null;
+    }
+
+    @Override
+    public void sleep(Duration delay) throws InterruptedException {
+        sleeps.add(delay);
+        timer.sleep(delay);
+    }
+
+    @Override
+    public Exception timedOut() {
+        return new IOException("timed out");
+    }
+
+    @Override
+    public DelayScheduler timer() {
+        return timer;
+    }
+
+    @Override
+    public Executor completions() {
+        return Runnable::run;
+    }
+
+    @Override
+    public int status(Reply response) {
+        return response.status;
+    }
+
+    @Override
+    public Function<String, List<String>> headers(Reply response) {
+        return response::header;
+    }
+
+    private final class FakeAttempt implements Attempt<Reply> {
+        private final Reply reply;
+        private final Verdict verdict;
+        private final Decision decision;
+
+        FakeAttempt(Reply reply, Judge judge) {
+            this.reply = reply;
+            this.verdict = judge.classify(reply.status, reply::header,
+                    limit -> reply.body.getBytes(StandardCharsets.UTF_8));
+            this.decision = judge.decide(verdict, retryAfter());
+        }
+
+        @Override
+        public int status() {
+            return reply.status;
+        }
+
+        @Override
+        public String protocolVersion() {
+            return "1.1";
+        }
+
+        @Override
+        public Function<String, List<String>> headers() {
+            return reply::header;
+        }
+
+        @Override
+        public String retryAfter() {
+            List<String> v = reply.header("Retry-After");
+            return v.isEmpty() ? null : v.get(0);
+        }
+
+        @Override
+        public Verdict verdict() {
+            return verdict;
+        }
+
+        @Override
+        public Decision decision() {
+            return decision;
+        }
+
+        @Override
+        public boolean canHandBack() {
+            return true;
+        }
+
+        @Override
+        public Reply deliver() {
+            return reply;
+        }
+
+        @Override
+        public CompletionStage<Reply> deliverAsync() {
+            return CompletableFuture.completedFuture(reply);
+        }
+
+        @Override
+        public void discard() {
+            reply.closed = true;
+            discarded.add(reply);
+        }
+    }
+}
