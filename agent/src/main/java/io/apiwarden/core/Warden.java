@@ -9,6 +9,9 @@ import io.apiwarden.core.log.KnownSecrets;
 import io.apiwarden.core.scope.ApiScope;
 import io.apiwarden.core.telemetry.Telemetry;
 import io.apiwarden.core.time.DelayScheduler;
+import io.apiwarden.core.throttle.FleetWindow;
+import io.apiwarden.core.throttle.RetryBudget;
+import io.apiwarden.core.throttle.ThrottleGate;
 import io.apiwarden.core.time.LazyThread;
 import io.apiwarden.core.time.SystemDelayScheduler;
 import io.apiwarden.core.token.HttpTokenEndpoint;
@@ -18,6 +21,8 @@ import io.apiwarden.core.token.TokenManager;
 import io.apiwarden.core.token.TokenSharing;
 import io.apiwarden.core.token.store.FileTokenStore;
 import io.apiwarden.core.token.store.TokenStore;
+import io.apiwarden.core.token.store.redis.RedisStoreSettings;
+import io.apiwarden.core.token.store.redis.RedisThrottleWindow;
 import io.apiwarden.core.token.store.redis.RedisTokenStore;
 import io.apiwarden.core.log.AgentLog;
 
@@ -38,6 +43,9 @@ public final class Warden {
     private final DelayScheduler scheduler;
     private final Clock clock;
     private final Telemetry telemetry;
+    /** Null when {@code apiwarden.throttle.gate.enabled} is false. */
+    private final ThrottleGate gate;
+    private final FleetWindow fleetWindow;
 
     /**
      * Wires the parts.
@@ -57,7 +65,10 @@ public final class Warden {
         config.clientSecret().ifPresent(KnownSecrets::pin);
         this.scope = config.tokenUrl().map(config.scope()::excluding).orElse(config.scope());
         this.resendPolicy = new ResendPolicy(
-                new BackoffPolicy(config.backoffInitialDelay(), config.backoffMaxRetries(), config.backoffMaxDelay()), clock);
+                new BackoffPolicy(config.backoffInitialDelay(), config.backoffMaxRetries(), config.backoffMaxDelay()), clock,
+                new RetryBudget(clock, config.retryBudgetRatio(), config.retryBudgetMinPerSecond()));
+        this.gate = config.throttleGateEnabled() ? new ThrottleGate(clock, scheduler, resendPolicy.wholeBackOff()) : null;
+        this.fleetWindow = gate == null ? FleetWindow.NONE : fleetWindow(config, scheduler, gate);
         this.tokens = new TokenManager(tokenEndpoint, config.accessToken().orElse(null), config.refreshToken().orElse(null),
                 config.refreshTokenFile().map(RefreshTokenFile::new).orElse(null), clock,
                 () -> config.tokenUrl().map(telemetry::refresh).orElse(io.apiwarden.core.telemetry.RefreshObserver.NOOP),
@@ -89,6 +100,27 @@ public final class Warden {
                     scheduler, new LazyThread("apiwarden-token-store"));
         }
         return TokenSharing.none(clock);
+    }
+
+    /**
+     * The rate-limit window shared with the fleet through the Redis store, when there is one: the
+     * gate closes for the windows other JVMs announce. Loaded, like the store, only when configured.
+     */
+    private static FleetWindow fleetWindow(WardenConfig config, DelayScheduler scheduler, ThrottleGate gate) {
+        if (config.redisStore().isEmpty()) {
+            return FleetWindow.NONE;
+        }
+        try {
+            RedisStoreSettings settings = config.redisStore().get();
+            FleetWindow fleet = new RedisThrottleWindow(settings, settings.throttleKey(config.scope().baseUrl()),
+                    new LazyThread("apiwarden-throttle-announce"), scheduler);
+            fleet.listen(gate::heard);
+            return fleet;
+        } catch (RuntimeException | LinkageError e) {
+            AgentLog.error("the fleet's rate-limit window could not be set up in " + config.redisStore().get().describe()
+                    + "; this JVM keeps its own", e);
+            return FleetWindow.NONE;
+        }
     }
 
     /**
@@ -132,6 +164,16 @@ public final class Warden {
 
     public Clock clock() {
         return clock;
+    }
+
+    /** The gate of the API's global rate limit, or null when it is switched off. */
+    public ThrottleGate throttleGate() {
+        return gate;
+    }
+
+    /** Where this JVM tells the fleet of the rate-limit windows it meets. */
+    public FleetWindow fleetWindow() {
+        return fleetWindow;
     }
 
     /** Where spans and meters of managed calls go. */

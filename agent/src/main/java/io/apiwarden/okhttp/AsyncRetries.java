@@ -135,6 +135,8 @@ final class AsyncRetries {
         /** The rate-limited response that {@link #pendingDelay} is for: only that one is resent. */
         private volatile Response pendingResponse;
         private volatile DelayScheduler.Scheduled timer;
+        /** The wait at the rate-limit gate before the next copy goes, when there is one. */
+        private volatile CompletableFuture<?> gateWait;
 
         State(Call original, Callback app) {
             this.original = original;
@@ -160,6 +162,11 @@ final class AsyncRetries {
             if (t != null) {
                 t.cancel();
             }
+            CompletableFuture<?> g = gateWait;
+            if (g != null) {
+                // Gives up its place at the gate; the timer's task, which is waiting on it, fails the call below.
+                g.cancel(false);
+            }
             Call c = current;
             if (c != original) {
                 c.cancel();
@@ -176,6 +183,28 @@ final class AsyncRetries {
                 fail(new IOException("Canceled"));
                 return;
             }
+            // Past its own back-off, the copy waits at the gate if the API's limit still holds, holding no
+            // dispatcher thread; it then goes through without waiting again.
+            CompletableFuture<?> admitted = driver.gateForResend();
+            if (!admitted.isDone()) {
+                gateWait = admitted;
+                admitted.whenComplete((v, e) -> {
+                    gateWait = null;
+                    if (cancelled.get()) {
+                        fail(new IOException("Canceled"));
+                    } else {
+                        enqueueCopy();
+                    }
+                });
+                if (cancelled.get()) {
+                    admitted.cancel(false);
+                }
+                return;
+            }
+            enqueueCopy();
+        }
+
+        private void enqueueCopy() {
             Call copy = original.clone();
             Deadline deadline = driver.deadline();
             if (deadline.isSet()) {

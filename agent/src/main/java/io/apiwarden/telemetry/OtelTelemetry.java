@@ -57,6 +57,7 @@ public final class OtelTelemetry implements Telemetry {
     private static final AttributeKey<String> HINT = AttributeKey.stringKey(PREFIX + "diagnosis.hint");
     private static final AttributeKey<Long> ATTEMPTS = AttributeKey.longKey(PREFIX + "attempts");
     private static final AttributeKey<Long> WAITED_MS = AttributeKey.longKey(PREFIX + "waited_ms");
+    private static final AttributeKey<Long> GATE_WAITED_MS = AttributeKey.longKey(PREFIX + "gate.waited_ms");
     /** Why a response the agent would have resent went to the app ({@code deadline}). */
     private static final AttributeKey<String> NOT_RESENT_REASON = AttributeKey.stringKey(PREFIX + "not_resent_reason");
     private static final AttributeKey<String> REFRESH_RESULT = AttributeKey.stringKey(PREFIX + "token.refresh.result");
@@ -163,6 +164,7 @@ public final class OtelTelemetry implements Telemetry {
         private final long startNanos = System.nanoTime();
         private int attempts;
         private long waitedMillis;
+        private long gateWaitedMillis;
 
         Call(String method, String url, String host, int port) {
             this.method = method;
@@ -192,9 +194,24 @@ public final class OtelTelemetry implements Telemetry {
         }
 
         @Override
+        public void gateWaited(java.time.Duration waited, boolean first) {
+            long millis = waited.toMillis();
+            gateWaitedMillis += millis;
+            span.addEvent(PREFIX + "gate", Attributes.builder()
+                    .put(PREFIX + "gate.waited_ms", millis)
+                    .put(PREFIX + "gate.first", first).build());
+            if (meters != null) {
+                gateTimer().record(waited);
+            }
+        }
+
+        @Override
         public void end(int status, Verdict verdict, Throwable failure) {
             span.setAttribute(ATTEMPTS, (long) attempts);
             span.setAttribute(WAITED_MS, waitedMillis);
+            if (gateWaitedMillis > 0) {
+                span.setAttribute(GATE_WAITED_MS, gateWaitedMillis);
+            }
             if (failure != null) {
                 span.setAttribute(ERROR_TYPE, failure.getClass().getName());
                 span.setStatus(StatusCode.ERROR, failure.getClass().getSimpleName());
@@ -214,6 +231,20 @@ public final class OtelTelemetry implements Telemetry {
                         .record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
             }
         }
+    }
+
+    private volatile Timer gateTimer;
+
+    /** Waits at the gate of the API's global rate limit: made on the first wait, which most JVMs never have. */
+    private Timer gateTimer() {
+        Timer t = gateTimer;
+        if (t == null) {
+            t = Timer.builder(PREFIX + "gate.waits")
+                    .description("time calls waited at the gate of the API's global rate limit before being sent")
+                    .register(meters);
+            gateTimer = t;
+        }
+        return t;
     }
 
     /**

@@ -30,6 +30,8 @@ public final class Decision {
     static final Decision REFUSED_FOR_RIGHTS = notResent("refused_for_rights");
     /** The rate-limit retries of the call are spent. */
     static final Decision RETRIES_SPENT = notResent("retries_spent");
+    /** The JVM's rate-limit resends are spent for now ({@code apiwarden.throttle.retry-budget.*}). */
+    static final Decision RETRY_BUDGET_SPENT = notResent("retry_budget");
 
     private final Action action;
     private final Duration delay;

@@ -4,6 +4,7 @@ import io.apiwarden.core.backoff.BackoffPolicy;
 import io.apiwarden.core.backoff.RetryAfter;
 import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.log.AgentLog;
+import io.apiwarden.core.throttle.RetryBudget;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -22,10 +23,43 @@ public final class ResendPolicy {
     private final BackoffPolicy backoff;
     private final Clock clock;
     private final RefusalMemory refusals = new RefusalMemory();
+    /** Bounds the rate-limit resends of the whole JVM; null: only each call's own. */
+    private final RetryBudget budget;
 
     public ResendPolicy(BackoffPolicy backoff, Clock clock) {
+        this(backoff, clock, null);
+    }
+
+    public ResendPolicy(BackoffPolicy backoff, Clock clock, RetryBudget budget) {
         this.backoff = backoff;
         this.clock = clock;
+        this.budget = budget;
+    }
+
+    /** A new managed call starts: it counts towards the resends the budget allows. */
+    public void called() {
+        if (budget != null) {
+            budget.called();
+        }
+    }
+
+    /**
+     * How long the API's global limit is taken to hold after a refusal that was not resent: the
+     * first wait of the back-off, or the server's {@code Retry-After} if longer, capped. (A refusal
+     * that is resent holds for the wait of its {@link Decision}.)
+     */
+    public Duration windowAfter(String retryAfter) {
+        Optional<Duration> asked = RetryAfter.parse(retryAfter, clock.instant());
+        return backoff.maxRetries() == 0 ? asked.orElse(Duration.ZERO) : backoff.delayBefore(1, asked);
+    }
+
+    /** The longest one call can spend backing off: no call waits at the gate longer than this. */
+    public Duration wholeBackOff() {
+        Duration sum = Duration.ZERO;
+        for (int retry = 1; retry <= backoff.maxRetries(); retry++) {
+            sum = sum.plus(backoff.delayBefore(retry, Optional.empty()));
+        }
+        return sum;
     }
 
     /**
@@ -66,6 +100,9 @@ public final class ResendPolicy {
         if (!state.deadline().allows(delay)) {
             // Without the agent the app would have had this response at once.
             return Decision.RETURN_AT_DEADLINE;
+        }
+        if (budget != null && !budget.tryResend()) {
+            return Decision.RETRY_BUDGET_SPENT;
         }
         state.countRateLimitRetry();
         return Decision.waitAndResend(delay, retry, delay.compareTo(exponential) > 0 ? "retry-after" : "backoff");

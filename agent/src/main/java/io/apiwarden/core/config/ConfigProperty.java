@@ -39,6 +39,13 @@ public enum ConfigProperty {
             "how many times a rate-limited call is resent at most (0 to 10)"),
     BACKOFF_MAX_DELAY("apiwarden.backoff.max-delay", "5m", false,
             "cap on one wait, Retry-After included"),
+    THROTTLE_GATE_ENABLED("apiwarden.throttle.gate.enabled", "true", false,
+            "false: each rate-limited call backs off on its own; true: while the API's global limit holds, new calls wait at one gate "
+                    + "per JVM (per fleet with a Redis store) and one goes first when the window ends"),
+    RETRY_BUDGET_RATIO("apiwarden.throttle.retry-budget.ratio", "0.2", false,
+            "rate-limit resends allowed, as a share of the calls of the last 10 s (0 to 1); beyond it the app gets the 429 at once"),
+    RETRY_BUDGET_MIN_PER_SECOND("apiwarden.throttle.retry-budget.min-per-second", "3", false,
+            "rate-limit resends always allowed per second, however few the calls (0 to 1000)"),
     TOKEN_TIMEOUT("apiwarden.token.timeout", "10s", false,
             "time limit for one request to the token endpoint"),
     STORE("apiwarden.store", null, true,

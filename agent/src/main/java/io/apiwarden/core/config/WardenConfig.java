@@ -53,6 +53,9 @@ public final class WardenConfig {
     private final boolean okHttpEnabled;
     private final boolean unmanagedWarningsEnabled;
     private final boolean tracingEnabled;
+    private final boolean throttleGateEnabled;
+    private final double retryBudgetRatio;
+    private final int retryBudgetMinPerSecond;
     private final boolean metricsEnabled;
     private final Integer prometheusPort;
     private final String prometheusHost;
@@ -75,6 +78,9 @@ public final class WardenConfig {
         this.backoffInitialDelay = r.backoffInitialDelay;
         this.backoffMaxRetries = r.backoffMaxRetries;
         this.backoffMaxDelay = r.backoffMaxDelay;
+        this.throttleGateEnabled = r.throttleGateEnabled;
+        this.retryBudgetRatio = r.retryBudgetRatio;
+        this.retryBudgetMinPerSecond = r.retryBudgetMinPerSecond;
         this.tokenTimeout = r.tokenTimeout;
         this.jdkHttpClientEnabled = r.jdkHttpClientEnabled;
         this.okHttpEnabled = r.okHttpEnabled;
@@ -168,6 +174,21 @@ public final class WardenConfig {
         return backoffMaxDelay;
     }
 
+    /** Whether new calls wait at one gate while the API's global rate limit holds. */
+    public boolean throttleGateEnabled() {
+        return throttleGateEnabled;
+    }
+
+    /** Rate-limit resends allowed, as a share of the calls of the last ten seconds. */
+    public double retryBudgetRatio() {
+        return retryBudgetRatio;
+    }
+
+    /** Rate-limit resends always allowed per second. */
+    public int retryBudgetMinPerSecond() {
+        return retryBudgetMinPerSecond;
+    }
+
     public Duration tokenTimeout() {
         return tokenTimeout;
     }
@@ -241,6 +262,8 @@ public final class WardenConfig {
                 + ", authorization=" + authorizationMode.name().toLowerCase(Locale.ROOT).replace('_', '-')
                 + ", backoff=" + Durations.format(backoffInitialDelay) + " x2 up to " + backoffMaxRetries
                 + " retries, max " + Durations.format(backoffMaxDelay)
+                + ", throttle-gate=" + throttleGateEnabled + ", retry-budget=" + Math.round(retryBudgetRatio * 100) + "% min "
+                + retryBudgetMinPerSecond + "/s"
                 + ", jdk-http-client=" + jdkHttpClientEnabled
                 + ", okhttp=" + okHttpEnabled
                 + ", unmanaged-warnings=" + unmanagedWarningsEnabled + "}";
@@ -267,6 +290,9 @@ public final class WardenConfig {
         Duration backoffInitialDelay;
         int backoffMaxRetries;
         Duration backoffMaxDelay;
+        boolean throttleGateEnabled;
+        double retryBudgetRatio;
+        int retryBudgetMinPerSecond;
         Duration tokenTimeout;
         boolean jdkHttpClientEnabled;
         boolean okHttpEnabled;
@@ -300,6 +326,9 @@ public final class WardenConfig {
             backoffMaxRetries = maxRetries();
             backoffMaxDelay = positiveDuration(ConfigProperty.BACKOFF_MAX_DELAY);
             tokenTimeout = positiveDuration(ConfigProperty.TOKEN_TIMEOUT);
+            throttleGateEnabled = bool(ConfigProperty.THROTTLE_GATE_ENABLED);
+            retryBudgetRatio = ratio(ConfigProperty.RETRY_BUDGET_RATIO);
+            retryBudgetMinPerSecond = integer(ConfigProperty.RETRY_BUDGET_MIN_PER_SECOND, 0, 1000);
             jdkHttpClientEnabled = bool(ConfigProperty.JDK_HTTP_CLIENT_ENABLED);
             okHttpEnabled = bool(ConfigProperty.OKHTTP_ENABLED);
             unmanagedWarningsEnabled = bool(ConfigProperty.UNMANAGED_WARNINGS_ENABLED);
@@ -395,6 +424,34 @@ public final class WardenConfig {
 
         private String where(ConfigProperty p) {
             return p.key() + " (or " + p.envName() + ")";
+        }
+
+        private double ratio(ConfigProperty p) {
+            String value = valueOrDefault(p);
+            try {
+                double d = Double.parseDouble(value);
+                if (d >= 0 && d <= 1) {
+                    return d;
+                }
+            } catch (NumberFormatException e) {
+                // said below
+            }
+            problems.add(where(p) + " is '" + value + "': set it to a number from 0 to 1, e.g. 0.2");
+            return Double.parseDouble(p.defaultValue());
+        }
+
+        private int integer(ConfigProperty p, int min, int max) {
+            String value = valueOrDefault(p);
+            try {
+                int i = Integer.parseInt(value);
+                if (i >= min && i <= max) {
+                    return i;
+                }
+            } catch (NumberFormatException e) {
+                // said below
+            }
+            problems.add(where(p) + " is '" + value + "': set it to a whole number from " + min + " to " + max);
+            return Integer.parseInt(p.defaultValue());
         }
 
         private boolean bool(ConfigProperty p) {

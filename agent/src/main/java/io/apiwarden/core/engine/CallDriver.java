@@ -10,6 +10,8 @@ import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.telemetry.AttemptObserver;
 import io.apiwarden.core.telemetry.CallObserver;
 import io.apiwarden.core.telemetry.Scope;
+import io.apiwarden.core.throttle.RateLimitHeaders;
+import io.apiwarden.core.throttle.ThrottleGate;
 import io.apiwarden.core.time.DelayScheduler;
 import io.apiwarden.core.token.AccessToken;
 
@@ -45,6 +47,14 @@ public final class CallDriver<R> implements Judge {
     private final String requestId;
     private AttemptHeaders headers;
     private AccessToken token;
+    /** The JVM's gate of the API's global rate limit, or null when it is switched off. */
+    private final ThrottleGate gate;
+    /** The gate's pass of the attempt about to be sent or in flight; null when none was needed. */
+    private ThrottleGate.Pass pass;
+    /** Whether the next attempt has been through the gate already. */
+    private boolean gatePassed;
+    /** Whether the next attempt resends a rate-limited one: it goes before calls never sent. */
+    private boolean nextIsRateLimitRetry;
     // Of the request being managed, set as each attempt is prepared.
     private boolean repeatable;
     private boolean agentOwnsAuthorization;
@@ -69,6 +79,8 @@ public final class CallDriver<R> implements Judge {
         this.state = new CallState(Deadline.after(appTimeout, warden.clock()), method, rawPath);
         this.observer = warden.telemetry().call(method, url, host, port);
         this.requestId = warden.config().requestIdHeader().isPresent() ? UUID.randomUUID().toString() : null;
+        this.gate = warden.throttleGate();
+        warden.resendPolicy().called();
     }
 
     /** The app's own time limit for the call. */
@@ -105,6 +117,10 @@ public final class CallDriver<R> implements Judge {
     public R attempts(Exchange<R> exchange) throws IOException, InterruptedException {
         token = awaitToken(exchange);
         while (true) {
+            if (gate != null && !gatePassed) {
+                CompletableFuture<ThrottleGate.Pass> entry = enterGate();
+                took(entry.isDone() ? entry.getNow(null) : awaitGate(exchange, entry));
+            }
             if (state.deadline().hasPassed()) {
                 // The limit ran out before anything could be sent (a token wait), or as a wait ended.
                 Exception late = exchange.timedOut();
@@ -115,14 +131,17 @@ public final class CallDriver<R> implements Judge {
             AttemptObserver attempt = observer.attempt(exchange.expectContinue());
             AttemptHeaders prepared = prepare(exchange, attempt);
             Attempt<R> sent;
+            gatePassed = false;
             try (Scope wire = attempt.onTheWire()) {
                 sent = exchange.send(prepared, attemptTimeout(), this);
             } catch (IOException | InterruptedException | RuntimeException e) {
                 attempt.failed(e);
+                noAnswer();
                 throw e;
             }
             try {
                 observe(attempt, sent);
+                tellGate(sent);
                 if (sent.followedRedirect()) {
                     continue;
                 }
@@ -131,6 +150,7 @@ public final class CallDriver<R> implements Judge {
                     return sent.deliver();
                 }
                 if (decision.action() == Decision.Action.WAIT_AND_RESEND) {
+                    nextIsRateLimitRetry = true;
                     R handedOff = exchange.handOffWait(sent, decision.delay());
                     if (handedOff != null) {
                         return handedOff;
@@ -214,6 +234,26 @@ public final class CallDriver<R> implements Judge {
         if (result.isDone()) {
             return;
         }
+        if (gate != null && !gatePassed) {
+            CompletableFuture<ThrottleGate.Pass> entry = enterGate();
+            if (!entry.isDone()) {
+                // Waits at the gate holding no thread; cancelling the app's future gives up the place.
+                inFlight = entry;
+                if (result.isCancelled()) {
+                    entry.cancel(false);
+                }
+                state.deadline().bound(entry, exchange.timer()).whenCompleteAsync((p, e) -> {
+                    if (e != null) {
+                        // The app's limit ran out, or the call was cancelled: the place goes to the next.
+                        entry.cancel(false);
+                    }
+                    took(e == null ? p : null);
+                    attemptAsync(false);
+                }, exchange.completions());
+                return;
+            }
+            took(entry.getNow(null));
+        }
         if (state.deadline().hasPassed()) {
             Exception late = exchange.timedOut();
             if (late != null) {
@@ -224,10 +264,12 @@ public final class CallDriver<R> implements Judge {
         CompletableFuture<? extends Attempt<R>> sent;
         AttemptObserver attempt = observer.attempt(exchange.expectContinue());
         currentAttempt = attempt;
+        gatePassed = false;
         try (Scope wire = attempt.onTheWire()) {
             sent = exchange.sendAsync(prepare(exchange, attempt), attemptTimeout(), this);
         } catch (RuntimeException e) {
             attempt.failed(e);
+            noAnswer();
             if (mayThrow) {
                 // The app never sees this future; completing it ends the call's span.
                 result.completeExceptionally(e);
@@ -255,11 +297,13 @@ public final class CallDriver<R> implements Judge {
     private void onResponse(Attempt<R> sent, Throwable failure) {
         if (failure != null) {
             currentAttempt.failed(failure);
+            noAnswer();
             fail(failure);
             return;
         }
         try {
             observe(currentAttempt, sent);
+            tellGate(sent);
             next(sent);
         } catch (RuntimeException e) {
             // Never resend here: the request may have been processed, and its body may be spent.
@@ -281,6 +325,7 @@ public final class CallDriver<R> implements Judge {
         }
         if (decision.action() == Decision.Action.WAIT_AND_RESEND) {
             sent.discard();
+            nextIsRateLimitRetry = true;
             timer = exchange.timer().schedule(decision.delay(), () -> attemptAsync(false));
             if (result.isCancelled()) {
                 timer.cancel();
@@ -365,6 +410,80 @@ public final class CallDriver<R> implements Judge {
 
     // ---------------------------------------------------------------------------------------------
     // The steps both faces share.
+
+    /**
+     * For a client that resends a rate-limited call as a copy of its own (OkHttp's {@code enqueue}):
+     * completes when the copy may go, holding no thread meanwhile; the copy then passes the gate at
+     * once. Cancelling the returned future gives up the place.
+     */
+    public CompletableFuture<?> gateForResend() {
+        if (gate == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        CompletableFuture<ThrottleGate.Pass> entry = enterGate();
+        if (entry.isDone()) {
+            took(entry.getNow(null));
+            return entry;
+        }
+        entry.thenAccept(this::took);
+        return entry;
+    }
+
+    private CompletableFuture<ThrottleGate.Pass> enterGate() {
+        boolean retry = nextIsRateLimitRetry;
+        nextIsRateLimitRetry = false;
+        return retry ? gate.enterRetry() : gate.enter();
+    }
+
+    /** Waits at the gate on this thread, no longer than the app's limit allows; null when the wait ended first. */
+    private ThrottleGate.Pass awaitGate(Exchange<R> exchange, CompletableFuture<ThrottleGate.Pass> entry)
+            throws IOException, InterruptedException {
+        ThrottleGate.Pass p;
+        try {
+            p = exchange.await(entry, state.deadline(), "the rate-limit gate");
+        } finally {
+            if (!entry.isDone()) {
+                entry.cancel(false);
+            }
+        }
+        return p;
+    }
+
+    /** The next attempt has been through the gate, with {@code p} (null: it goes without one). */
+    private void took(ThrottleGate.Pass p) {
+        pass = p;
+        gatePassed = true;
+        if (p != null && !p.waited().isZero()) {
+            observer.gateWaited(p.waited(), p.first());
+        }
+    }
+
+    /** Tells the gate what the attempt's answer says about the API's global rate limit. */
+    private void tellGate(Attempt<R> sent) {
+        if (gate == null) {
+            return;
+        }
+        ThrottleGate.Pass p = pass;
+        pass = null;
+        if (sent.verdict() == Verdict.GLOBAL_RATE_LIMIT) {
+            Decision d = sent.decision();
+            Duration window = d.action() == Decision.Action.WAIT_AND_RESEND ? d.delay()
+                    : warden.resendPolicy().windowAfter(sent.retryAfter());
+            gate.refused(p, window);
+            warden.fleetWindow().announce(window);
+        } else {
+            gate.answered(p, RateLimitHeaders.exhaustion(sent.headers(), warden.clock().instant()));
+        }
+    }
+
+    /** The attempt ended with no answer: if it went first after a window, another must. */
+    private void noAnswer() {
+        ThrottleGate.Pass p = pass;
+        pass = null;
+        if (gate != null && p != null) {
+            gate.abandoned(p);
+        }
+    }
 
     /**
      * The headers of the next attempt: the agent's token (when it owns the header), the trace

@@ -27,6 +27,13 @@ public interface CallObserver {
     AttemptObserver attempt(boolean expectContinue);
 
     /**
+     * The call waited {@code waited} at the gate of the API's global rate limit before its next
+     * attempt; {@code first}: it then went first, its answer deciding for the others.
+     */
+    default void gateWaited(java.time.Duration waited, boolean first) {
+    }
+
+    /**
      * Ends the call with what the app got: the final status and verdict, or the failure (then
      * status is 0 and verdict null).
      */

@@ -82,6 +82,15 @@ public final class GuardedTelemetry implements Telemetry {
         }
 
         @Override
+        public void gateWaited(java.time.Duration waited, boolean first) {
+            try {
+                inner.gateWaited(waited, first);
+            } catch (RuntimeException e) {
+                failed(e);
+            }
+        }
+
+        @Override
         public Scope current() {
             try {
                 Scope s = inner.current();

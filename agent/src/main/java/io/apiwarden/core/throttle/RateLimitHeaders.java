@@ -4,6 +4,7 @@ import io.apiwarden.core.backoff.RetryAfter;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.function.Function;
 
@@ -35,6 +36,23 @@ public final class RateLimitHeaders {
     private static final int MAX_HEADER_LENGTH = 1024;
 
     private RateLimitHeaders() {
+    }
+
+    /**
+     * How long the response announced that nothing is left of the window (remaining 0 with a known
+     * reset), or null: what the gate needs from every managed response. A response with no
+     * remaining count costs three header lookups.
+     */
+    public static Duration exhaustion(Function<String, List<String>> headers, Instant now) {
+        Function<String, String> first = name -> {
+            List<String> values = headers.apply(name);
+            return values == null || values.isEmpty() ? null : values.get(0);
+        };
+        if (first.apply("X-RateLimit-Remaining") == null && first.apply("RateLimit") == null
+                && first.apply("RateLimit-Remaining") == null) {
+            return null;
+        }
+        return read(first, now).exhaustedFor().orElse(null);
     }
 
     /**

@@ -68,6 +68,11 @@ public final class ThrottleGate {
     private volatile boolean closed;
     private Instant opensAt = Instant.MIN;
     private Pass firstInFlight;
+    /**
+     * Whether a timer is set for the end of the window. Only calls waiting here need one: a refused
+     * call comes back by its own back-off, so a JVM with one caller never sets a timer at all.
+     */
+    private boolean windowTimerSet;
     private DelayScheduler.Scheduled windowEnd;
     /** Retries whose own wait is over go before calls that have not been sent yet. */
     private final Deque<Waiter> retries = new ArrayDeque<>();
@@ -103,6 +108,7 @@ public final class ThrottleGate {
             release = releaseFirstIfDue();
         }
         complete(release);
+        armWindowTimer();
     }
 
     /**
@@ -132,6 +138,7 @@ public final class ThrottleGate {
             }
         }
         complete(release);
+        armWindowTimer();
     }
 
     /**
@@ -148,6 +155,7 @@ public final class ThrottleGate {
             release = releaseFirstIfDue();
         }
         complete(release);
+        armWindowTimer();
     }
 
     /** {@code pass}'s call ended with no answer (an I/O failure, cancelled): another call goes first instead. */
@@ -164,6 +172,7 @@ public final class ThrottleGate {
             release = releaseFirstIfDue();
         }
         complete(release);
+        armWindowTimer();
     }
 
     /** Whether calls wait here now (a window is known, or its first call is out). */
@@ -200,6 +209,7 @@ public final class ThrottleGate {
             (retry ? retries : fresh).addLast(w);
         }
         // Outside the lock: a scheduler that runs the task at once must not find the lock held.
+        armWindowTimer();
         w.timeout = scheduler.schedule(longestWait, () -> waitedLongest(w));
         if (w.future.isDone()) {
             // Released before its timer was set.
@@ -231,25 +241,41 @@ public final class ThrottleGate {
         cancelTimeout(w);
     }
 
-    /** Under the lock. */
+    /** Under the lock. A timer already set fires early and sets itself again for the rest. */
     private void closeUntil(Instant until) {
         if (until.isAfter(opensAt)) {
             opensAt = until;
-            if (windowEnd != null) {
-                windowEnd.cancel();
-            }
-            Duration wait = Duration.between(clock.instant(), until);
-            windowEnd = scheduler.schedule(wait, this::windowEnded);
         }
         closed = true;
+    }
+
+    /** Sets a timer for the end of the window, unless one is set or nobody waits. */
+    private void armWindowTimer() {
+        Duration wait;
+        synchronized (lock) {
+            wait = Duration.between(clock.instant(), opensAt);
+            // A window that is over needs no timer: its first call's answer, or the next call to come, moves things on.
+            if (windowTimerSet || !closed || wait.isNegative() || wait.isZero() || (retries.isEmpty() && fresh.isEmpty())) {
+                return;
+            }
+            windowTimerSet = true;
+        }
+        DelayScheduler.Scheduled t = scheduler.schedule(wait, this::windowEnded);
+        synchronized (lock) {
+            windowEnd = windowTimerSet ? t : null;
+        }
     }
 
     private void windowEnded() {
         List<Waiter> release;
         synchronized (lock) {
+            windowTimerSet = false;
+            windowEnd = null;
             release = releaseFirstIfDue();
         }
         complete(release);
+        // The window grew while the timer ran, or the call that went first was refused: wait for the next end.
+        armWindowTimer();
     }
 
     /** Under the lock: when the window is over and no call is out first, the next waiter goes. */
@@ -277,6 +303,7 @@ public final class ThrottleGate {
             windowEnd.cancel();
             windowEnd = null;
         }
+        windowTimerSet = false;
         List<Waiter> all = new ArrayList<>(retries.size() + fresh.size());
         all.addAll(retries);
         all.addAll(fresh);
