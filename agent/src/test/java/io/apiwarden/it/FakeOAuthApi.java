@@ -25,6 +25,14 @@ final class FakeOAuthApi extends Dispatcher {
     final List<RecordedRequest> otherRequests = new CopyOnWriteArrayList<>();
     private final AtomicInteger throttled = new AtomicInteger();
     volatile int rateLimitFirst;
+    /**
+     * When above zero, the first API request opens a window of this many milliseconds in which every
+     * API request is refused for the global rate limit, with {@code Retry-After} (whole seconds left,
+     * rounded up); {@link #duringWindow} counts the ones after the first.
+     */
+    volatile long rateLimitWindowMillis;
+    private volatile long windowOpenedNanos = Long.MIN_VALUE;
+    final AtomicInteger duringWindow = new AtomicInteger();
     volatile String tokenError;
     /**
      * When set, each refresh issues a token of its own ({@link #ISSUED_TOKEN} and a number) that
@@ -96,6 +104,24 @@ final class FakeOAuthApi extends Dispatcher {
         }
         apiArrivalNanos.add(System.nanoTime());
         apiRequests.add(request);
+        if (rateLimitWindowMillis > 0) {
+            long now = System.nanoTime();
+            long left;
+            synchronized (this) {
+                boolean opening = windowOpenedNanos == Long.MIN_VALUE;
+                if (opening) {
+                    windowOpenedNanos = now;
+                }
+                left = windowOpenedNanos + rateLimitWindowMillis * 1_000_000L - now;
+                if (left > 0 && !opening) {
+                    duringWindow.incrementAndGet();
+                }
+            }
+            if (left > 0) {
+                return json(429, "{\"message\":\"API rate limit exceeded (global)\"}").newBuilder()
+                        .addHeader("Retry-After", Long.toString((left + 999_999_999L) / 1_000_000_000L)).build();
+            }
+        }
         if (throttled.getAndIncrement() < rateLimitFirst) {
             return json(429, "{\"message\":\"API rate limit exceeded (global)\"}");
         }

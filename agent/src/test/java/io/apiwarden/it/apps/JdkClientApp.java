@@ -30,6 +30,8 @@ public final class JdkClientApp {
     private JdkClientApp() {
     }
 
+    private static final List<CompletableFuture<HttpResponse<String>>> fired = new ArrayList<>();
+
     public static void main(String[] args) throws Exception {
         HttpClient client = HttpClient.newHttpClient();
         for (String step : args) {
@@ -53,6 +55,10 @@ public final class JdkClientApp {
                 case "await":
                     awaitFile(java.nio.file.Paths.get(rest));
                     break;
+                case "fire":
+                    // Sent without waiting for the answer, which comes before the app ends.
+                    fired.add(client.sendAsync(get(rest), BodyHandlers.ofString()));
+                    break;
                 case "touch":
                     // Tells a test waiting on the file that the steps before it are done.
                     java.nio.file.Files.createFile(java.nio.file.Paths.get(rest));
@@ -67,6 +73,9 @@ public final class JdkClientApp {
                 default:
                     throw new IllegalArgumentException("unknown step " + step);
             }
+        }
+        for (CompletableFuture<HttpResponse<String>> f : fired) {
+            System.out.println("FIRED " + f.get(2, TimeUnit.MINUTES).statusCode());
         }
     }
 

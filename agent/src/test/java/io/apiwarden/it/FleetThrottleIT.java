@@ -1,0 +1,108 @@
+package io.apiwarden.it;
+
+import io.apiwarden.core.token.store.redis.RedisStoreSettings;
+import io.apiwarden.it.apps.JdkClientApp;
+import io.apiwarden.testing.RedisServerProcess;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import redis.clients.jedis.Jedis;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Three JVMs calling one API through a real Redis store while its global rate limit holds: the
+ * first JVM refused closes the gate of all three, so the API hears next to nothing until the
+ * window ends, and every call succeeds after it.
+ */
+class FleetThrottleIT extends AgainstFakeApi {
+    private static final long WINDOW_MILLIS = 3000;
+
+    @TempDir
+    Path dir;
+
+    private RedisServerProcess redis;
+
+    @BeforeEach
+    void startRedis() throws Exception {
+        redis = RedisServerProcess.start();
+    }
+
+    @AfterEach
+    void stopRedis() throws Exception {
+        redis.close();
+    }
+
+    private CompletableFuture<AgentJvm.Result> replica(String... steps) {
+        AgentJvm jvm = new AgentJvm()
+                .property("apiwarden.base-url", url("/api/v1"))
+                .property("apiwarden.auth-url", url("/auth"))
+                .property("apiwarden.refresh-token", "fleet-refresh-1")
+                .property("apiwarden.store", redis.url())
+                .property("apiwarden.backoff.initial-delay", "1s");
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return jvm.run(JdkClientApp.class, steps);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
+    @Test
+    void aWindowMetByOneJvmHoldsTheCallsOfTheWholeFleet() throws Exception {
+        api.rateLimitWindowMillis = WINDOW_MILLIS;
+        String user = url("/api/v1/user");
+        Path goFirst = dir.resolve("go-first");
+        Path goAll = dir.resolve("go-all");
+        List<CompletableFuture<AgentJvm.Result>> fleet = new ArrayList<>();
+        fleet.add(replica("await:" + goFirst, "fire:" + user, "await:" + goAll, "concurrent:50:" + user));
+        fleet.add(replica("await:" + goAll, "concurrent:50:" + user));
+        fleet.add(replica("await:" + goAll, "concurrent:50:" + user));
+        String key = RedisStoreSettings.parse(Map.of("apiwarden.store", redis.url())::get).settings()
+                .throttleKey(URI.create(url("/api/v1")));
+
+        try (Jedis jedis = new Jedis(URI.create(redis.url()))) {
+            awaitThat(() -> jedis.pubsubNumSub(key).getOrDefault(key, 0L) == 3, fleet);
+            Files.createFile(goFirst);
+            // The first JVM's call opens the window and is refused; the JVM tells the fleet.
+            awaitThat(() -> jedis.pttl(key) > 0, fleet);
+            long startedMillis = System.currentTimeMillis();
+            Files.createFile(goAll);
+
+            for (CompletableFuture<AgentJvm.Result> r : fleet) {
+                AgentJvm.Result result = r.get(2, TimeUnit.MINUTES);
+                assertThat(result.stdout).as(result.toString()).contains("STATUSES {200=50}");
+            }
+            System.out.println("[fleet-throttle] 3 JVMs x 50 calls into a " + WINDOW_MILLIS + " ms window, through Redis: "
+                    + api.duringWindow.get() + " API request(s) during the window, " + api.apiRequests.size()
+                    + " in all, all JVMs done " + (System.currentTimeMillis() - startedMillis) + " ms after the calls began");
+        }
+        // Without the fleet's gate the 150 calls would all be refused once in the window.
+        assertThat(api.duringWindow.get()).as("at most one per JVM while the window holds").isLessThanOrEqualTo(3);
+    }
+
+    private static void awaitThat(BooleanSupplier condition, List<CompletableFuture<AgentJvm.Result>> fleet) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!condition.getAsBoolean()) {
+            for (CompletableFuture<AgentJvm.Result> r : fleet) {
+                if (r.isDone()) {
+                    throw new AssertionError("a JVM ended early: " + r.get());
+                }
+            }
+            assertThat(System.nanoTime()).as("waited a minute").isLessThan(deadline);
+            Thread.sleep(10);
+        }
+    }
+}
