@@ -14,8 +14,10 @@ import okhttp3.Call;
 import okhttp3.HttpUrl;
 import okhttp3.Interceptor;
 import okhttp3.Request;
+import okhttp3.Protocol;
 import okhttp3.RequestBody;
 import okhttp3.Response;
+import okhttp3.ResponseBody;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -128,6 +130,21 @@ final class OkHttpExchange implements Exchange<Response> {
         Response response = ((OkHttpAttempt) attempt).response;
         async.resendAfter(delay, response);
         return response;
+    }
+
+    @Override
+    public Response handOffGate() {
+        if (async == null) {
+            return null;
+        }
+        // Never seen by the app: the wrapped callback takes it back, and enqueues a copy of the call
+        // once the gate lets it go, so no dispatcher thread waits at the gate.
+        Response placeholder = new Response.Builder().request(request).protocol(Protocol.HTTP_1_1).code(429)
+                .message("waiting at the rate-limit gate")
+                // OkHttp 3 and 4 refuse a response without a body; this form of create is in 3, 4 and 5.
+                .body(ResponseBody.create(null, new byte[0])).build();
+        async.resendAfter(Duration.ZERO, placeholder);
+        return placeholder;
     }
 
     @Override

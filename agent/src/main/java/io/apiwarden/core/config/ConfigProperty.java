@@ -42,8 +42,9 @@ public enum ConfigProperty {
     THROTTLE_GATE_ENABLED("apiwarden.throttle.gate.enabled", "true", false,
             "false: each rate-limited call backs off on its own; true: while the API's global limit holds, new calls wait at one gate "
                     + "per JVM (per fleet with a Redis store) and one goes first when the window ends"),
-    RETRY_BUDGET_RATIO("apiwarden.throttle.retry-budget.ratio", "0.2", false,
-            "rate-limit resends allowed, as a share of the calls of the last 10 s (0 to 1); beyond it the app gets the 429 at once"),
+    RETRY_BUDGET_RATIO("apiwarden.throttle.retry-budget.ratio", "1", false,
+            "rate-limit resends allowed, as a share of the calls of the last 10 s (0 to 1; 1: one resend a call on average); "
+                    + "beyond it the app gets the 429 at once"),
     RETRY_BUDGET_MIN_PER_SECOND("apiwarden.throttle.retry-budget.min-per-second", "3", false,
             "rate-limit resends always allowed per second, however few the calls (0 to 1000)"),
     TOKEN_TIMEOUT("apiwarden.token.timeout", "10s", false,

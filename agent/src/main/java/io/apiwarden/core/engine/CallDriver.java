@@ -119,6 +119,14 @@ public final class CallDriver<R> implements Judge {
         while (true) {
             if (gate != null && !gatePassed) {
                 CompletableFuture<ThrottleGate.Pass> entry = enterGate();
+                if (!entry.isDone()) {
+                    R handedOff = exchange.handOffGate();
+                    if (handedOff != null) {
+                        // The client's own thread is not to wait here: the call queues again later.
+                        entry.cancel(false);
+                        return handedOff;
+                    }
+                }
                 took(entry.isDone() ? entry.getNow(null) : awaitGate(exchange, entry));
             }
             if (state.deadline().hasPassed()) {

@@ -67,6 +67,15 @@ public interface Exchange<R> {
         return null;
     }
 
+    /**
+     * A call that must wait at the rate-limit gate before its first attempt may hand the wait to
+     * someone else instead, as with {@link #handOffWait}: returns what the driver returns to the
+     * client then (the call goes on later, through {@link CallDriver#gateForResend}), or null to wait here.
+     */
+    default R handOffGate() {
+        return null;
+    }
+
     /** What the client raises when the app's time limit ran out before an attempt; null when the client enforces it itself. */
     Exception timedOut();
 
