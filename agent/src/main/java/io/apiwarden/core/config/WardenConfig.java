@@ -705,7 +705,7 @@ public final class WardenConfig {
         }
 
         private void checkTokensFitTogether() {
-            if (clientSecret != null && clientId == null) {
+            if (clientSecret != null && clientId == null && !grant.type().equals("client_credentials")) {
                 problems.add(ConfigProperty.CLIENT_SECRET.key() + " is set without " + where(ConfigProperty.CLIENT_ID)
                         + ": set the client id too");
             }

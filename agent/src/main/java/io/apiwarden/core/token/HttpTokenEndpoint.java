@@ -1,6 +1,7 @@
 package io.apiwarden.core.token;
 
 import io.apiwarden.core.backoff.RetryAfter;
+import io.apiwarden.core.log.KnownSecrets;
 import io.apiwarden.core.log.ServerText;
 import io.apiwarden.core.time.DelayScheduler;
 
@@ -89,6 +90,8 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
         this.clientSecretForms = clientSecret == null ? List.of() : Arrays.asList(clientSecret,
                 URLEncoder.encode(clientSecret, StandardCharsets.UTF_8),
                 basicCredentials == null ? null : basicCredentials.substring(BASIC.length()));
+        // And in every text that leaves the agent, not only the token endpoint's own answers.
+        clientSecretForms.forEach(KnownSecrets::pin);
         this.timeout = timeout;
         this.client = client;
         this.scheduler = scheduler;
