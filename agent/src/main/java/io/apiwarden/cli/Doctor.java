@@ -11,6 +11,8 @@ import io.apiwarden.core.telemetry.RefreshObserver;
 import io.apiwarden.core.telemetry.Telemetry;
 import io.apiwarden.core.throttle.RateLimitHeaders;
 import io.apiwarden.core.throttle.RateLimitReading;
+import io.apiwarden.core.token.AccessToken;
+import io.apiwarden.core.token.Grant;
 import io.apiwarden.jdkhttp.InternalClients;
 import io.apiwarden.jdkhttp.WardenHttpClient;
 import io.apiwarden.telemetry.ResponseDiagnosis;
@@ -27,9 +29,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 
 /**
- * Checks the agent's configuration against the real API, the way the agent would use it:
+ * Checks the agent's configuration against the real API, the way the agent would use it: the
+ * configured grant (a token request, when there is no access token to try first),
  * {@code GET {base}/user} through a managed client (refreshing the token if needed) and
  * {@code HEAD {base}} for the rate-limit headers. Prints what it found and a one-line diagnosis
  * for each; never a token. Exit code 0 only when all is well.
@@ -41,19 +48,27 @@ final class Doctor {
 
     private final PrintStream out;
     private final PrintStream err;
+    private final Function<String, String> properties;
+    private final Map<String, String> environment;
     private final List<String> refreshes = new ArrayList<>();
 
     Doctor(PrintStream out, PrintStream err) {
+        this(out, err, System::getProperty, System.getenv());
+    }
+
+    Doctor(PrintStream out, PrintStream err, Function<String, String> properties, Map<String, String> environment) {
         this.out = out;
         this.err = err;
+        this.properties = properties;
+        this.environment = environment;
     }
 
     int run() {
         out.println("API Warden doctor " + Main.version());
         WardenConfig config;
         try {
-            config = WardenConfig.from(k -> k.equals(ConfigProperty.BACKOFF_MAX_RETRIES.key()) ? NO_RETRIES : System.getProperty(k),
-                    System.getenv());
+            config = WardenConfig.from(k -> k.equals(ConfigProperty.BACKOFF_MAX_RETRIES.key()) ? NO_RETRIES : properties.apply(k),
+                    environment);
         } catch (ConfigException e) {
             out.println("FAIL configuration:");
             e.problems().forEach(p -> out.println("  - " + p));
@@ -69,12 +84,51 @@ final class Doctor {
                 .connectTimeout(config.tokenTimeout()).followRedirects(HttpClient.Redirect.NEVER)), new RefreshRecorder());
         HttpClient client = WardenHttpClient.wrap(InternalClients.build(HttpClient.newBuilder().connectTimeout(REQUEST_TIMEOUT)), warden);
         String base = config.scope().baseUrl().toString().replaceAll("/+$", "");
+        boolean grantOk = checkGrant(config, warden);
         boolean tokenOk = check(client, warden, HttpRequest.newBuilder(URI.create(base + "/user")).timeout(REQUEST_TIMEOUT).GET().build(), true);
         boolean headOk = check(client, warden, HttpRequest.newBuilder(URI.create(base)).timeout(REQUEST_TIMEOUT)
                 .method("HEAD", HttpRequest.BodyPublishers.noBody()).build(), false);
-        boolean ok = tokenOk && headOk;
+        boolean ok = grantOk && tokenOk && headOk;
         out.println(ok ? "OK: the agent can work with this API" : "FAIL: see the lines above");
         return ok ? 0 : 1;
+    }
+
+    /**
+     * Asks the token endpoint for a token with the configured grant, as the agent would before the first
+     * call, and reports it; true when a token came, or when a configured access token is tried first
+     * (the grant is then used only when the API refuses it, which the next check shows).
+     */
+    private boolean checkGrant(WardenConfig config, Warden warden) {
+        Grant grant = config.grant();
+        String what = "token request (" + grant + (config.clientId().isPresent()
+                ? ", client " + config.clientId().get() + ", " + config.clientAuthentication().configValue() + " client authentication" : "")
+                + ") at " + config.tokenUrl().map(Object::toString).orElse("no token endpoint");
+        if (warden.tokens().current() != null) {
+            out.println("note: the configured access token is tried first; the " + grant.type() + " grant is used when the API refuses it");
+            return true;
+        }
+        if (!warden.tokens().canRefresh()) {
+            out.println("FAIL " + what + ": no token can be had; set " + ConfigProperty.ACCESS_TOKEN.key() + " or a grant's settings");
+            return false;
+        }
+        AccessToken token;
+        try {
+            // Each of the endpoint's tries is bounded by the token time-out, and the pauses between them by seconds.
+            token = warden.tokens().tokenForRequest().get(config.tokenTimeout().multipliedBy(4).toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            out.println("FAIL " + what + ": interrupted");
+            return false;
+        } catch (ExecutionException | TimeoutException e) {
+            token = null;
+        }
+        if (token == null) {
+            out.println("FAIL " + what + ": " + (warden.tokens().lastFailure() != null ? warden.tokens().lastFailure()
+                    : "no answer in time; check " + ConfigProperty.TOKEN_URL.key() + " and the network"));
+            return false;
+        }
+        out.println("OK   " + what + " -> an access token" + token.expiresAt().map(t -> " valid until " + t).orElse(""));
+        return true;
     }
 
     /** Sends one request and reports it; true when the response is a success. */

@@ -87,7 +87,7 @@ public final class Warden {
             try {
                 // The Redis client's classes load here, and only here: an app without a Redis store never has them.
                 TokenStore redis = new RedisTokenStore(config.redisStore().get(), config.tokenUrl().orElse(null),
-                        config.clientId().orElse(null));
+                        config.clientId().orElse(null), config.grant().storeIdentity());
                 return TokenSharing.through(redis, scheduler, new LazyThread("apiwarden-token-store"));
             } catch (RuntimeException | LinkageError e) {
                 AgentLog.error("the token store " + config.redisStore().get().describe() + " could not be set up;"
@@ -131,8 +131,9 @@ public final class Warden {
         DelayScheduler scheduler = new SystemDelayScheduler();
         Clock clock = Clock.systemUTC();
         TokenEndpoint endpoint = config.tokenUrl()
-                .map(url -> (TokenEndpoint) new HttpTokenEndpoint(url, config.clientId().orElse(null),
-                        config.clientSecret().orElse(null), config.tokenTimeout(), tokenClient, scheduler, clock))
+                .map(url -> (TokenEndpoint) new HttpTokenEndpoint(url, config.grant(), config.clientId().orElse(null),
+                        config.clientSecret().orElse(null), config.clientAuthentication(), config.tokenTimeout(), tokenClient,
+                        scheduler, clock))
                 .orElse(null);
         return new Warden(config, endpoint, scheduler, clock, telemetry);
     }

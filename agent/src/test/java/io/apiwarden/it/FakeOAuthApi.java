@@ -13,7 +13,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The API of the spec in miniature, for MockWebServer: a token endpoint at {@code /auth/token}
  * that issues {@link #ISSUED_TOKEN}, and an API under {@code /api/v1} that accepts only that
- * token. The first {@link #rateLimitFirst} API requests are throttled.
+ * token. The first {@link #rateLimitFirst} API requests are throttled. The token endpoint takes
+ * the refresh-token grant and, for the client {@link #clientId} with {@link #clientSecret} (HTTP
+ * Basic or in the form), the client-credentials grant; it counts requests per grant.
  */
 final class FakeOAuthApi extends Dispatcher {
     static final String ISSUED_TOKEN = "issued-access-7f3a9c";
@@ -55,6 +57,11 @@ final class FakeOAuthApi extends Dispatcher {
     volatile long holdFirstTokenRequestMillis;
     final java.util.concurrent.CountDownLatch firstTokenRequestArrived = new java.util.concurrent.CountDownLatch(1);
     final java.util.concurrent.CountDownLatch releaseFirstTokenRequest = new java.util.concurrent.CountDownLatch(1);
+    /** The client the client-credentials grant is issued to; null: that grant is refused with invalid_client. */
+    volatile String clientId;
+    volatile String clientSecret;
+    /** Token requests by {@code grant_type}, as the server read it. */
+    private final Map<String, AtomicInteger> requestsByGrant = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> usesLeft = new ConcurrentHashMap<>();
     private final AtomicInteger issued = new AtomicInteger();
 
@@ -71,7 +78,13 @@ final class FakeOAuthApi extends Dispatcher {
                     Thread.currentThread().interrupt();
                 }
             }
-            String refreshToken = formValue(request.getBody().utf8(), "refresh_token");
+            String form = request.getBody().utf8();
+            String grantType = String.valueOf(formValue(form, "grant_type"));
+            requestsByGrant.computeIfAbsent(grantType, g -> new AtomicInteger()).incrementAndGet();
+            if (grantType.equals("client_credentials")) {
+                return clientCredentials(request.getHeaders().get("Authorization"), form);
+            }
+            String refreshToken = formValue(form, "refresh_token");
             String rotated = ROTATED_REFRESH_TOKEN;
             synchronized (this) {
                 if (currentRefreshToken != null) {
@@ -86,12 +99,7 @@ final class FakeOAuthApi extends Dispatcher {
             if (tokenError != null) {
                 return json(400, "{\"error\":\"" + tokenError + "\",\"error_description\":\"refresh token revoked\"}");
             }
-            String token = ISSUED_TOKEN;
-            if (revocable) {
-                token = ISSUED_TOKEN + "-" + issued.incrementAndGet();
-                usesLeft.put(token, new AtomicInteger(revokeAfterUses > 0 ? revokeAfterUses : Integer.MAX_VALUE));
-            }
-            return json(200, "{\"access_token\":\"" + token + "\",\"token_type\":\"Bearer\",\"expires_in\":3600,"
+            return json(200, "{\"access_token\":\"" + issue() + "\",\"token_type\":\"Bearer\",\"expires_in\":3600,"
                     + "\"refresh_token\":\"" + rotated + "\"}");
         }
         if (path.equals("/revoke")) {
@@ -132,6 +140,44 @@ final class FakeOAuthApi extends Dispatcher {
         return new MockResponse.Builder().code(200).body("user").build();
     }
 
+    private String issue() {
+        String token = ISSUED_TOKEN;
+        if (revocable) {
+            token = ISSUED_TOKEN + "-" + issued.incrementAndGet();
+            usesLeft.put(token, new AtomicInteger(revokeAfterUses > 0 ? revokeAfterUses : Integer.MAX_VALUE));
+        }
+        return token;
+    }
+
+    /**
+     * RFC 6749 section 4.4: the client authenticates with HTTP Basic (id and secret form-encoded, then
+     * base64) or in the form. A wrong secret gets invalid_client, with a description that quotes the
+     * secret it was sent, as careless servers do: the agent must still never show it.
+     */
+    private MockResponse clientCredentials(String authorization, String form) {
+        String id = formValue(form, "client_id");
+        String secret = formValue(form, "client_secret");
+        if (authorization != null && authorization.startsWith("Basic ")) {
+            String pair = new String(java.util.Base64.getDecoder().decode(authorization.substring(6)), java.nio.charset.StandardCharsets.UTF_8);
+            int colon = pair.indexOf(':');
+            id = decode(pair.substring(0, colon));
+            secret = decode(pair.substring(colon + 1));
+        }
+        if (clientId == null || !clientId.equals(id) || !String.valueOf(clientSecret).equals(secret)) {
+            return new MockResponse.Builder().code(401).addHeader("WWW-Authenticate", "Basic realm=\"token\"")
+                    .addHeader("Content-Type", "application/json")
+                    .body("{\"error\":\"invalid_client\",\"error_description\":\"client " + id + " with secret " + secret
+                            + " is unknown\"}").build();
+        }
+        return json(200, "{\"access_token\":\"" + issue() + "\",\"token_type\":\"Bearer\",\"expires_in\":3600}");
+    }
+
+    /** How many token requests came with this {@code grant_type}. */
+    int tokenRequests(String grantType) {
+        AtomicInteger n = requestsByGrant.get(grantType);
+        return n == null ? 0 : n.get();
+    }
+
     private boolean accepts(String authorization) {
         if (!revocable) {
             return ("Bearer " + ISSUED_TOKEN).equals(authorization);
@@ -148,10 +194,14 @@ final class FakeOAuthApi extends Dispatcher {
     private static String formValue(String form, String name) {
         for (String pair : form.split("&")) {
             if (pair.startsWith(name + "=")) {
-                return java.net.URLDecoder.decode(pair.substring(name.length() + 1), java.nio.charset.StandardCharsets.UTF_8);
+                return decode(pair.substring(name.length() + 1));
             }
         }
         return null;
+    }
+
+    private static String decode(String formEncoded) {
+        return java.net.URLDecoder.decode(formEncoded, java.nio.charset.StandardCharsets.UTF_8);
     }
 
     private static MockResponse json(int code, String body) {

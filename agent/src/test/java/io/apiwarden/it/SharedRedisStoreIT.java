@@ -108,6 +108,30 @@ class SharedRedisStoreIT extends AgainstFakeApi {
     }
 
     @Test
+    void replicasWithClientCredentialsMakeOneTokenRequestPerExpiryThroughRedis() throws Exception {
+        api.revocable = true;
+        api.clientId = "svc-orders";
+        api.clientSecret = "cs-5b0e2d9a71";
+
+        List<AgentJvm.Result> fleet = new ExpiryRounds(this::clientCredentialsReplica, dir, url("/api/v1/user"), url("/revoke"))
+                .run(3, 10, 10);
+
+        for (AgentJvm.Result r : fleet) {
+            assertThat(r.stdout).as(r.toString()).hasSize(11).containsOnly("STATUSES {200=10}");
+            assertThat(r.all()).doesNotContain("cs-5b0e2d9a71", FakeOAuthApi.ISSUED_TOKEN);
+        }
+        assertThat(api.tokenRequests("client_credentials")).as("the first token, then one per expiry for the fleet").isEqualTo(11);
+        assertThat(api.tokenRequests("refresh_token")).isZero();
+    }
+
+    private AgentJvm clientCredentialsReplica() {
+        return replica().property("apiwarden.refresh-token", null)
+                .property("apiwarden.grant", "client_credentials")
+                .property("apiwarden.client-id", "svc-orders")
+                .property("apiwarden.client-secret", "cs-5b0e2d9a71");
+    }
+
+    @Test
     void callsGoOnWhileRedisIsDownAndTheStateIsWrittenBackWhenItReturns() throws Exception {
         api.currentRefreshToken = SECRET;
         api.revocable = true;

@@ -1,5 +1,6 @@
 package io.apiwarden.testing;
 
+import io.apiwarden.core.token.Grant;
 import io.apiwarden.core.token.TokenEndpoint;
 import io.apiwarden.core.token.TokenGrant;
 import io.apiwarden.core.token.TokenRefreshException;
@@ -25,6 +26,18 @@ public final class FakeTokenEndpoint implements TokenEndpoint {
     /** Under strict rotation, the one refresh token the service still accepts; null when any is accepted. */
     private String validRefreshToken;
     private final AtomicInteger invalidGrants = new AtomicInteger();
+    private volatile Grant grant = Grant.refreshToken(null);
+
+    /** Issues tokens for the client-credentials grant: no refresh token, ever. */
+    public FakeTokenEndpoint clientCredentials() {
+        this.grant = Grant.clientCredentials(null);
+        return this;
+    }
+
+    @Override
+    public Grant grant() {
+        return grant;
+    }
 
     public FakeTokenEndpoint expiresIn(Duration d) {
         this.expiresIn = d;
@@ -88,14 +101,14 @@ public final class FakeTokenEndpoint implements TokenEndpoint {
         if (failure != null) {
             return CompletableFuture.failedFuture(failure);
         }
-        TokenGrant grant = new TokenGrant("access-" + n, expiresIn, rotate ? "refresh-" + n : null);
+        TokenGrant issued = new TokenGrant("access-" + n, expiresIn, rotate ? "refresh-" + n : null);
         if (!hold) {
-            return CompletableFuture.completedFuture(grant);
+            return CompletableFuture.completedFuture(issued);
         }
         CompletableFuture<TokenGrant> open = new CompletableFuture<>();
         synchronized (this) {
             held.add(open);
-            pendingGrants.add(grant);
+            pendingGrants.add(issued);
         }
         return open;
     }

@@ -1,6 +1,8 @@
 package io.apiwarden.core.config;
 
 import io.apiwarden.core.scope.ApiScope;
+import io.apiwarden.core.token.ClientAuthentication;
+import io.apiwarden.core.token.Grant;
 import io.apiwarden.core.token.TokenText;
 import io.apiwarden.core.token.store.redis.RedisStoreSettings;
 
@@ -44,6 +46,8 @@ public final class WardenConfig {
     private final Path refreshTokenFile;
     private final String clientId;
     private final String clientSecret;
+    private final Grant grant;
+    private final ClientAuthentication clientAuthentication;
     private final AuthorizationMode authorizationMode;
     private final Duration backoffInitialDelay;
     private final int backoffMaxRetries;
@@ -74,6 +78,8 @@ public final class WardenConfig {
         this.refreshTokenFile = r.refreshTokenFile;
         this.clientId = r.clientId;
         this.clientSecret = r.clientSecret;
+        this.grant = r.grant;
+        this.clientAuthentication = r.clientAuthentication;
         this.authorizationMode = r.authorizationMode;
         this.backoffInitialDelay = r.backoffInitialDelay;
         this.backoffMaxRetries = r.backoffMaxRetries;
@@ -156,6 +162,16 @@ public final class WardenConfig {
 
     public Optional<String> clientSecret() {
         return Optional.ofNullable(clientSecret);
+    }
+
+    /** How access tokens are obtained: {@code apiwarden.grant}, with {@code apiwarden.scope}. */
+    public Grant grant() {
+        return grant;
+    }
+
+    /** How the client id and secret go to the token endpoint. */
+    public ClientAuthentication clientAuthentication() {
+        return clientAuthentication;
     }
 
     public AuthorizationMode authorizationMode() {
@@ -253,12 +269,15 @@ public final class WardenConfig {
     public String toString() {
         return "WardenConfig{base-url=" + scope.baseUrl()
                 + ", token-url=" + tokenUrl
+                + ", grant=" + grant.type()
+                + (grant.scope() == null ? "" : ", scope=" + grant.scope())
                 + ", access-token=" + (accessToken == null ? "<none>" : "<set>")
                 + ", refresh-token=" + (refreshToken == null ? "<none>" : "<set>")
                 + ", refresh-token-file=" + refreshTokenFile
                 + ", store=" + (redisStore != null ? redisStore.describe() : refreshTokenFile != null ? "file" : "memory")
                 + ", client-id=" + clientId
                 + ", client-secret=" + (clientSecret == null ? "<none>" : "<set>")
+                + (clientId == null ? "" : ", client-auth=" + clientAuthentication.configValue())
                 + ", authorization=" + authorizationMode.name().toLowerCase(Locale.ROOT).replace('_', '-')
                 + ", backoff=" + Durations.format(backoffInitialDelay) + " x2 up to " + backoffMaxRetries
                 + " retries, max " + Durations.format(backoffMaxDelay)
@@ -286,6 +305,8 @@ public final class WardenConfig {
         Path refreshTokenFile;
         String clientId;
         String clientSecret;
+        Grant grant;
+        ClientAuthentication clientAuthentication;
         AuthorizationMode authorizationMode;
         Duration backoffInitialDelay;
         int backoffMaxRetries;
@@ -321,6 +342,8 @@ public final class WardenConfig {
             refreshTokenFile = file == null ? null : Paths.get(file);
             clientId = raw(ConfigProperty.CLIENT_ID);
             clientSecret = secret(ConfigProperty.CLIENT_SECRET, ConfigProperty.CLIENT_SECRET_FILE);
+            grant = grant(scope());
+            clientAuthentication = clientAuthentication();
             authorizationMode = authorizationMode();
             backoffInitialDelay = positiveDuration(ConfigProperty.BACKOFF_INITIAL_DELAY);
             backoffMaxRetries = maxRetries();
@@ -593,6 +616,53 @@ public final class WardenConfig {
             return value;
         }
 
+        /** {@code apiwarden.grant}; the RFC's spelling, or with hyphens as the other properties' values are written. */
+        private Grant grant(String scope) {
+            ConfigProperty p = ConfigProperty.GRANT;
+            String value = valueOrDefault(p).toLowerCase(Locale.ROOT).replace('-', '_');
+            if (value.equals("refresh_token")) {
+                return Grant.refreshToken(scope);
+            }
+            if (value.equals("client_credentials")) {
+                return Grant.clientCredentials(scope);
+            }
+            problems.add(where(p) + " is '" + value + "': set it to refresh_token or client_credentials");
+            return Grant.refreshToken(scope);
+        }
+
+        private ClientAuthentication clientAuthentication() {
+            ConfigProperty p = ConfigProperty.CLIENT_AUTH;
+            String value = valueOrDefault(p).toLowerCase(Locale.ROOT);
+            for (ClientAuthentication a : ClientAuthentication.values()) {
+                if (a.configValue().equals(value)) {
+                    return a;
+                }
+            }
+            problems.add(where(p) + " is '" + value + "': set it to basic (HTTP Basic) or post (in the form)");
+            return ClientAuthentication.BASIC;
+        }
+
+        /**
+         * {@code apiwarden.scope}: scope tokens of RFC 6749 section 3.3 (printable ASCII but {@code "} and
+         * a backslash), separated by spaces; runs of white space count as one.
+         */
+        private String scope() {
+            ConfigProperty p = ConfigProperty.SCOPE;
+            String value = raw(p);
+            if (value == null) {
+                return null;
+            }
+            String[] tokens = value.split("[ \t]+");
+            for (String t : tokens) {
+                if (!t.matches("[\\x21\\x23-\\x5B\\x5D-\\x7E]+")) {
+                    problems.add(where(p) + " holds a character a scope cannot have (quotes, backslashes, control or non-ASCII"
+                            + " characters): give scope names separated by spaces, e.g. \"read write\"");
+                    return null;
+                }
+            }
+            return String.join(" ", tokens);
+        }
+
         private AuthorizationMode authorizationMode() {
             ConfigProperty p = ConfigProperty.AUTHORIZATION;
             String value = valueOrDefault(p).toLowerCase(Locale.ROOT);
@@ -692,12 +762,16 @@ public final class WardenConfig {
         }
 
         private void checkTokensFitTogether() {
-            if (clientSecret != null && clientId == null) {
+            if (clientSecret != null && clientId == null && !grant.type().equals("client_credentials")) {
                 problems.add(ConfigProperty.CLIENT_SECRET.key() + " is set without " + where(ConfigProperty.CLIENT_ID)
                         + ": set the client id too");
             }
             if (clientId != null && !TokenText.isValid(clientId)) {
                 problems.add(where(ConfigProperty.CLIENT_ID) + " contains spaces or control characters");
+            }
+            if (grant.type().equals("client_credentials")) {
+                checkClientCredentials();
+                return;
             }
             if (unusableSecrets.contains(ConfigProperty.REFRESH_TOKEN) || unusableSecrets.contains(ConfigProperty.ACCESS_TOKEN)) {
                 return;
@@ -710,6 +784,32 @@ public final class WardenConfig {
                     && raw(ConfigProperty.TOKEN_URL) == null) {
                 problems.add(ConfigProperty.REFRESH_TOKEN.key() + " is set but there is no token endpoint: set "
                         + where(ConfigProperty.AUTH_URL) + " or " + ConfigProperty.TOKEN_URL.key());
+            }
+        }
+
+        /**
+         * The client-credentials grant needs the client's id and secret (RFC 6749 section 4.4: confidential
+         * clients only) and a token endpoint; a refresh token would never be used, so one set is a mistake.
+         */
+        private void checkClientCredentials() {
+            String grantIs = " (" + ConfigProperty.GRANT.key() + " is client_credentials)";
+            if (clientId == null) {
+                problems.add(where(ConfigProperty.CLIENT_ID) + " is required for the client_credentials grant: set the client id"
+                        + " the token service issued");
+            }
+            if (clientSecret == null && !unusableSecrets.contains(ConfigProperty.CLIENT_SECRET)) {
+                problems.add(where(ConfigProperty.CLIENT_SECRET) + " (or " + ConfigProperty.CLIENT_SECRET_FILE.key()
+                        + ") is required for the client_credentials grant: set the client secret");
+            }
+            if (tokenUrl == null && raw(ConfigProperty.AUTH_URL) == null && raw(ConfigProperty.TOKEN_URL) == null) {
+                problems.add("there is no token endpoint for the client_credentials grant: set " + where(ConfigProperty.AUTH_URL)
+                        + " or " + ConfigProperty.TOKEN_URL.key());
+            }
+            for (ConfigProperty p : new ConfigProperty[] {ConfigProperty.REFRESH_TOKEN, ConfigProperty.REFRESH_TOKEN_FILE}) {
+                if (raw(p) != null) {
+                    problems.add(where(p) + " is set, but the client_credentials grant uses no refresh token" + grantIs
+                            + ": unset it, or set " + ConfigProperty.GRANT.key() + "=refresh_token");
+                }
             }
         }
     }

@@ -1,6 +1,7 @@
 package io.apiwarden.core.token;
 
 import io.apiwarden.core.backoff.RetryAfter;
+import io.apiwarden.core.log.KnownSecrets;
 import io.apiwarden.core.log.ServerText;
 import io.apiwarden.core.time.DelayScheduler;
 
@@ -24,8 +25,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * The refresh-token grant over HTTP (RFC 6749 section 6): a form POST to the token endpoint,
- * with HTTP Basic client authentication when a client id is configured (section 2.3.1).
+ * A {@link Grant} over HTTP (RFC 6749 sections 4.4 and 6): a form POST to the token endpoint,
+ * with client authentication when a client id is configured (section 2.3.1): HTTP Basic, or the
+ * client's id and secret in the form ({@link ClientAuthentication}).
  *
  * <p>A 5xx, 408 or 429 answer, a connection failure or a time-out is retried a few times with
  * a short back-off; anything else is reported at once. An answer is read to
@@ -46,14 +48,17 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
      * endpoint can cost the app no more memory than that.
      */
     static final int MAX_RESPONSE_BYTES = 64 * 1024;
-    /** RFC 6749 section 5.2 errors after which the same refresh token can never work. */
+    /** RFC 6749 section 5.2 errors after which the same request (refresh token, credentials, scope) can never work. */
     private static final Set<String> PERMANENT_ERRORS =
-            Set.of("invalid_grant", "invalid_client", "unauthorized_client", "unsupported_grant_type");
+            Set.of("invalid_grant", "invalid_client", "unauthorized_client", "unsupported_grant_type", "invalid_scope");
 
     private static final String BASIC = "Basic ";
 
     private final URI tokenUrl;
+    private final Grant grant;
     private final String basicCredentials;
+    /** The form fields of {@code client_secret_post}, starting with {@code &}, or "" for none. */
+    private final String formCredentials;
     /** The client secret in each form it leaves the agent, to redact wherever a server echoes it. */
     private final List<String> clientSecretForms;
     private final Duration timeout;
@@ -61,18 +66,32 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
     private final DelayScheduler scheduler;
     private final Clock clock;
 
+    /** The refresh-token grant, with HTTP Basic client authentication when {@code clientId} is set. */
+    public HttpTokenEndpoint(URI tokenUrl, String clientId, String clientSecret, Duration timeout,
+                             Supplier<HttpClient> client, DelayScheduler scheduler, Clock clock) {
+        this(tokenUrl, Grant.refreshToken(null), clientId, clientSecret, ClientAuthentication.BASIC, timeout, client, scheduler, clock);
+    }
+
     /**
+     * @param clientId the client id, or null to send no client authentication
      * @param client supplies the client for token requests; called on first use so that an app
      *     that never refreshes never creates it
      */
-    public HttpTokenEndpoint(URI tokenUrl, String clientId, String clientSecret, Duration timeout,
-                             Supplier<HttpClient> client, DelayScheduler scheduler, Clock clock) {
+    public HttpTokenEndpoint(URI tokenUrl, Grant grant, String clientId, String clientSecret, ClientAuthentication authentication,
+                             Duration timeout, Supplier<HttpClient> client, DelayScheduler scheduler, Clock clock) {
         this.tokenUrl = tokenUrl;
-        this.basicCredentials = clientId == null ? null : basic(clientId, clientSecret == null ? "" : clientSecret);
+        this.grant = grant;
+        boolean basic = clientId != null && authentication == ClientAuthentication.BASIC;
+        this.basicCredentials = basic ? basic(clientId, clientSecret == null ? "" : clientSecret) : null;
+        this.formCredentials = clientId == null || basic ? ""
+                : "&client_id=" + URLEncoder.encode(clientId, StandardCharsets.UTF_8)
+                + (clientSecret == null ? "" : "&client_secret=" + URLEncoder.encode(clientSecret, StandardCharsets.UTF_8));
         // The Basic credentials' base64 holds the secret too; a server quoting the header would show it.
         this.clientSecretForms = clientSecret == null ? List.of() : Arrays.asList(clientSecret,
                 URLEncoder.encode(clientSecret, StandardCharsets.UTF_8),
                 basicCredentials == null ? null : basicCredentials.substring(BASIC.length()));
+        // And in every text that leaves the agent, not only the token endpoint's own answers.
+        clientSecretForms.forEach(KnownSecrets::pin);
         this.timeout = timeout;
         this.client = client;
         this.scheduler = scheduler;
@@ -80,15 +99,20 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
     }
 
     @Override
-    public CompletableFuture<TokenGrant> refresh(String refreshToken) {
+    public Grant grant() {
+        return grant;
+    }
+
+    @Override
+    public CompletableFuture<TokenGrant> refresh(String credential) {
         CompletableFuture<TokenGrant> result = new CompletableFuture<>();
         TokenResponse.warmUp();
-        attempt(refreshToken, 1, result);
+        attempt(credential, 1, result);
         return result;
     }
 
-    private void attempt(String refreshToken, int attempt, CompletableFuture<TokenGrant> result) {
-        HttpRequest request = request(refreshToken);
+    private void attempt(String credential, int attempt, CompletableFuture<TokenGrant> result) {
+        HttpRequest request = request(credential);
         CompletableFuture<HttpResponse<byte[]>> sent;
         try {
             sent = client.get().sendAsync(request, CappedBody.handler(MAX_RESPONSE_BYTES, status -> !isRetryable(status)));
@@ -108,12 +132,12 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
                                 + " is read to (real ones are a few KiB): check that apiwarden.token-url is the token endpoint", false));
                         return;
                     }
-                    retryOrFail(refreshToken, attempt, result, Duration.ZERO,
+                    retryOrFail(credential, attempt, result, Duration.ZERO,
                             "the token endpoint " + tokenUrl + " did not answer (" + cause.getClass().getSimpleName()
                                     + "): check apiwarden.token-url / apiwarden.auth-url and the network");
                     return;
                 }
-                handle(refreshToken, attempt, result, response.statusCode(),
+                handle(credential, attempt, result, response.statusCode(),
                         response.headers().firstValue("Retry-After").orElse(null), response.body());
             } catch (RuntimeException e) {
                 result.completeExceptionally(new TokenRefreshException(
@@ -126,11 +150,11 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
      * Settles {@code result} from one answer of the token endpoint, or schedules the next attempt.
      * Whatever the server sent, its text reaches a message only through {@link ServerText}.
      */
-    void handle(String refreshToken, int attempt, CompletableFuture<TokenGrant> result, int status, String retryAfter,
+    void handle(String credential, int attempt, CompletableFuture<TokenGrant> result, int status, String retryAfter,
                 byte[] responseBody) {
         if (isRetryable(status)) {
             Duration asked = RetryAfter.parse(retryAfter, clock.instant()).orElse(Duration.ZERO);
-            retryOrFail(refreshToken, attempt, result, asked,
+            retryOrFail(credential, attempt, result, asked,
                     "the token endpoint answered HTTP " + status + " " + MAX_ATTEMPTS + " times; the API's response goes to the app");
             return;
         }
@@ -144,24 +168,22 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
         }
         if (status >= 200 && status < 300) {
             try {
-                result.complete(grant(refreshToken, body));
+                result.complete(grant(credential, body));
             } catch (TokenRefreshException e) {
                 result.completeExceptionally(e);
             }
             return;
         }
-        String error = body.error == null ? "no OAuth error code" : safe(body.error, refreshToken, body);
-        String description = body.errorDescription == null ? "" : " (\"" + safe(body.errorDescription, refreshToken, body) + "\")";
+        String error = body.error == null ? "no OAuth error code" : safe(body.error, credential, body);
+        String description = body.errorDescription == null ? "" : " (\"" + safe(body.errorDescription, credential, body) + "\")";
         boolean permanent = body.error != null && PERMANENT_ERRORS.contains(body.error);
-        String advice = permanent
-                ? "the refresh token or client credentials are no longer accepted: give the agent a new refresh token and restart"
-                : "check apiwarden.token-url and the client credentials";
-        result.completeExceptionally(new TokenRefreshException(
-                "the token endpoint refused the refresh: HTTP " + status + ", " + error + description + "; " + advice, permanent));
+        String advice = permanent ? grant.adviceAfterRefusal(body.error) : "check apiwarden.token-url and the client credentials";
+        result.completeExceptionally(new TokenRefreshException("the token endpoint refused the " + grant.type() + " grant: HTTP "
+                + status + ", " + error + description + "; " + advice, permanent));
     }
 
     /** The grant in a 2xx answer, or why there is none: tokens are checked before anything else holds them. */
-    private TokenGrant grant(String refreshToken, TokenResponse body) {
+    private TokenGrant grant(String credential, TokenResponse body) {
         if (body.accessToken == null) {
             throw new TokenRefreshException("the token response has no access_token: check apiwarden.token-url", false);
         }
@@ -170,23 +192,28 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
             throw new TokenRefreshException("the token response's access_token " + flaw
                     + ", so it cannot be sent as a bearer token; it was not used", false);
         }
-        flaw = body.refreshToken == null ? null : TokenText.flaw(body.refreshToken);
+        // A refresh token the grant never uses is not kept, so it cannot spoil the answer either.
+        String refreshToken = grant.keepsRefreshTokens() ? body.refreshToken : null;
+        flaw = refreshToken == null ? null : TokenText.flaw(refreshToken);
         if (flaw != null) {
             throw new TokenRefreshException("the token response's refresh_token " + flaw + ", so it is not an RFC 6750 token ("
                     + TokenText.ALPHABET + "); the response was not used", false);
         }
         if (!body.isBearer()) {
-            throw new TokenRefreshException("the token endpoint issued a token of type '" + safe(body.tokenType, refreshToken, body)
+            throw new TokenRefreshException("the token endpoint issued a token of type '" + safe(body.tokenType, credential, body)
                     + "', not Bearer: this API needs bearer tokens", true);
         }
-        return new TokenGrant(body.accessToken, body.expiresIn, body.refreshToken);
+        return new TokenGrant(body.accessToken, body.expiresIn, refreshToken);
     }
 
     /** Server text for a message, with every secret in play redacted: a server may echo what it was sent or issued. */
-    private String safe(String text, String refreshToken, TokenResponse body) {
+    private String safe(String text, String credential, TokenResponse body) {
         List<String> secrets = new ArrayList<>(clientSecretForms);
-        secrets.add(refreshToken);
-        secrets.add(URLEncoder.encode(refreshToken, StandardCharsets.UTF_8));
+        String sent = grant.secretIn(credential);
+        if (sent != null) {
+            secrets.add(sent);
+            secrets.add(URLEncoder.encode(sent, StandardCharsets.UTF_8));
+        }
         secrets.add(body.accessToken);
         secrets.add(body.refreshToken);
         return ServerText.of(text, secrets);
@@ -206,7 +233,7 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
         return false;
     }
 
-    private void retryOrFail(String refreshToken, int attempt, CompletableFuture<TokenGrant> result, Duration asked, String message) {
+    private void retryOrFail(String credential, int attempt, CompletableFuture<TokenGrant> result, Duration asked, String message) {
         if (attempt >= MAX_ATTEMPTS) {
             result.completeExceptionally(new TokenRefreshException(message, false));
             return;
@@ -216,11 +243,11 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
         if (delay.compareTo(MAX_RETRY_DELAY) > 0) {
             delay = MAX_RETRY_DELAY;
         }
-        scheduler.schedule(delay, () -> attempt(refreshToken, attempt + 1, result));
+        scheduler.schedule(delay, () -> attempt(credential, attempt + 1, result));
     }
 
-    private HttpRequest request(String refreshToken) {
-        String form = "grant_type=refresh_token&refresh_token=" + URLEncoder.encode(refreshToken, StandardCharsets.UTF_8);
+    private HttpRequest request(String credential) {
+        String form = grant.form(credential) + formCredentials;
         HttpRequest.Builder b = HttpRequest.newBuilder(tokenUrl)
                 .timeout(timeout)
                 .header("Content-Type", "application/x-www-form-urlencoded")
@@ -241,6 +268,7 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
     /** Never shows credentials. */
     @Override
     public String toString() {
-        return "HttpTokenEndpoint{" + tokenUrl + ", clientAuthentication=" + (basicCredentials != null) + "}";
+        return "HttpTokenEndpoint{" + tokenUrl + ", grant=" + grant.type() + ", clientAuthentication="
+                + (basicCredentials != null ? "basic" : formCredentials.isEmpty() ? "none" : "post") + "}";
     }
 }

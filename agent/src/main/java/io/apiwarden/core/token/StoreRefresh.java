@@ -40,6 +40,8 @@ final class StoreRefresh {
 
     private final TokenStore store;
     private final TokenEndpoint endpoint;
+    /** The only part that knows what a token request spends; everything else here deals in states. */
+    private final Grant grant;
     private final DelayScheduler scheduler;
     private final Executor storeIo;
     private final Clock clock;
@@ -60,11 +62,12 @@ final class StoreRefresh {
      * @param leaseTtl how long a lease lasts unless renewed; renewed every third of it
      * @param maxLeaseWait how long to wait in all for a holder that keeps renewing
      */
-    StoreRefresh(TokenStore store, boolean shared, TokenEndpoint endpoint, DelayScheduler scheduler, Executor storeIo, Clock clock,
-                 Duration leaseTtl, Duration maxLeaseWait) {
+    StoreRefresh(TokenStore store, boolean shared, TokenEndpoint endpoint, Grant grant, DelayScheduler scheduler, Executor storeIo,
+                 Clock clock, Duration leaseTtl, Duration maxLeaseWait) {
         this.store = store;
         this.shared = shared;
         this.endpoint = endpoint;
+        this.grant = grant;
         this.scheduler = scheduler;
         this.storeIo = storeIo;
         this.clock = clock;
@@ -88,16 +91,16 @@ final class StoreRefresh {
      *
      * @param known the state this JVM holds (generation 0 before the store was ever read)
      * @param failedAccessToken the access token that was refused or ran out, or null
-     * @param refusedRefreshToken a refresh token the token service refused for good, never sent again; or null
+     * @param refusedCredential what the token service refused for good ({@link Grant#credential}), never sent again; or null
      */
-    CompletableFuture<Outcome> refresh(TokenState known, String failedAccessToken, String refusedRefreshToken, RefreshObserver observer) {
-        Run run = new Run(known, failedAccessToken, refusedRefreshToken, observer);
+    CompletableFuture<Outcome> refresh(TokenState known, String failedAccessToken, String refusedCredential, RefreshObserver observer) {
+        Run run = new Run(known, failedAccessToken, refusedCredential, observer);
         storeIo.execute(run::look);
         return run.result;
     }
 
-    /** The refresh token of the last token request, for remembering a permanent refusal of it. */
-    String lastUsedRefreshToken() {
+    /** What the last token request spent ({@link Grant#credential}), for remembering a permanent refusal of it. */
+    String lastUsedCredential() {
         return lastUsed;
     }
 
@@ -153,7 +156,8 @@ final class StoreRefresh {
         }
         try {
             TokenState stored = store.read();
-            boolean successor = stored == null || stored.refreshToken() == null
+            // Client credentials spend nothing, so any stored state may have a successor; a refresh token must match.
+            boolean successor = stored == null || stored.refreshToken() == null || !grant.keepsRefreshTokens()
                     || stored.refreshToken().equals(u.base.refreshToken());
             if (successor) {
                 long generation = stored == null ? 1 : stored.generation() + 1;
@@ -272,7 +276,7 @@ final class StoreRefresh {
 
         /** The state to refresh from: the store's, unless this JVM holds a newer one the store never took. */
         TokenState newest(TokenState stored) {
-            if (stored == null || stored.refreshToken() == null) {
+            if (stored == null || grant.credential(stored) == null) {
                 return known;
             }
             return unwritten != null && known.generation() > stored.generation() ? known : stored;
@@ -280,25 +284,25 @@ final class StoreRefresh {
 
         /** Step 4: the token request, with the lease renewed while it runs. */
         void grant(TokenState base, boolean written) {
-            if (base.refreshToken() != null && base.refreshToken().equals(refused)) {
+            String credential = grant.credential(base);
+            if (credential != null && credential.equals(refused)) {
                 releaseLease();
-                result.completeExceptionally(new TokenRefreshException(
-                        "the refresh token was refused for good and no JVM has stored a newer one", true));
+                result.completeExceptionally(new TokenRefreshException("the " + grant.type()
+                        + " grant was refused for good and no JVM has stored a newer token", true));
                 return;
             }
-            if (base.refreshToken() == null) {
+            if (credential == null) {
                 releaseLease();
-                result.completeExceptionally(new TokenRefreshException(
-                        "no refresh is possible: set apiwarden.refresh-token and apiwarden.auth-url", true));
+                result.completeExceptionally(new TokenRefreshException(grant.nothingToAskWith(), true));
                 return;
             }
             if (lease != null) {
                 scheduleRenewal();
             }
-            lastUsed = base.refreshToken();
+            lastUsed = credential;
             CompletableFuture<TokenGrant> request;
             try {
-                request = endpoint.refresh(base.refreshToken());
+                request = endpoint.refresh(credential);
             } catch (RuntimeException e) {
                 request = CompletableFuture.failedFuture(new TokenRefreshException(
                         "the token request failed (" + e.getClass().getSimpleName() + ")", false));
@@ -307,10 +311,10 @@ final class StoreRefresh {
         }
 
         /** Steps 5 and 6. Nothing escapes: the result always completes, and a grant is never thrown away. */
-        void granted(TokenState base, boolean written, TokenGrant grant, Throwable failure) {
+        void granted(TokenState base, boolean written, TokenGrant issued, Throwable failure) {
             cancelRenewal();
             if (failure == null) {
-                TokenState next = after(base, grant);
+                TokenState next = after(base, issued);
                 try {
                     if (written) {
                         next = write(next);
@@ -341,6 +345,12 @@ final class StoreRefresh {
                         } else {
                             grant(now, lease != null);
                         }
+                        return;
+                    }
+                    if (!grant.keepsRefreshTokens() && usable(now, failed)) {
+                        // This JVM's client credentials were refused, another's were not: the fleet's token still serves.
+                        releaseLease();
+                        adopt(now);
                         return;
                     }
                 }
@@ -386,7 +396,7 @@ final class StoreRefresh {
             warnUnavailable(e);
             safely(() -> observer.event("store_unavailable"));
             releaseLease();
-            grant(lastRead != null && lastRead.refreshToken() != null && unwritten == null ? lastRead : known, false);
+            grant(lastRead != null && grant.credential(lastRead) != null && unwritten == null ? lastRead : known, false);
         }
 
         void fail(Throwable e) {
@@ -434,7 +444,7 @@ final class StoreRefresh {
     private TokenState after(TokenState base, TokenGrant grant) {
         Instant now = clock.instant();
         Duration life = grant.expiresIn().map(l -> l.compareTo(TokenManager.MAX_LIFETIME) > 0 ? TokenManager.MAX_LIFETIME : l).orElse(null);
-        return base.next(grant.accessToken(), life == null ? null : now.plus(life), now, grant.refreshToken().orElse(base.refreshToken()));
+        return base.next(grant.accessToken(), life == null ? null : now.plus(life), now, this.grant.refreshTokenAfter(base, grant));
     }
 
     static TokenRefreshException asRefreshException(Throwable failure) {

@@ -2,11 +2,19 @@ package io.apiwarden.core.token;
 
 import java.util.concurrent.CompletableFuture;
 
-/** Where new access tokens come from. */
+/** Where new access tokens come from, and by which {@link Grant}. */
 public interface TokenEndpoint {
     /**
-     * Requests a new access token with the refresh-token grant. Completes with a
-     * {@link TokenRefreshException} on failure; never blocks the caller.
+     * Requests a new access token. Completes with a {@link TokenRefreshException} on failure;
+     * never blocks the caller.
+     *
+     * @param credential what the grant spends ({@link Grant#credential}): the refresh token for
+     *     the refresh-token grant; a fixed key, never sent, for client credentials
      */
-    CompletableFuture<TokenGrant> refresh(String refreshToken);
+    CompletableFuture<TokenGrant> refresh(String credential);
+
+    /** The grant this endpoint makes; the refresh-token grant unless it says otherwise. */
+    default Grant grant() {
+        return Grant.refreshToken(null);
+    }
 }

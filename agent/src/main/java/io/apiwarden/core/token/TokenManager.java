@@ -32,9 +32,12 @@ import java.util.function.Supplier;
  *   <li>Rotation: a new refresh token replaces the old one in memory, in the store and in its
  *       file <em>before</em> any caller gets the new access token, so no call relies on a token
  *       whose refresh token a crash could lose.
- *   <li>A permanent refusal ({@code invalid_grant}) stops refreshing with that refresh token: one
- *       error line, then the API's own responses reach the app. With a shared store, a newer
- *       state another JVM writes is still adopted.
+ *   <li>A permanent refusal ({@code invalid_grant}, {@code invalid_client}) stops refreshing with
+ *       what was refused (that refresh token, or the client credentials): one error line, then the
+ *       API's own responses reach the app. With a shared store, a newer state another JVM writes
+ *       is still adopted.
+ *   <li>Which {@link Grant} fills the state is the endpoint's business: only "what does a request
+ *       spend" ({@link Grant#credential}) is asked here, to remember a refusal by.
  *   <li>After a failed refresh, callers within {@link #FAILURE_COOL_DOWN} fail fast instead of
  *       each asking a struggling token service again.
  * </ul>
@@ -48,6 +51,7 @@ public final class TokenManager {
     static final Duration MAX_LIFETIME = Duration.ofDays(365);
 
     private final boolean canEverRefresh;
+    private final Grant grant;
     private final RefreshTokenFile refreshTokenFile;
     private final Clock clock;
     private final Supplier<RefreshObserver> observers;
@@ -61,14 +65,15 @@ public final class TokenManager {
     /** The state this JVM holds: generation 0 until it meets the store. */
     private TokenState held;
     private CompletableFuture<AccessToken> inFlight;
-    private String refusedRefreshToken;
+    /** What the token service refused for good ({@link Grant#credential}): never sent again; or null. */
+    private String refusedCredential;
     private Instant coolDownUntil = Instant.MIN;
     private volatile String lastFailure;
 
     /**
      * @param endpoint where refreshes go; null when none is configured (the token is only attached)
      * @param accessToken the configured first token, or null
-     * @param refreshToken the configured refresh token, or null
+     * @param refreshToken the configured refresh token, or null (always, for client credentials)
      * @param refreshTokenFile where a rotated refresh token is written, or null
      */
     public TokenManager(TokenEndpoint endpoint, String accessToken, String refreshToken,
@@ -84,6 +89,7 @@ public final class TokenManager {
                         Clock clock, Supplier<RefreshObserver> observers, TokenSharing sharing) {
         this.observers = observers;
         this.canEverRefresh = endpoint != null;
+        this.grant = endpoint == null ? Grant.refreshToken(null) : endpoint.grant();
         this.refreshTokenFile = sharing.keepsRefreshTokenFile() ? null : refreshTokenFile;
         this.clock = clock;
         this.sharing = sharing;
@@ -96,8 +102,8 @@ public final class TokenManager {
     public boolean canRefresh() {
         synchronized (lock) {
             // With a shared store, another JVM may have stored what this one lacks.
-            return canEverRefresh && (sharing.shared
-                    || (held.refreshToken() != null && !held.refreshToken().equals(refusedRefreshToken)));
+            String credential = grant.credential(held);
+            return canEverRefresh && (sharing.shared || (credential != null && !credential.equals(refusedCredential)));
         }
     }
 
@@ -151,10 +157,11 @@ public final class TokenManager {
             if (inFlight != null) {
                 return inFlight;
             }
-            if (!canEverRefresh || (held.refreshToken() == null && !sharing.shared)) {
-                return failed("no refresh is possible: set apiwarden.refresh-token and apiwarden.auth-url", true);
+            String credential = grant.credential(held);
+            if (!canEverRefresh || (credential == null && !sharing.shared)) {
+                return failed(grant.nothingToAskWith(), true);
             }
-            if (!sharing.shared && held.refreshToken().equals(refusedRefreshToken)) {
+            if (!sharing.shared && credential.equals(refusedCredential)) {
                 return failed("refreshing is stopped after a permanent refusal", true);
             }
             if (instant.isBefore(coolDownUntil)) {
@@ -163,7 +170,7 @@ public final class TokenManager {
             mine = new CompletableFuture<>();
             inFlight = mine;
             known = held;
-            refused = refusedRefreshToken;
+            refused = refusedCredential;
         }
         RefreshObserver observer = observe();
         RefreshTokenFile.Replacement replacement = prepareWrite();
@@ -195,7 +202,7 @@ public final class TokenManager {
     private StoreRefresh refresher() {
         synchronized (lock) {
             if (refresher == null) {
-                refresher = new StoreRefresh(sharing.store(), sharing.shared, endpoint, sharing.scheduler, sharing.storeIo, clock,
+                refresher = new StoreRefresh(sharing.store(), sharing.shared, endpoint, grant, sharing.scheduler, sharing.storeIo, clock,
                         TokenSharing.LEASE_TTL, TokenSharing.MAX_LEASE_WAIT);
             }
             return refresher;
@@ -226,10 +233,10 @@ public final class TokenManager {
             synchronized (lock) {
                 inFlight = null;
                 lastFailure = error.getMessage();
-                String used = refresher.lastUsedRefreshToken() != null ? refresher.lastUsedRefreshToken() : held.refreshToken();
+                String used = refresher.lastUsedCredential() != null ? refresher.lastUsedCredential() : grant.credential(held);
                 if (error.permanent() && used != null) {
-                    newlyRefused = !used.equals(refusedRefreshToken);
-                    refusedRefreshToken = used;
+                    newlyRefused = !used.equals(refusedCredential);
+                    refusedCredential = used;
                 }
                 if (!error.permanent() || sharing.shared) {
                     // Shared, a permanent refusal is looked at again later: another JVM may store a newer token.
@@ -240,8 +247,9 @@ public final class TokenManager {
             if (!error.permanent()) {
                 AgentLog.warn("token refresh failed: " + error.getMessage());
             } else if (newlyRefused) {
-                // Once per refused refresh token: with a shared store, later looks at the store are quiet.
-                AgentLog.error("token refresh refused for good, calls now go out with the last token: " + error.getMessage());
+                // Once per refused credential: with a shared store, later looks at the store are quiet.
+                AgentLog.error("token refresh refused for good, calls now go out with the last token" + (current == null ? " (none)" : "")
+                        + ": " + error.getMessage());
             }
             end(observer, error.permanent() ? "refused" : "failed");
             return;
@@ -352,6 +360,7 @@ public final class TokenManager {
     /** Never shows a token. */
     @Override
     public String toString() {
-        return "TokenManager{current=" + current + ", canRefresh=" + canRefresh() + ", store=" + sharing.describe() + "}";
+        return "TokenManager{current=" + current + ", grant=" + grant.type() + ", canRefresh=" + canRefresh()
+                + ", store=" + sharing.describe() + "}";
     }
 }

@@ -165,7 +165,12 @@ public final class RedisStoreSettings {
      * (scheme and host case and a default port do not matter) and client id, or the same key.
      */
     public String keyPrefix(URI tokenUrl, String clientId) {
-        return keyPrefix != null ? keyPrefix : derivedKeyPrefix(tokenUrl, clientId);
+        return keyPrefix(tokenUrl, clientId, null);
+    }
+
+    /** As above; a {@code grantIdentity} (grant and scope, or null) goes into the hash too, when there is one. */
+    public String keyPrefix(URI tokenUrl, String clientId, String grantIdentity) {
+        return keyPrefix != null ? keyPrefix : derivedKeyPrefix(tokenUrl, clientId, grantIdentity);
     }
 
     /**
@@ -178,7 +183,13 @@ public final class RedisStoreSettings {
     }
 
     static String derivedKeyPrefix(URI tokenUrl, String clientId) {
-        String identity = (tokenUrl == null ? "" : normalized(tokenUrl)) + "\n" + (clientId == null ? "" : clientId);
+        return derivedKeyPrefix(tokenUrl, clientId, null);
+    }
+
+    static String derivedKeyPrefix(URI tokenUrl, String clientId, String grantIdentity) {
+        // Without a grant identity the text hashed is what it always was, so running fleets keep their keys.
+        String identity = (tokenUrl == null ? "" : normalized(tokenUrl)) + "\n" + (clientId == null ? "" : clientId)
+                + (grantIdentity == null ? "" : "\n" + grantIdentity);
         try {
             byte[] hash = MessageDigest.getInstance("SHA-256").digest(identity.getBytes(StandardCharsets.UTF_8));
             StringBuilder hex = new StringBuilder("apiwarden:");

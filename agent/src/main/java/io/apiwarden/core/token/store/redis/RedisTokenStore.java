@@ -60,7 +60,12 @@ public final class RedisTokenStore implements TokenStore {
      * settings give for them. Connects on first use, never here.
      */
     public RedisTokenStore(RedisStoreSettings settings, URI tokenUrl, String clientId) {
-        this(settings, settings.keyPrefix(tokenUrl, clientId));
+        this(settings, settings.keyPrefix(tokenUrl, clientId, null));
+    }
+
+    /** As above, for a grant whose tokens must not meet another grant's of the same client ({@code Grant.storeIdentity}). */
+    public RedisTokenStore(RedisStoreSettings settings, URI tokenUrl, String clientId, String grantIdentity) {
+        this(settings, settings.keyPrefix(tokenUrl, clientId, grantIdentity));
     }
 
     RedisTokenStore(RedisStoreSettings settings, String keyPrefix) {

@@ -2,6 +2,7 @@ package io.apiwarden.core.token.store.redis;
 
 import io.apiwarden.core.config.ConfigProperty;
 import io.apiwarden.core.config.Durations;
+import io.apiwarden.core.token.Grant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -159,6 +160,21 @@ class RedisStoreSettingsTest {
         assertThat(RedisStoreSettings.derivedKeyPrefix(URI.create("https://auth.example.com/oauth/token2"), "client-a"))
                 .isNotEqualTo(prefix);
         assertThat(RedisStoreSettings.derivedKeyPrefix(url, null)).isNotEqualTo(prefix);
+    }
+
+    @Test
+    void clientCredentialsKeepTheirTokensApartFromTheRefreshGrantsAndFromOtherScopes() {
+        URI url = URI.create("https://auth.example.com/oauth/token");
+        String refreshGrant = RedisStoreSettings.derivedKeyPrefix(url, "client-a");
+        Grant noScope = Grant.clientCredentials(null);
+        Grant read = Grant.clientCredentials("read");
+
+        assertThat(RedisStoreSettings.derivedKeyPrefix(url, "client-a", Grant.refreshToken(null).storeIdentity()))
+                .as("a running fleet keeps its keys").isEqualTo(refreshGrant);
+        assertThat(RedisStoreSettings.derivedKeyPrefix(url, "client-a", noScope.storeIdentity())).isNotEqualTo(refreshGrant);
+        assertThat(RedisStoreSettings.derivedKeyPrefix(url, "client-a", read.storeIdentity()))
+                .isNotEqualTo(RedisStoreSettings.derivedKeyPrefix(url, "client-a", noScope.storeIdentity()))
+                .isNotEqualTo(refreshGrant);
     }
 
     @Test
