@@ -6,6 +6,8 @@ import io.apiwarden.core.config.WardenConfig;
 import io.apiwarden.core.log.AgentLog;
 
 import java.lang.instrument.Instrumentation;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The agent's entry points. Start-up does the least it can: read and check the configuration,
@@ -56,19 +58,29 @@ public final class ApiWardenAgent {
             }
             config.warnings().forEach(AgentLog::warn);
             AgentRuntime.configure(config);
-            StringBuilder through = new StringBuilder();
+            List<String> through = new ArrayList<>();
             if (config.jdkHttpClientEnabled()) {
                 JdkHttpClientInstrumentation.install(inst);
-                through.append(" java.net.http.HttpClient");
+                through.add("java.net.http.HttpClient");
             }
             if (config.okHttpEnabled()) {
                 OkHttpInstrumentation.install(inst);
-                through.append(through.length() == 0 ? " OkHttp" : " and OkHttp");
+                through.add("OkHttp");
+            }
+            if (config.apacheHttpClientEnabled()) {
+                ApacheHttpInstrumentation.install(inst);
+                through.add("Apache HttpClient 5");
             }
             AgentLog.info("managing calls to " + config.scope().baseUrl()
-                    + (through.length() == 0 ? ": every client is switched off" : " through" + through));
+                    + (through.isEmpty() ? ": every client is switched off" : " through " + joined(through)));
         } catch (Throwable t) {
             AgentLog.error("could not start; the app runs without the agent", t);
         }
+    }
+
+    /** "a", "a and b", "a, b and c". */
+    private static String joined(List<String> names) {
+        int last = names.size() - 1;
+        return last == 0 ? names.get(0) : String.join(", ", names.subList(0, last)) + " and " + names.get(last);
     }
 }
