@@ -57,7 +57,7 @@ public enum ConfigProperty {
     OKHTTP_ENABLED("apiwarden.instrumentation.okhttp.enabled", "true", false,
             "false: leave OkHttp alone"),
     APACHE_HTTPCLIENT_ENABLED("apiwarden.instrumentation.apache-httpclient.enabled", "true", false,
-            "false: leave Apache HttpClient 5 (classic and async) alone"),
+            "false: leave Apache HttpClient 5 alone"),
     TRACING_ENABLED("apiwarden.tracing.enabled", "true", false,
             "false: no spans; otherwise the standard otel.* properties and OTEL_* variables configure the export"),
     METRICS_ENABLED("apiwarden.metrics.enabled", "true", false,
