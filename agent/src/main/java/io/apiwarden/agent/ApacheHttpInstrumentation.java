@@ -12,9 +12,9 @@ import java.util.Map;
 /**
  * Puts the agent into Apache HttpClient 5: every classic client is built by
  * {@code HttpClientBuilder.build()} ({@code HttpClients.createDefault()}, {@code custom().build()},
- * Spring's request factory), every asynchronous one by {@code HttpAsyncClientBuilder.build()}. The
- * first thing each does is now {@code ApacheHttpHook.beforeBuild(this)}, which adds the agent's
- * exec-chain handler to the builder; the rest is the client's own extension point, not weaving.
+ * Spring's request factory). The first thing it does is now {@code ApacheHttpHook.beforeBuild(this)},
+ * which adds the agent's exec-chain handler to the builder; the rest is the client's own extension
+ * point, not weaving. The asynchronous client ({@code HttpAsyncClientBuilder}) is not managed yet.
  *
  * <p>The inserted code has no branch, so the method's stack map frames stay as they were.
  */
@@ -27,9 +27,7 @@ final class ApacheHttpInstrumentation {
     static void install(Instrumentation inst) {
         new HookTransformer("Apache HttpClient 5", Map.of(
                 "org/apache/hc/client5/http/impl/classic/HttpClientBuilder",
-                new BuildWeaving("()Lorg/apache/hc/client5/http/impl/classic/CloseableHttpClient;"),
-                "org/apache/hc/client5/http/impl/async/HttpAsyncClientBuilder",
-                new BuildWeaving("()Lorg/apache/hc/client5/http/impl/async/CloseableHttpAsyncClient;"))).install(inst);
+                new BuildWeaving("()Lorg/apache/hc/client5/http/impl/classic/CloseableHttpClient;"))).install(inst);
     }
 
     /** {@code build()}: first of all, {@code ApacheHttpHook.beforeBuild(this)}. */
