@@ -71,12 +71,18 @@ public final class ApiWardenAgent {
             } else {
                 off.add("OkHttp");
             }
+            if (config.apacheHttpClientEnabled()) {
+                ApacheHttpInstrumentation.install(inst);
+            } else {
+                off.add("Apache HttpClient 5");
+            }
             if (config.unmanagedWarningsEnabled()) {
                 UnmanagedClientHook.configure(config.scope());
-                UnmanagedClientInstrumentation.install(inst);
+                // A managed Apache HttpClient 5 is watched only where the agent does not manage it.
+                UnmanagedClientInstrumentation.install(inst, config.apacheHttpClientEnabled());
             }
             // Which clients the app uses shows later: ClientsInUse names each when the app builds its first.
-            AgentLog.info("installed for calls to " + api + (off.size() == 2 ? ": every client is switched off"
+            AgentLog.info("installed for calls to " + api + (off.size() == 3 ? ": every client is switched off"
                     : off.isEmpty() ? "" : " (switched off: " + String.join(", ", off) + ")"));
         } catch (Throwable t) {
             AgentLog.error("could not start; the app runs without the agent", t);

@@ -12,6 +12,7 @@ final class ClientsInUse {
     private static volatile String api = "the API";
     private static volatile boolean jdkHttpClient;
     private static volatile boolean okHttp;
+    private static volatile boolean apacheHttpClient;
 
     private ClientsInUse() {
     }
@@ -33,6 +34,14 @@ final class ClientsInUse {
         if (!okHttp) {
             okHttp = true;
             managing("OkHttp");
+        }
+    }
+
+    /** The app built an Apache HttpClient 5 classic client that the agent manages. */
+    static void apacheHttpClientBuilt() {
+        if (!apacheHttpClient) {
+            apacheHttpClient = true;
+            managing("Apache HttpClient 5");
         }
     }
 

@@ -18,12 +18,6 @@ import java.util.Map;
  * {@code premain} loads nothing of the watch itself.
  */
 final class UnmanagedClientInstrumentation {
-    /**
-     * Apache HttpClient 5 is watched until the agent manages it; then this becomes false (or the
-     * client's own {@code apiwarden.instrumentation.*.enabled} property, negated), and its sites go.
-     */
-    static final boolean WATCH_APACHE_HTTPCLIENT_5 = true;
-
     private static final String HC4 = "(Lorg/apache/http/HttpHost;Lorg/apache/http/HttpRequest;Lorg/apache/http/protocol/HttpContext;)";
     private static final String HC5_CLASSIC = "(Lorg/apache/hc/core5/http/HttpHost;Lorg/apache/hc/core5/http/ClassicHttpRequest;";
     private static final String HC5_ASYNC = "(Lorg/apache/hc/core5/http/HttpHost;Lorg/apache/hc/core5/http/nio/AsyncRequestProducer;";
@@ -31,8 +25,14 @@ final class UnmanagedClientInstrumentation {
     private UnmanagedClientInstrumentation() {
     }
 
-    /** The methods watched: every request of the client passes one of them, with its URL at hand. */
-    static List<Site> sites() {
+    /**
+     * The methods watched: every request of the client passes one of them, with its URL at hand.
+     *
+     * @param apacheClassicManaged whether the agent manages Apache HttpClient 5's classic client: then
+     *        only what it leaves alone is watched (the minimal client, which has no exec chain to join,
+     *        and the async client)
+     */
+    static List<Site> sites(boolean apacheClassicManaged) {
         List<Site> sites = new java.util.ArrayList<>(List.of(
                 // Every request of an HttpURLConnection, HTTPS included, and every redirect it follows, is written here.
                 new Site("sun/net/www/protocol/http/HttpURLConnection", "writeRequests", "()V", 0, -1, "HTTP_URL_CONNECTION"),
@@ -45,21 +45,21 @@ final class UnmanagedClientInstrumentation {
                         0, -1, "JETTY"),
                 new Site("org/eclipse/jetty/client/transport/HttpRequest", "send", "(Lorg/eclipse/jetty/client/Response$CompleteListener;)V",
                         0, -1, "JETTY")));
-        if (WATCH_APACHE_HTTPCLIENT_5) {
+        if (!apacheClassicManaged) {
             sites.add(new Site("org/apache/hc/client5/http/impl/classic/InternalHttpClient", "doExecute", HC5_CLASSIC, 1, 2,
                     "APACHE_HTTPCLIENT_5"));
-            sites.add(new Site("org/apache/hc/client5/http/impl/classic/MinimalHttpClient", "doExecute", HC5_CLASSIC, 1, 2,
-                    "APACHE_HTTPCLIENT_5"));
-            // The async client's request is inside a producer: the target host alone says whether it is the API's origin.
-            sites.add(new Site("org/apache/hc/client5/http/impl/async/InternalAbstractHttpAsyncClient", "doExecute", HC5_ASYNC, 1, -1,
-                    "APACHE_HTTPCLIENT_5"));
         }
+        sites.add(new Site("org/apache/hc/client5/http/impl/classic/MinimalHttpClient", "doExecute", HC5_CLASSIC, 1, 2,
+                "APACHE_HTTPCLIENT_5"));
+        // The async client's request is inside a producer: the target host alone says whether it is the API's origin.
+        sites.add(new Site("org/apache/hc/client5/http/impl/async/InternalAbstractHttpAsyncClient", "doExecute", HC5_ASYNC, 1, -1,
+                "APACHE_HTTPCLIENT_5"));
         return sites;
     }
 
-    static void install(Instrumentation inst) {
+    static void install(Instrumentation inst, boolean apacheClassicManaged) {
         Map<String, HookTransformer.Weaving> targets = new HashMap<>();
-        for (Site site : sites()) {
+        for (Site site : sites(apacheClassicManaged)) {
             targets.put(site.className, weaving(site, UnmanagedClientHook.class.getName()));
         }
         new HookTransformer("a client the agent does not manage", targets, true).install(inst);

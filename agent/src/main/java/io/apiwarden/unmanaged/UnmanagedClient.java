@@ -36,8 +36,8 @@ public enum UnmanagedClient {
     },
     /**
      * Apache HttpClient 5, classic ({@code doExecute(target, request, context)}) and async
-     * ({@code doExecute(target, producer, ...)}, where only the target is known). Watched until the agent
-     * manages this client: see {@code UnmanagedClientInstrumentation.WATCH_APACHE_HTTPCLIENT_5}.
+     * ({@code doExecute(target, producer, ...)}, where only the target is known). The classic client
+     * built by {@code HttpClientBuilder} is watched only when the agent's management of it is switched off.
      */
     APACHE_HTTPCLIENT_5("Apache HttpClient 5") {
         @Override

@@ -102,7 +102,12 @@ class UnmanagedCallWeavingTest {
 
     @Test
     void everyWatchedClassIsNamedByTheSitesAndTheSitesCoverEachClient() {
-        List<UnmanagedClientInstrumentation.Site> sites = UnmanagedClientInstrumentation.sites();
+        List<UnmanagedClientInstrumentation.Site> sites = UnmanagedClientInstrumentation.sites(false);
+        assertThat(UnmanagedClientInstrumentation.sites(true)).extracting(s -> s.className)
+                .as("a managed classic client is not watched, the minimal and async ones are")
+                .doesNotContain("org/apache/hc/client5/http/impl/classic/InternalHttpClient")
+                .contains("org/apache/hc/client5/http/impl/classic/MinimalHttpClient",
+                        "org/apache/hc/client5/http/impl/async/InternalAbstractHttpAsyncClient");
 
         assertThat(sites).extracting(s -> s.client).containsOnly("HTTP_URL_CONNECTION", "APACHE_HTTPCLIENT_4",
                 "APACHE_HTTPCLIENT_5", "JETTY");

@@ -76,6 +76,9 @@ class PackageBoundariesTest {
         if (internalName.startsWith("okhttp3/")) {
             return "okhttp3";
         }
+        if (internalName.startsWith("org/apache/hc/")) {
+            return "httpclient5";
+        }
         return null;
     }
 
@@ -96,6 +99,8 @@ class PackageBoundariesTest {
         // The OkHttp glue is defined next to the app's OkHttp: it may reach the bridge the agent
         // calls it through, never the agent itself (nor another adapter).
         assertThat(usesOf("okhttp")).isSubsetOf("core", "core.engine", "bridge", "okhttp3");
+        // So is the Apache HttpClient 5 glue, beside the app's client.
+        assertThat(usesOf("apachehttp")).isSubsetOf("core", "core.engine", "bridge", "httpclient5");
     }
 
     @Test
@@ -110,7 +115,8 @@ class PackageBoundariesTest {
 
     @Test
     void telemetryImplementsCoresObserversAndKnowsNoClient() {
-        assertThat(usesOf("telemetry")).doesNotContain("jdkhttp", "okhttp", "okhttp3", "agent", "cli", "core.engine");
+        assertThat(usesOf("telemetry")).doesNotContain("jdkhttp", "okhttp", "okhttp3", "apachehttp", "httpclient5",
+                "agent", "cli", "core.engine");
     }
 
     @Test

@@ -56,6 +56,7 @@ public final class WardenConfig {
     private final boolean jdkHttpClientEnabled;
     private final boolean okHttpEnabled;
     private final boolean unmanagedWarningsEnabled;
+    private final boolean apacheHttpClientEnabled;
     private final boolean tracingEnabled;
     private final boolean throttleGateEnabled;
     private final double retryBudgetRatio;
@@ -91,6 +92,7 @@ public final class WardenConfig {
         this.jdkHttpClientEnabled = r.jdkHttpClientEnabled;
         this.okHttpEnabled = r.okHttpEnabled;
         this.unmanagedWarningsEnabled = r.unmanagedWarningsEnabled;
+        this.apacheHttpClientEnabled = r.apacheHttpClientEnabled;
         this.tracingEnabled = r.tracingEnabled;
         this.metricsEnabled = r.metricsEnabled;
         this.prometheusPort = r.prometheusPort;
@@ -222,6 +224,11 @@ public final class WardenConfig {
         return unmanagedWarningsEnabled;
     }
 
+    /** Whether Apache HttpClient 5 is managed. */
+    public boolean apacheHttpClientEnabled() {
+        return apacheHttpClientEnabled;
+    }
+
     public boolean tracingEnabled() {
         return tracingEnabled;
     }
@@ -285,7 +292,8 @@ public final class WardenConfig {
                 + retryBudgetMinPerSecond + "/s"
                 + ", jdk-http-client=" + jdkHttpClientEnabled
                 + ", okhttp=" + okHttpEnabled
-                + ", unmanaged-warnings=" + unmanagedWarningsEnabled + "}";
+                + ", unmanaged-warnings=" + unmanagedWarningsEnabled
+                + ", apache-httpclient=" + apacheHttpClientEnabled + "}";
     }
 
     /** Reads and checks each property, collecting every problem rather than stopping at the first. */
@@ -318,6 +326,7 @@ public final class WardenConfig {
         boolean jdkHttpClientEnabled;
         boolean okHttpEnabled;
         boolean unmanagedWarningsEnabled;
+        boolean apacheHttpClientEnabled;
         boolean tracingEnabled;
         boolean metricsEnabled;
         Integer prometheusPort;
@@ -355,6 +364,7 @@ public final class WardenConfig {
             jdkHttpClientEnabled = bool(ConfigProperty.JDK_HTTP_CLIENT_ENABLED);
             okHttpEnabled = bool(ConfigProperty.OKHTTP_ENABLED);
             unmanagedWarningsEnabled = bool(ConfigProperty.UNMANAGED_WARNINGS_ENABLED);
+            apacheHttpClientEnabled = bool(ConfigProperty.APACHE_HTTPCLIENT_ENABLED);
             tracingEnabled = bool(ConfigProperty.TRACING_ENABLED);
             metricsEnabled = bool(ConfigProperty.METRICS_ENABLED);
             prometheusPort = port(ConfigProperty.PROMETHEUS_PORT);

@@ -1,0 +1,133 @@
+package io.apiwarden.it;
+
+import io.apiwarden.it.apps.ApacheHttpClientApp;
+import io.apiwarden.it.apps.ChildLoaderApacheHttpApp;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Apache HttpClient 5 apps, classic and async, started with the agent. */
+class ApacheHttpClientAgentIT extends AgainstFakeApi {
+    private static final String STALE_TOKEN = "stale-access-5a11e";
+
+    private AgentJvm app() throws Exception {
+        AgentJvm jvm = new AgentJvm()
+                .property("apiwarden.base-url", url("/api/v1"))
+                .property("apiwarden.auth-url", url("/auth"))
+                .property("apiwarden.access-token", STALE_TOKEN)
+                .property("apiwarden.refresh-token", "first-refresh-4c3d2")
+                .property("apiwarden.backoff.initial-delay", "100ms");
+        try (Stream<Path> jars = Files.list(AgentJvm.itLib("httpclient5"))) {
+            jars.sorted().forEach(jvm::classPath);
+        }
+        return jvm;
+    }
+
+    @Test
+    void classicCallsGetTheBearerOnlyInScopeAndAreRefreshedOnce() throws Exception {
+        AgentJvm.Result r = app().run(ApacheHttpClientApp.class,
+                "get:" + url("/api/v1/user"), "get:" + url("/api/v1/user"), "get:" + url("/other"));
+
+        assertThat(r.stdout).as(r.toString()).filteredOn(l -> l.startsWith("STATUS"))
+                .containsExactly("STATUS 200 user", "STATUS 200 user", "STATUS 200 other");
+        assertThat(api.tokenRequests).hasSize(1);
+        assertThat(api.apiRequests).extracting(q -> q.getHeaders().values("Authorization"))
+                .containsExactly(List.of("Bearer " + STALE_TOKEN),
+                        List.of("Bearer " + FakeOAuthApi.ISSUED_TOKEN), List.of("Bearer " + FakeOAuthApi.ISSUED_TOKEN));
+        assertThat(api.otherRequests.get(0).getHeaders().get("Authorization")).isNull();
+        assertThat(r.all()).doesNotContain(STALE_TOKEN, FakeOAuthApi.ISSUED_TOKEN, "first-refresh-4c3d2");
+        assertThat(r.agentLog()).as(r.toString())
+                .anyMatch(l -> l.contains("managing calls to") && l.contains("Apache HttpClient 5"));
+    }
+
+    @Test
+    void aRateLimitedClassicCallIsResentAfterTheBackOff() throws Exception {
+        api.rateLimitFirst = 2;
+
+        AgentJvm.Result r = app().property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN)
+                .run(ApacheHttpClientApp.class, "get:" + url("/api/v1/user"));
+
+        assertThat(r.stdout).as(r.toString()).contains("STATUS 200 user");
+        assertThat(api.apiRequests).hasSize(3);
+        // 100 ms, then 200 ms: the agent's waits. The client's own retry of a 429 (above the agent's
+        // handler) waits 1 s at least, so the first resend is the agent's.
+        long first = api.apiArrivalNanos.get(1) - api.apiArrivalNanos.get(0);
+        assertThat(first).isBetween(TimeUnit.MILLISECONDS.toNanos(100), TimeUnit.MILLISECONDS.toNanos(1_000) - 1);
+        assertThat(api.apiArrivalNanos.get(2) - api.apiArrivalNanos.get(1)).isGreaterThanOrEqualTo(
+                TimeUnit.MILLISECONDS.toNanos(200));
+    }
+
+    @Test
+    void aClassicRedirectToAnotherOriginNeverCarriesTheToken() throws Exception {
+        try (MockWebServer elsewhere = new MockWebServer()) {
+            elsewhere.start(0);
+            elsewhere.enqueue(new MockResponse.Builder().code(200).body("landed").build());
+            server.setDispatcher(new mockwebserver3.Dispatcher() {
+                @Override
+                public MockResponse dispatch(RecordedRequest request) {
+                    return new MockResponse.Builder().code(307).addHeader("Location", elsewhere.url("/landing")).build();
+                }
+            });
+
+            AgentJvm.Result r = app().run(ApacheHttpClientApp.class, "get:" + url("/api/v1/user"));
+
+            assertThat(r.stdout).as(r.toString()).contains("STATUS 200 landed");
+            assertThat(server.takeRequest().getHeaders().get("Authorization")).isEqualTo("Bearer " + STALE_TOKEN);
+            assertThat(elsewhere.takeRequest().getHeaders().get("Authorization")).isNull();
+        }
+    }
+
+    @Test
+    void aClassicStreamedBodyIsNotResentAndTheAgentSaysWhy() throws Exception {
+        AgentJvm.Result r = app().property("apiwarden.log.level", "debug")
+                .run(ApacheHttpClientApp.class, "post-stream:" + url("/api/v1/items"));
+
+        assertThat(r.stdout).as(r.toString()).contains("STATUS 401");
+        assertThat(api.apiRequests).hasSize(1);
+        assertThat(api.tokenRequests).isEmpty();
+        assertThat(r.agentLog()).as(r.toString()).anyMatch(l -> l.contains("not resent (") && l.contains("POST"));
+    }
+
+    @Test
+    void cancellingAClassicRequestEndsItsWaitAtOnceAndNothingIsResent() throws Exception {
+        api.rateLimitFirst = 100;
+
+        AgentJvm.Result r = app().property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN)
+                .property("apiwarden.backoff.initial-delay", "30s")
+                .run(ApacheHttpClientApp.class, "get-cancel:" + url("/api/v1/user"));
+
+        assertThat(r.stdout).as(r.toString()).contains("GET-CANCEL FAILURE RequestFailedException fast=true");
+        assertThat(api.apiRequests).hasSizeLessThanOrEqualTo(1);
+    }
+
+    @Test
+    void theClientInAChildClassLoaderIsManaged() throws Exception {
+        AgentJvm.Result r = new AgentJvm()
+                .property("apiwarden.base-url", url("/api/v1"))
+                .property("apiwarden.auth-url", url("/auth"))
+                .property("apiwarden.access-token", STALE_TOKEN)
+                .property("apiwarden.refresh-token", "first-refresh-4c3d2")
+                .run(ChildLoaderApacheHttpApp.class, AgentJvm.itLib("httpclient5").toString(), "get:" + url("/api/v1/user"));
+
+        assertThat(r.stdout).as(r.toString()).containsExactly("LOADER fat-jar", "STATUS 200 user");
+        assertThat(api.tokenRequests).hasSize(1);
+    }
+
+    @Test
+    void switchedOffTheClientIsLeftAlone() throws Exception {
+        AgentJvm.Result r = app().property("apiwarden.instrumentation.apache-httpclient.enabled", "false")
+                .run(ApacheHttpClientApp.class, "get:" + url("/api/v1/user"));
+
+        assertThat(r.stdout).as(r.toString()).contains("STATUS 401 {\"message\":\"OAuth invalid token\"}");
+        assertThat(api.apiRequests.get(0).getHeaders().get("Authorization")).isNull();
+    }
+}
