@@ -63,7 +63,11 @@ public final class ApiWardenAgent {
             }
             if (config.okHttpEnabled()) {
                 OkHttpInstrumentation.install(inst);
-                through.append(through.length() == 0 ? " OkHttp" : " and OkHttp");
+                through.append(through.length() == 0 ? " OkHttp" : ", OkHttp");
+            }
+            if (config.reactorNettyEnabled()) {
+                ReactorNettyInstrumentation.install(inst);
+                through.append(through.length() == 0 ? " Reactor Netty" : ", Reactor Netty");
             }
             AgentLog.info("managing calls to " + config.scope().baseUrl()
                     + (through.length() == 0 ? ": every client is switched off" : " through" + through));

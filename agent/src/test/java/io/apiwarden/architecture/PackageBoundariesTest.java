@@ -76,6 +76,9 @@ class PackageBoundariesTest {
         if (internalName.startsWith("okhttp3/")) {
             return "okhttp3";
         }
+        if (internalName.startsWith("reactor/")) {
+            return "reactor";
+        }
         return null;
     }
 
@@ -96,6 +99,8 @@ class PackageBoundariesTest {
         // The OkHttp glue is defined next to the app's OkHttp: it may reach the bridge the agent
         // calls it through, never the agent itself (nor another adapter).
         assertThat(usesOf("okhttp")).isSubsetOf("core", "core.engine", "bridge", "okhttp3");
+        // The same for the Reactor Netty glue, defined next to the app's Reactor Netty.
+        assertThat(usesOf("reactornetty")).isSubsetOf("core", "core.engine", "bridge", "reactor");
     }
 
     @Test
@@ -105,7 +110,8 @@ class PackageBoundariesTest {
 
     @Test
     void telemetryImplementsCoresObserversAndKnowsNoClient() {
-        assertThat(usesOf("telemetry")).doesNotContain("jdkhttp", "okhttp", "okhttp3", "agent", "cli", "core.engine");
+        assertThat(usesOf("telemetry")).doesNotContain("jdkhttp", "okhttp", "okhttp3", "reactornetty", "reactor", "agent", "cli",
+                "core.engine");
     }
 
     @Test

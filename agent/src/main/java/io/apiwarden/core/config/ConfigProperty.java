@@ -56,6 +56,8 @@ public enum ConfigProperty {
             "false: leave java.net.http.HttpClient alone"),
     OKHTTP_ENABLED("apiwarden.instrumentation.okhttp.enabled", "true", false,
             "false: leave OkHttp alone"),
+    REACTOR_NETTY_ENABLED("apiwarden.instrumentation.reactor-netty.enabled", "true", false,
+            "false: leave Reactor Netty's HttpClient (Spring WebClient's default) alone"),
     TRACING_ENABLED("apiwarden.tracing.enabled", "true", false,
             "false: no spans; otherwise the standard otel.* properties and OTEL_* variables configure the export"),
     METRICS_ENABLED("apiwarden.metrics.enabled", "true", false,

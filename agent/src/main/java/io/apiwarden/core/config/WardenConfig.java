@@ -51,6 +51,7 @@ public final class WardenConfig {
     private final Duration tokenTimeout;
     private final boolean jdkHttpClientEnabled;
     private final boolean okHttpEnabled;
+    private final boolean reactorNettyEnabled;
     private final boolean tracingEnabled;
     private final boolean metricsEnabled;
     private final Integer prometheusPort;
@@ -77,6 +78,7 @@ public final class WardenConfig {
         this.tokenTimeout = r.tokenTimeout;
         this.jdkHttpClientEnabled = r.jdkHttpClientEnabled;
         this.okHttpEnabled = r.okHttpEnabled;
+        this.reactorNettyEnabled = r.reactorNettyEnabled;
         this.tracingEnabled = r.tracingEnabled;
         this.metricsEnabled = r.metricsEnabled;
         this.prometheusPort = r.prometheusPort;
@@ -178,6 +180,10 @@ public final class WardenConfig {
         return okHttpEnabled;
     }
 
+    public boolean reactorNettyEnabled() {
+        return reactorNettyEnabled;
+    }
+
     public boolean tracingEnabled() {
         return tracingEnabled;
     }
@@ -235,7 +241,8 @@ public final class WardenConfig {
                 + ", backoff=" + Durations.format(backoffInitialDelay) + " x2 up to " + backoffMaxRetries
                 + " retries, max " + Durations.format(backoffMaxDelay)
                 + ", jdk-http-client=" + jdkHttpClientEnabled
-                + ", okhttp=" + okHttpEnabled + "}";
+                + ", okhttp=" + okHttpEnabled
+                + ", reactor-netty=" + reactorNettyEnabled + "}";
     }
 
     /** Reads and checks each property, collecting every problem rather than stopping at the first. */
@@ -262,6 +269,7 @@ public final class WardenConfig {
         Duration tokenTimeout;
         boolean jdkHttpClientEnabled;
         boolean okHttpEnabled;
+        boolean reactorNettyEnabled;
         boolean tracingEnabled;
         boolean metricsEnabled;
         Integer prometheusPort;
@@ -293,6 +301,7 @@ public final class WardenConfig {
             tokenTimeout = positiveDuration(ConfigProperty.TOKEN_TIMEOUT);
             jdkHttpClientEnabled = bool(ConfigProperty.JDK_HTTP_CLIENT_ENABLED);
             okHttpEnabled = bool(ConfigProperty.OKHTTP_ENABLED);
+            reactorNettyEnabled = bool(ConfigProperty.REACTOR_NETTY_ENABLED);
             tracingEnabled = bool(ConfigProperty.TRACING_ENABLED);
             metricsEnabled = bool(ConfigProperty.METRICS_ENABLED);
             prometheusPort = port(ConfigProperty.PROMETHEUS_PORT);
