@@ -1,5 +1,7 @@
 package io.apiwarden.it;
 
+import io.apiwarden.it.apps.ChildLoaderReactorNettyApp;
+import io.apiwarden.it.apps.JdkClientApp;
 import io.apiwarden.it.apps.ReactorNettyApp;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
@@ -117,6 +119,33 @@ class ReactorNettyAgentIT extends AgainstFakeApi {
             assertThat(server.takeRequest().getHeaders().get("Authorization")).isEqualTo("Bearer " + STALE_TOKEN);
             assertThat(elsewhere.takeRequest().getHeaders().get("Authorization")).isNull();
         }
+    }
+
+    @Test
+    void reactorNettyLoadedByAChildClassLoaderIsManaged() throws Exception {
+        AgentJvm jvm = new AgentJvm()
+                .property("apiwarden.base-url", url("/api/v1"))
+                .property("apiwarden.auth-url", url("/auth"))
+                .property("apiwarden.access-token", STALE_TOKEN)
+                .property("apiwarden.refresh-token", "first-refresh-9b8a7");
+
+        AgentJvm.Result r = jvm.run(ChildLoaderReactorNettyApp.class, AgentJvm.itLib("reactor-netty").toString(),
+                "get:" + url("/api/v1/user"));
+
+        assertThat(r.stdout).as(r.toString()).first().isEqualTo("LOADER true");
+        assertThat(statuses(r)).as(r.toString()).containsExactly("STATUS 200 user");
+        assertThat(api.tokenRequests).hasSize(1);
+    }
+
+    @Test
+    void nothingOfReactorLoadsInAnAppThatDoesNotUseIt() throws Exception {
+        AgentJvm.Result r = app().property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN).jvmArg("-verbose:class")
+                .run(JdkClientApp.class, "send:" + url("/api/v1/user"));
+
+        assertThat(r.stdout).as(r.toString()).contains("STATUS 200 user");
+        assertThat(r.stdout).filteredOn(l -> l.contains("[class,load] "))
+                .noneMatch(l -> l.contains(" reactor.") || l.contains(" io.netty.") || l.contains("io.apiwarden.reactornetty"));
+        assertThat(r.stdout).filteredOn(l -> l.contains("[class,load] ")).anyMatch(l -> l.contains("io.apiwarden.agent.ReactorNettyInstrumentation"));
     }
 
     @Test
