@@ -41,6 +41,7 @@ class ReactorNettyGlueTest {
     private final MutableClock clock = MutableClock.atEpochDay();
     private final RecordingScheduler scheduler = RecordingScheduler.manual(clock);
     private final CountDownLatch waitScheduled = new CountDownLatch(1);
+    private final CountDownLatch waitCancelled = new CountDownLatch(1);
     private final FakeTokenEndpoint tokens = new FakeTokenEndpoint();
     private final ConnectionProvider pool = ConnectionProvider.create("glue-test", 4);
     private ReactorNettyGlue glue;
@@ -61,7 +62,10 @@ class ReactorNettyGlueTest {
             public Scheduled schedule(Duration delay, Runnable task) {
                 Scheduled s = scheduler.schedule(delay, task);
                 waitScheduled.countDown();
-                return s;
+                return () -> {
+                    s.cancel();
+                    waitCancelled.countDown();
+                };
             }
 
             @Override
@@ -166,6 +170,8 @@ class ReactorNettyGlueTest {
         assertThat(app).isNotDone();
         call.dispose();
 
+        // The engine cancels the wait on the thread that scheduled it if the dispose came first.
+        assertThat(waitCancelled.await(10, TimeUnit.SECONDS)).as("the wait was cancelled").isTrue();
         assertThat(scheduler.cancelledCount()).isEqualTo(1);
         scheduler.runDue();
         assertThat(server.getRequestCount()).isEqualTo(1);
