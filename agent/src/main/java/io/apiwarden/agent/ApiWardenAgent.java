@@ -71,6 +71,11 @@ public final class ApiWardenAgent {
             } else {
                 off.add("OkHttp");
             }
+            if (config.reactorNettyEnabled()) {
+                ReactorNettyInstrumentation.install(inst);
+            } else {
+                off.add("Reactor Netty");
+            }
             if (config.apacheHttpClientEnabled()) {
                 ApacheHttpInstrumentation.install(inst);
             } else {
@@ -82,7 +87,7 @@ public final class ApiWardenAgent {
                 UnmanagedClientInstrumentation.install(inst, config.apacheHttpClientEnabled());
             }
             // Which clients the app uses shows later: ClientsInUse names each when the app builds its first.
-            AgentLog.info("installed for calls to " + api + (off.size() == 3 ? ": every client is switched off"
+            AgentLog.info("installed for calls to " + api + (off.size() == 4 ? ": every client is switched off"
                     : off.isEmpty() ? "" : " (switched off: " + String.join(", ", off) + ")"));
         } catch (Throwable t) {
             AgentLog.error("could not start; the app runs without the agent", t);

@@ -79,6 +79,9 @@ class PackageBoundariesTest {
         if (internalName.startsWith("org/apache/hc/")) {
             return "httpclient5";
         }
+        if (internalName.startsWith("reactor/")) {
+            return "reactor";
+        }
         return null;
     }
 
@@ -101,6 +104,8 @@ class PackageBoundariesTest {
         assertThat(usesOf("okhttp")).isSubsetOf("core", "core.engine", "bridge", "okhttp3");
         // So is the Apache HttpClient 5 glue, beside the app's client.
         assertThat(usesOf("apachehttp")).isSubsetOf("core", "core.engine", "bridge", "httpclient5");
+        // The same for the Reactor Netty glue, defined next to the app's Reactor Netty.
+        assertThat(usesOf("reactornetty")).isSubsetOf("core", "core.engine", "bridge", "reactor");
     }
 
     @Test
@@ -116,7 +121,7 @@ class PackageBoundariesTest {
     @Test
     void telemetryImplementsCoresObserversAndKnowsNoClient() {
         assertThat(usesOf("telemetry")).doesNotContain("jdkhttp", "okhttp", "okhttp3", "apachehttp", "httpclient5",
-                "agent", "cli", "core.engine");
+                "reactornetty", "reactor", "agent", "cli", "core.engine");
     }
 
     @Test

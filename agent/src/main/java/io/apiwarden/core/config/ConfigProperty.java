@@ -77,6 +77,8 @@ public enum ConfigProperty {
             "false: no warning when an API call goes out through a client the agent does not manage (HttpURLConnection, Apache HttpClient, Jetty)"),
     APACHE_HTTPCLIENT_ENABLED("apiwarden.instrumentation.apache-httpclient.enabled", "true", false,
             "false: leave Apache HttpClient 5 alone"),
+    REACTOR_NETTY_ENABLED("apiwarden.instrumentation.reactor-netty.enabled", "true", false,
+            "false: leave Reactor Netty's HttpClient (Spring WebClient's default) alone"),
     TRACING_ENABLED("apiwarden.tracing.enabled", "true", false,
             "false: no spans; otherwise the standard otel.* properties and OTEL_* variables configure the export"),
     METRICS_ENABLED("apiwarden.metrics.enabled", "true", false,

@@ -57,6 +57,7 @@ public final class WardenConfig {
     private final boolean okHttpEnabled;
     private final boolean unmanagedWarningsEnabled;
     private final boolean apacheHttpClientEnabled;
+    private final boolean reactorNettyEnabled;
     private final boolean tracingEnabled;
     private final boolean throttleGateEnabled;
     private final double retryBudgetRatio;
@@ -93,6 +94,7 @@ public final class WardenConfig {
         this.okHttpEnabled = r.okHttpEnabled;
         this.unmanagedWarningsEnabled = r.unmanagedWarningsEnabled;
         this.apacheHttpClientEnabled = r.apacheHttpClientEnabled;
+        this.reactorNettyEnabled = r.reactorNettyEnabled;
         this.tracingEnabled = r.tracingEnabled;
         this.metricsEnabled = r.metricsEnabled;
         this.prometheusPort = r.prometheusPort;
@@ -229,6 +231,11 @@ public final class WardenConfig {
         return apacheHttpClientEnabled;
     }
 
+    /** Whether Reactor Netty's HttpClient is managed. */
+    public boolean reactorNettyEnabled() {
+        return reactorNettyEnabled;
+    }
+
     public boolean tracingEnabled() {
         return tracingEnabled;
     }
@@ -293,7 +300,8 @@ public final class WardenConfig {
                 + ", jdk-http-client=" + jdkHttpClientEnabled
                 + ", okhttp=" + okHttpEnabled
                 + ", unmanaged-warnings=" + unmanagedWarningsEnabled
-                + ", apache-httpclient=" + apacheHttpClientEnabled + "}";
+                + ", apache-httpclient=" + apacheHttpClientEnabled
+                + ", reactor-netty=" + reactorNettyEnabled + "}";
     }
 
     /** Reads and checks each property, collecting every problem rather than stopping at the first. */
@@ -327,6 +335,7 @@ public final class WardenConfig {
         boolean okHttpEnabled;
         boolean unmanagedWarningsEnabled;
         boolean apacheHttpClientEnabled;
+        boolean reactorNettyEnabled;
         boolean tracingEnabled;
         boolean metricsEnabled;
         Integer prometheusPort;
@@ -365,6 +374,7 @@ public final class WardenConfig {
             okHttpEnabled = bool(ConfigProperty.OKHTTP_ENABLED);
             unmanagedWarningsEnabled = bool(ConfigProperty.UNMANAGED_WARNINGS_ENABLED);
             apacheHttpClientEnabled = bool(ConfigProperty.APACHE_HTTPCLIENT_ENABLED);
+            reactorNettyEnabled = bool(ConfigProperty.REACTOR_NETTY_ENABLED);
             tracingEnabled = bool(ConfigProperty.TRACING_ENABLED);
             metricsEnabled = bool(ConfigProperty.METRICS_ENABLED);
             prometheusPort = port(ConfigProperty.PROMETHEUS_PORT);
