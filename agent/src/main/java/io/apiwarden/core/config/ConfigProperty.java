@@ -39,6 +39,9 @@ public enum ConfigProperty {
             "how many times a rate-limited call is resent at most (0 to 10)"),
     BACKOFF_MAX_DELAY("apiwarden.backoff.max-delay", "5m", false,
             "cap on one wait, Retry-After included"),
+    RESEND_MAX_RECORDED_BODY("apiwarden.resend.max-recorded-body", "1MiB", false,
+            "a request body the client cannot send twice (a streamed one) is recorded up to this size as it is sent,"
+                    + " so the call can be resent after a refresh or a rate limit; longer ones are not resent (0: record none; at most 64MiB)"),
     TOKEN_TIMEOUT("apiwarden.token.timeout", "10s", false,
             "time limit for one request to the token endpoint"),
     STORE("apiwarden.store", null, true,
