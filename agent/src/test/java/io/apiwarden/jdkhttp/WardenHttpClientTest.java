@@ -295,6 +295,24 @@ class WardenHttpClientTest {
     }
 
     @Test
+    void aBodyStreamedInManyPiecesIsResentWholeOnBothFaces() throws Exception {
+        byte[] content = io.apiwarden.it.apps.StreamedBody.content(20_000);
+        for (int face = 0; face < 2; face++) {
+            server.enqueue(response(401, "expired"));
+            server.enqueue(response(201, "created"));
+            HttpRequest post = HttpRequest.newBuilder(server.url("/api/v1/items").uri())
+                    .POST(HttpRequest.BodyPublishers.fromPublisher(io.apiwarden.it.apps.StreamedBody.of(content))).build();
+
+            HttpResponse<String> response = face == 0 ? client.send(post, BodyHandlers.ofString())
+                    : client.sendAsync(post, BodyHandlers.ofString()).get(10, TimeUnit.SECONDS);
+
+            assertThat(response.statusCode()).isEqualTo(201);
+            assertThat(server.takeRequest().getBody().toByteArray()).as("first attempt").isEqualTo(content);
+            assertThat(server.takeRequest().getBody().toByteArray()).as("resend").isEqualTo(content);
+        }
+    }
+
+    @Test
     void anInputStreamBodyIsRecordedAndResentSinceItsSupplierMayHandBackASpentStream() throws Exception {
         server.enqueue(response(429, "slow"));
         server.enqueue(response(200, "ok"));
