@@ -50,7 +50,7 @@ public final class CallDriver<R> implements Judge {
     private Exchange<R> sending;
     private boolean agentOwnsAuthorization;
     /** The call's request body as an attempt sent it, when the client cannot send it twice; null until an adapter asks. */
-    private RecordedBody recording;
+    private volatile RecordedBody recording;
 
     // runAsync only.
     private Exchange<R> exchange;
