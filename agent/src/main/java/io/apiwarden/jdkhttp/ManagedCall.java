@@ -11,12 +11,15 @@ import io.apiwarden.core.engine.CancelThrough;
 import io.apiwarden.core.engine.Exchange;
 import io.apiwarden.core.engine.Failures;
 import io.apiwarden.core.engine.Judge;
+import io.apiwarden.core.engine.RecordedBody;
+import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.time.DelayScheduler;
 
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
+import java.net.http.HttpRequest.BodyPublisher;
 import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandler;
 import java.net.http.HttpResponse.BodySubscribers;
@@ -154,9 +157,37 @@ final class ManagedCall<T> implements Exchange<HttpResponse<T>> {
         return name -> response.headers().allValues(name);
     }
 
-    /** The request to put on the wire: the current one with the attempt's headers and time-out. */
+    /**
+     * The request to put on the wire: the current one with the attempt's headers and time-out, and
+     * a body the client cannot send twice recorded as it goes, or sent again from its recording.
+     */
     private HttpRequest prepare(AttemptHeaders headers, Duration timeout) {
-        return headers.isEmpty() && timeout == null ? current : Requests.withHeaders(current, headers, timeout);
+        BodyPublisher body = attemptBody();
+        return headers.isEmpty() && timeout == null && body == null ? current
+                : Requests.withHeaders(current, headers, timeout, body);
+    }
+
+    /**
+     * The body of this attempt when it is not the current request's own: null for a body the
+     * client can send again itself (no copy is made of those), or when nothing is recorded.
+     */
+    private BodyPublisher attemptBody() {
+        try {
+            BodyPublisher app = current.bodyPublisher().orElse(null);
+            if (app == null || Requests.isRepeatable(current)) {
+                return null;
+            }
+            RecordedBody recording = driver.recordBody(app.contentLength());
+            if (recording == null) {
+                return null;
+            }
+            // A resend (or a redirect hop that keeps the body) after the first attempt sent it whole.
+            return recording.isComplete() ? new ReplayPublisher(recording, app.contentLength())
+                    : new RecordingPublisher(app, recording);
+        } catch (RuntimeException e) {
+            AgentLog.once(AgentLog.Level.WARN, "body-recording", "a request body could not be recorded for a resend", e);
+            return null;
+        }
     }
 
     private OutcomeHandler<T> handler(Judge judge) {

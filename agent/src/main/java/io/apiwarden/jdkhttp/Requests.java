@@ -22,7 +22,8 @@ final class Requests {
      * {@code ofString}, {@code ofByteArray(s)}, {@code ofFile} and {@code noBody}.
      * {@code ofInputStream} asks its supplier for a stream on each subscription, but a supplier
      * may well hand back the same, spent stream; {@code fromPublisher} and the app's own
-     * publishers may be one-shot. None of those is ever resent.
+     * publishers may be one-shot. None of those is resent as it is: {@link ManagedCall} records
+     * them as they are sent and resends the recording.
      */
     private static final Set<String> REPEATABLE_PUBLISHERS = Set.of(
             "jdk.internal.net.http.RequestPublishers$ByteArrayPublisher",
@@ -42,11 +43,13 @@ final class Requests {
     }
 
     /**
-     * The app's request with {@code headers} set (replacing the app's values) and, when
-     * {@code timeout} is not null, that time-out; everything else the same.
+     * The app's request with {@code headers} set (replacing the app's values), when
+     * {@code timeout} is not null that time-out, and when {@code body} is not null that body;
+     * everything else the same.
      */
-    static HttpRequest withHeaders(HttpRequest request, AttemptHeaders headers, Duration timeout) {
-        HttpRequest.Builder b = copy(request, request.uri(), request.method(), request.bodyPublisher().orElse(null), true);
+    static HttpRequest withHeaders(HttpRequest request, AttemptHeaders headers, Duration timeout, BodyPublisher body) {
+        HttpRequest.Builder b = copy(request, request.uri(), request.method(),
+                body != null ? body : request.bodyPublisher().orElse(null), true);
         headers.forEach(b::setHeader);
         if (timeout != null) {
             b.timeout(timeout);

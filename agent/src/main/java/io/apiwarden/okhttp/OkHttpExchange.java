@@ -9,6 +9,8 @@ import io.apiwarden.core.engine.AttemptHeaders;
 import io.apiwarden.core.engine.CallDriver;
 import io.apiwarden.core.engine.Exchange;
 import io.apiwarden.core.engine.Judge;
+import io.apiwarden.core.engine.RecordedBody;
+import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.time.DelayScheduler;
 import okhttp3.Call;
 import okhttp3.HttpUrl;
@@ -43,6 +45,7 @@ final class OkHttpExchange implements Exchange<Response> {
     private final AsyncRetries.State async;
     private final AsyncRetries retries;
     private final Request request;
+    private CallDriver<Response> driver;
 
     OkHttpExchange(Warden warden, Interceptor.Chain chain, AsyncRetries.State async, AsyncRetries retries) {
         this.warden = warden;
@@ -58,9 +61,11 @@ final class OkHttpExchange implements Exchange<Response> {
             if (async != null) {
                 // An enqueued call's span spans its copies: AsyncRetries ends it when the app is called back.
                 async.resendAfter(null, null);
-                return async.driver.attempts(this);
+                driver = async.driver;
+                return driver.attempts(this);
             }
-            return driverFor(request, chain.call(), warden).run(this);
+            driver = driverFor(request, chain.call(), warden);
+            return driver.run(this);
         } catch (InterruptedException e) {
             // The OkHttp waits never throw it (they raise an InterruptedIOException); kept for the signature.
             Thread.currentThread().interrupt();
@@ -93,6 +98,10 @@ final class OkHttpExchange implements Exchange<Response> {
     @Override
     public Attempt<Response> send(AttemptHeaders headers, Duration timeout, Judge judge) throws IOException {
         Request.Builder sent = request.newBuilder();
+        RequestBody body = attemptBody();
+        if (body != null) {
+            sent.method(request.method(), body);
+        }
         headers.forEach(sent::header);
         if (headers.get(AUTHORIZATION) != null) {
             // Marks the agent's token, so the network interceptor takes it off a hop outside the API.
@@ -171,6 +180,32 @@ final class OkHttpExchange implements Exchange<Response> {
     @Override
     public Function<String, List<String>> headers(Response response) {
         return response::headers;
+    }
+
+    /**
+     * The body of this attempt when it is not the app's own: a one-shot body recorded as it is
+     * sent, or sent again from its recording (an {@code enqueue} copy's too: the driver, and its
+     * recording, span the copies). Null for a body OkHttp can send again, which is never copied.
+     */
+    private RequestBody attemptBody() {
+        RequestBody app = request.body();
+        try {
+            if (app == null || !app.isOneShot() || app.isDuplex()) {
+                // A duplex body is written while the response is read: never the agent's to resend.
+                return null;
+            }
+            RecordedBody recording = driver.recordBody(app.contentLength());
+            if (recording == null) {
+                return null;
+            }
+            return recording.isComplete() ? RecordingBodies.replay(app, recording) : RecordingBodies.recording(app, recording);
+        } catch (IOException | RuntimeException | LinkageError e) {
+            // An OkHttp before 3.14 has no one-shot bodies to record; anything else: sent as without the agent.
+            if (!(e instanceof LinkageError)) {
+                AgentLog.once(AgentLog.Level.WARN, "body-recording", "a request body could not be recorded for a resend", e);
+            }
+            return null;
+        }
     }
 
     /** One attempt's response, classified (a bounded prefix of the body peeked when it must be) and judged. */
@@ -284,7 +319,10 @@ final class OkHttpExchange implements Exchange<Response> {
         }
     }
 
-    /** One-shot and duplex bodies (and any body on an OkHttp too old to say) are never sent twice. */
+    /**
+     * One-shot and duplex bodies (and any body on an OkHttp too old to say) cannot be sent twice
+     * as they are; a one-shot one may have been recorded ({@link #attemptBody}).
+     */
     private static boolean isRepeatable(RequestBody body) {
         if (body == null) {
             return true;

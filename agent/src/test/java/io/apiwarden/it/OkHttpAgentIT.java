@@ -159,13 +159,17 @@ class OkHttpAgentIT extends AgainstFakeApi {
         assertThat(api.apiRequests).hasSize(1);
     }
 
-    @Test
-    void aOneShotBodyIsNeverResent() throws Exception {
-        AgentJvm.Result r = app("okhttp5").run(OkHttpApp.class, "post-oneshot:" + url("/api/v1/items"));
+    @ParameterizedTest
+    @ValueSource(strings = {"okhttp3", "okhttp4", "okhttp5"})
+    void aOneShotBodyIsRecordedAsWrittenAndResentAfterTheRefresh(String okhttp) throws Exception {
+        AgentJvm.Result r = app(okhttp).run(OkHttpApp.class, "post-oneshot:" + url("/api/v1/items"));
 
-        assertThat(r.stdout).as(r.toString()).containsExactly("STATUS 401");
-        assertThat(api.apiRequests).hasSize(1);
-        assertThat(api.tokenRequests).isEmpty();
+        assertThat(r.stdout).as(r.toString()).containsExactly("STATUS 200");
+        assertThat(api.tokenRequests).hasSize(1);
+        assertThat(api.apiRequests).hasSize(2).allSatisfy(post -> {
+            assertThat(post.getBody().utf8()).isEqualTo("streamed once");
+            assertThat(post.getHeaders().get("Transfer-Encoding")).isEqualTo("chunked");
+        });
     }
 
     @ParameterizedTest

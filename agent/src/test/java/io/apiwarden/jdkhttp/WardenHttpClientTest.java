@@ -251,26 +251,129 @@ class WardenHttpClientTest {
         assertThat(server.getRequestCount()).isEqualTo(1);
     }
 
-    @Test
-    void aOneShotBodyIsNeverResent() throws Exception {
-        server.enqueue(response(401, "expired"));
-        HttpRequest post = HttpRequest.newBuilder(server.url("/api/v1/items").uri())
-                .POST(HttpRequest.BodyPublishers.fromPublisher(new OneShotPublisher("item"), 4)).build();
+    private HttpRequest streamedPost(String path, String body, boolean declareLength) {
+        java.util.concurrent.Flow.Publisher<java.nio.ByteBuffer> once = new OneShotPublisher(body);
+        return HttpRequest.newBuilder(server.url(path).uri()).POST(declareLength
+                ? HttpRequest.BodyPublishers.fromPublisher(once, body.getBytes(StandardCharsets.UTF_8).length)
+                : HttpRequest.BodyPublishers.fromPublisher(once)).build();
+    }
 
-        assertThat(client.send(post, BodyHandlers.ofString()).statusCode()).isEqualTo(401);
+    @Test
+    void aOneShotBodyIsRecordedAsSentAndResentAfterARefreshWithTheSameBytesAndLength() throws Exception {
+        server.enqueue(response(401, "expired"));
+        server.enqueue(response(201, "created"));
+
+        assertThat(client.send(streamedPost("/api/v1/items", "{\"name\":\"a\"}", true), BodyHandlers.ofString()).statusCode())
+                .isEqualTo(201);
+
+        assertThat(tokens.requests()).isEqualTo(1);
+        for (int i = 0; i < 2; i++) {
+            RecordedRequest sent = server.takeRequest();
+            assertThat(sent.getBody().utf8()).isEqualTo("{\"name\":\"a\"}");
+            assertThat(sent.getHeaders().get("Content-Length")).isEqualTo("12");
+            assertThat(sent.getHeaders().get("Transfer-Encoding")).isNull();
+        }
+    }
+
+    @Test
+    void aOneShotBodyOfNoDeclaredLengthIsResentChunkedAsItWasSentAfterEachRateLimitWait() throws Exception {
+        server.enqueue(response(429, "slow"));
+        server.enqueue(response(429, "slow"));
+        server.enqueue(response(200, "done"));
+        String body = "x".repeat(100_000);
+
+        HttpResponse<String> response = client.sendAsync(streamedPost("/api/v1/items", body, false), BodyHandlers.ofString())
+                .get(10, TimeUnit.SECONDS);
+
+        assertThat(response.body()).isEqualTo("done");
+        for (int i = 0; i < 3; i++) {
+            RecordedRequest sent = server.takeRequest();
+            assertThat(sent.getBody().utf8()).isEqualTo(body);
+            assertThat(sent.getHeaders().get("Transfer-Encoding")).isEqualTo("chunked");
+            assertThat(sent.getHeaders().get("Content-Length")).isNull();
+        }
+    }
+
+    @Test
+    void aBodyStreamedInManyPiecesIsResentWholeOnBothFaces() throws Exception {
+        byte[] content = io.apiwarden.it.apps.StreamedBody.content(20_000);
+        for (int face = 0; face < 2; face++) {
+            server.enqueue(response(401, "expired"));
+            server.enqueue(response(201, "created"));
+            HttpRequest post = HttpRequest.newBuilder(server.url("/api/v1/items").uri())
+                    .POST(HttpRequest.BodyPublishers.fromPublisher(io.apiwarden.it.apps.StreamedBody.of(content))).build();
+
+            HttpResponse<String> response = face == 0 ? client.send(post, BodyHandlers.ofString())
+                    : client.sendAsync(post, BodyHandlers.ofString()).get(10, TimeUnit.SECONDS);
+
+            assertThat(response.statusCode()).isEqualTo(201);
+            assertThat(server.takeRequest().getBody().toByteArray()).as("first attempt").isEqualTo(content);
+            assertThat(server.takeRequest().getBody().toByteArray()).as("resend").isEqualTo(content);
+        }
+    }
+
+    @Test
+    void anInputStreamBodyIsRecordedAndResentSinceItsSupplierMayHandBackASpentStream() throws Exception {
+        server.enqueue(response(429, "slow"));
+        server.enqueue(response(200, "ok"));
+        java.io.ByteArrayInputStream once = new java.io.ByteArrayInputStream("{\"order\":42}".getBytes(StandardCharsets.UTF_8));
+        HttpRequest post = HttpRequest.newBuilder(server.url("/api/v1/orders").uri())
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> once)).build();
+
+        assertThat(client.send(post, BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+        assertThat(server.takeRequest().getBody().utf8()).isEqualTo("{\"order\":42}");
+        assertThat(server.takeRequest().getBody().utf8()).isEqualTo("{\"order\":42}");
+    }
+
+    @Test
+    void aOneShotBodyOverTheRecordingBoundIsNotResentDeclaredOrNot() throws Exception {
+        HttpClient small = managed(HttpClient.newHttpClient(), "apiwarden.access-token", "access-0",
+                "apiwarden.resend.max-recorded-body", "11");
+        server.enqueue(response(401, "expired"));
+        server.enqueue(response(429, "slow"));
+
+        assertThat(small.send(streamedPost("/api/v1/items", "twelve bytes", true), BodyHandlers.ofString()).statusCode())
+                .isEqualTo(401);
+        assertThat(small.send(streamedPost("/api/v1/items", "twelve bytes", false), BodyHandlers.ofString()).statusCode())
+                .isEqualTo(429);
+
+        assertThat(server.getRequestCount()).isEqualTo(2);
+        assertThat(tokens.requests()).isZero();
+        assertThat(server.takeRequest().getBody().utf8()).isEqualTo("twelve bytes");
+        assertThat(server.takeRequest().getBody().utf8()).isEqualTo("twelve bytes");
+    }
+
+    @Test
+    void withRecordingOffAOneShotBodyIsNeverResent() throws Exception {
+        HttpClient off = managed(HttpClient.newHttpClient(), "apiwarden.access-token", "access-0",
+                "apiwarden.resend.max-recorded-body", "0");
+        server.enqueue(response(401, "expired"));
+
+        assertThat(off.send(streamedPost("/api/v1/items", "item", true), BodyHandlers.ofString()).statusCode()).isEqualTo(401);
         assertThat(server.getRequestCount()).isEqualTo(1);
         assertThat(tokens.requests()).isZero();
     }
 
     @Test
-    void anInputStreamBodyIsNeverResentSinceItsSupplierMayHandBackASpentStream() throws Exception {
-        server.enqueue(response(429, "slow"));
-        java.io.ByteArrayInputStream once = new java.io.ByteArrayInputStream("{\"order\":42}".getBytes(StandardCharsets.UTF_8));
-        HttpRequest post = HttpRequest.newBuilder(server.url("/api/v1/orders").uri())
-                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> once)).build();
+    void aBodyTheClientCanSendAgainIsNeverCopiedAndAStreamedOneIsTeedThenReplayed() throws Exception {
+        PublishersSeenClient raw = new PublishersSeenClient();
+        HttpClient seen = managed(raw, "apiwarden.access-token", "access-0");
+        server.enqueue(response(401, "expired"));
+        server.enqueue(response(201, "created"));
+        server.enqueue(response(401, "expired"));
+        server.enqueue(response(201, "created"));
+        HttpRequest.BodyPublisher text = HttpRequest.BodyPublishers.ofString("{\"name\":\"a\"}");
 
-        assertThat(client.send(post, BodyHandlers.ofString()).statusCode()).isEqualTo(429);
-        assertThat(server.getRequestCount()).isEqualTo(1);
+        seen.send(HttpRequest.newBuilder(server.url("/api/v1/items").uri()).POST(text).build(), BodyHandlers.ofString());
+        seen.send(streamedPost("/api/v1/items", "item", true), BodyHandlers.ofString());
+
+        assertThat(raw.publishers).hasSize(4);
+        assertThat(raw.publishers.get(0)).isSameAs(text);
+        assertThat(raw.publishers.get(1)).isSameAs(text);
+        assertThat(raw.publishers.get(2)).isInstanceOf(RecordingPublisher.class);
+        assertThat(raw.publishers.get(3)).isInstanceOf(ReplayPublisher.class);
+        assertThat(raw.publishers.get(2).contentLength()).isEqualTo(4);
+        assertThat(raw.publishers.get(3).contentLength()).isEqualTo(4);
     }
 
     @Test

@@ -111,6 +111,97 @@ class WardenOkHttpTest {
         assertThat(server.getRequestCount()).isEqualTo(1);
     }
 
+    /** A one-shot body, as a stream the app pipes in: written in pieces, once; a second write fails. */
+    private static okhttp3.RequestBody oneShot(String content, boolean declareLength) {
+        byte[] bytes = content.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        java.util.concurrent.atomic.AtomicBoolean used = new java.util.concurrent.atomic.AtomicBoolean();
+        return new okhttp3.RequestBody() {
+            @Override
+            public okhttp3.MediaType contentType() {
+                return okhttp3.MediaType.get("application/json");
+            }
+
+            @Override
+            public long contentLength() {
+                return declareLength ? bytes.length : -1;
+            }
+
+            @Override
+            public boolean isOneShot() {
+                return true;
+            }
+
+            @Override
+            public void writeTo(okio.BufferedSink sink) throws IOException {
+                if (!used.compareAndSet(false, true)) {
+                    throw new IOException("this body was already written");
+                }
+                for (int i = 0; i < bytes.length; i += 5000) {
+                    sink.write(bytes, i, Math.min(5000, bytes.length - i));
+                    sink.flush();
+                }
+            }
+        };
+    }
+
+    @Test
+    void aOneShotBodyIsRecordedAsWrittenAndResentAfterARefreshWithTheSameBytesAndLength() throws Exception {
+        String body = "{\"items\":\"" + "x".repeat(30_000) + "\"}";
+        server.enqueue(new MockResponse.Builder().code(401).body("{\"message\":\"OAuth invalid token\"}").build());
+        server.enqueue(new MockResponse.Builder().code(201).body("created").build());
+
+        try (Response response = client.newCall(new Request.Builder().url(server.url("/api/v1/items"))
+                .post(oneShot(body, true)).build()).execute()) {
+            assertThat(response.code()).isEqualTo(201);
+        }
+        for (int i = 0; i < 2; i++) {
+            mockwebserver3.RecordedRequest sent = server.takeRequest();
+            assertThat(sent.getBody().utf8()).isEqualTo(body);
+            assertThat(sent.getHeaders().get("Content-Length")).isEqualTo(String.valueOf(body.length()));
+            assertThat(sent.getHeaders().get("Content-Type")).startsWith("application/json");
+        }
+        assertThat(tokens.requests()).isEqualTo(1);
+    }
+
+    @Test
+    void anEnqueuedOneShotBodyIsResentChunkedFromItsRecordingByTheCopyAfterTheWait() throws Exception {
+        String body = "y".repeat(12_345);
+        server.enqueue(new MockResponse.Builder().code(429).body("API rate limit exceeded (global)").build());
+        server.enqueue(new MockResponse.Builder().code(200).body("ok").build());
+        Call call = client.newCall(new Request.Builder().url(server.url("/api/v1/items")).post(oneShot(body, false)).build());
+        Answer answer = new Answer();
+
+        okHttp.enqueue(call, answer);
+        awaitPendingWait();
+        scheduler.runDue();
+
+        assertThat(answer.result.get(5, TimeUnit.SECONDS)).isEqualTo("ok");
+        for (int i = 0; i < 2; i++) {
+            mockwebserver3.RecordedRequest sent = server.takeRequest();
+            assertThat(sent.getBody().utf8()).isEqualTo(body);
+            assertThat(sent.getHeaders().get("Transfer-Encoding")).isEqualTo("chunked");
+        }
+    }
+
+    @Test
+    void aOneShotBodyOverTheBoundIsNotResent() throws Exception {
+        OkHttpClient small = WardenOkHttp.create(TestWardens.warden(TestWardens.config(
+                "apiwarden.base-url", server.url("/api/v1").toString(),
+                "apiwarden.access-token", "access-0",
+                "apiwarden.refresh-token", "refresh-0",
+                "apiwarden.token-url", server.url("/auth/token").toString(),
+                "apiwarden.resend.max-recorded-body", "1KiB"), tokens, scheduler, clock)).manage(new OkHttpClient.Builder()).build();
+        server.enqueue(new MockResponse.Builder().code(401).body("{\"message\":\"OAuth invalid token\"}").build());
+
+        try (Response response = small.newCall(new Request.Builder().url(server.url("/api/v1/items"))
+                .post(oneShot("z".repeat(2000), false)).build()).execute()) {
+            assertThat(response.code()).isEqualTo(401);
+        }
+        assertThat(server.getRequestCount()).isEqualTo(1);
+        assertThat(server.takeRequest().getBody().utf8()).isEqualTo("z".repeat(2000));
+        assertThat(tokens.requests()).isZero();
+    }
+
     /** The wait is scheduled on the dispatcher's thread once the 429 is back: polled, never slept through. */
     private void awaitPendingWait() throws InterruptedException {
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);

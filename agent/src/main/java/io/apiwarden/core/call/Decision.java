@@ -20,6 +20,10 @@ public final class Decision {
     static final Decision RETURN_AT_DEADLINE = notResent("deadline");
     /** The request body cannot be sent twice. */
     static final Decision BODY_NOT_REPEATABLE = notResent("body_not_repeatable");
+    /** The request body could not be sent twice and was longer than the agent records to send it again. */
+    static final Decision BODY_TOO_LARGE_TO_REPLAY = notResent("body_too_large_to_replay");
+    /** The request body was being recorded, but had not been sent whole when the response came. */
+    static final Decision BODY_NOT_FINISHED = notResent("body_not_finished");
     /** The app set its own Authorization: a new token of the agent's would not be sent. */
     static final Decision APP_AUTHORIZATION = notResent("app_authorization");
     /** No refresh is possible: no refresh token or token endpoint, or refreshing stopped after a permanent refusal. */

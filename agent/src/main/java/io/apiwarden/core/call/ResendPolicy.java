@@ -16,8 +16,8 @@ import java.util.Optional;
  * <p>A logical call earns at most one token refresh (the spec folds "insufficient permissions"
  * into the invalid-token error, so a second refresh could only loop) and at most
  * {@code maxRetries} waits for a global rate limit. Nothing is resent whose body cannot be
- * sent twice, and no wait is begun that would outlive the app's own time limit for the call
- * ({@link CallState#deadline()}): the app gets the response it would have had without the agent.
+ * sent twice (by the client, or from a whole recording of it: see {@link BodyReplay}), and no
+ * wait is begun that would outlive the app's own time limit for the call ({@link CallState#deadline()}): the app gets the response it would have had without the agent.
  */
 public final class ResendPolicy {
     private final BackoffPolicy backoff;
@@ -66,26 +66,33 @@ public final class ResendPolicy {
      * Decides and counts the step in {@code state}.
      *
      * @param retryAfter the response's {@code Retry-After} header, or null
-     * @param bodyRepeatable whether the request body can be sent again
+     * @param body whether the request body can be sent again, as it stands now that the response came
      * @param agentSetToken whether the request carried the agent's token (refreshing cannot help otherwise)
      * @param canRefresh whether a refresh is possible at all
      */
-    public Decision decide(CallState state, Verdict verdict, String retryAfter, boolean bodyRepeatable,
+    public Decision decide(CallState state, Verdict verdict, String retryAfter, BodyReplay body,
                            boolean agentSetToken, boolean canRefresh) {
-        Decision d = choose(state, verdict, retryAfter, bodyRepeatable, agentSetToken, canRefresh);
+        Decision d = choose(state, verdict, retryAfter, body, agentSetToken, canRefresh);
         if (d.action() == Decision.Action.RETURN && d.reason() != null && AgentLog.enabled(AgentLog.Level.DEBUG)) {
             AgentLog.debug("not resent (" + d.reason() + "): " + verdict.name().toLowerCase(java.util.Locale.ROOT) + " on " + state.requestKey());
         }
         return d;
     }
 
-    private Decision choose(CallState state, Verdict verdict, String retryAfter, boolean bodyRepeatable,
+    private Decision choose(CallState state, Verdict verdict, String retryAfter, BodyReplay body,
                             boolean agentSetToken, boolean canRefresh) {
         if (verdict != Verdict.INVALID_TOKEN && verdict != Verdict.GLOBAL_RATE_LIMIT) {
             return Decision.RETURN;
         }
-        if (!bodyRepeatable) {
-            return Decision.BODY_NOT_REPEATABLE;
+        switch (body) {
+            case NOT_REPEATABLE:
+                return Decision.BODY_NOT_REPEATABLE;
+            case TOO_LARGE_TO_REPLAY:
+                return Decision.BODY_TOO_LARGE_TO_REPLAY;
+            case NOT_FINISHED:
+                return Decision.BODY_NOT_FINISHED;
+            default:
+                break;
         }
         if (verdict == Verdict.INVALID_TOKEN) {
             return afterInvalidToken(state, agentSetToken, canRefresh);

@@ -55,6 +55,9 @@ public enum ConfigProperty {
                     + "beyond it the app gets the 429 at once"),
     RETRY_BUDGET_MIN_PER_SECOND("apiwarden.throttle.retry-budget.min-per-second", "3", false,
             "rate-limit resends always allowed per second, however few the calls (0 to 1000)"),
+    RESEND_MAX_RECORDED_BODY("apiwarden.resend.max-recorded-body", "1MiB", false,
+            "a request body the client cannot send twice (a streamed one) is recorded up to this size as it is sent,"
+                    + " so the call can be resent after a refresh or a rate limit; longer ones are not resent (0: record none; at most 64MiB)"),
     TOKEN_TIMEOUT("apiwarden.token.timeout", "10s", false,
             "time limit for one request to the token endpoint"),
     STORE("apiwarden.store", null, true,

@@ -30,6 +30,8 @@ import java.util.function.Function;
 public final class WardenConfig {
     /** Beyond ten doublings of even a 2 s start the waits exceed half an hour: no caller waits that long. */
     static final int MAX_RETRIES_LIMIT = 10;
+    /** The longest body the agent records for a resend: it is held in memory for the whole call. */
+    static final long MAX_RECORDED_BODY_LIMIT = 64L * 1024 * 1024;
     /** No wait or time-out the agent keeps is longer than a day; longer values are typing mistakes. */
     static final Duration MAX_DURATION = Duration.ofHours(24);
 
@@ -52,6 +54,7 @@ public final class WardenConfig {
     private final Duration backoffInitialDelay;
     private final int backoffMaxRetries;
     private final Duration backoffMaxDelay;
+    private final long maxRecordedBody;
     private final Duration tokenTimeout;
     private final boolean jdkHttpClientEnabled;
     private final boolean okHttpEnabled;
@@ -89,6 +92,7 @@ public final class WardenConfig {
         this.throttleGateEnabled = r.throttleGateEnabled;
         this.retryBudgetRatio = r.retryBudgetRatio;
         this.retryBudgetMinPerSecond = r.retryBudgetMinPerSecond;
+        this.maxRecordedBody = r.maxRecordedBody;
         this.tokenTimeout = r.tokenTimeout;
         this.jdkHttpClientEnabled = r.jdkHttpClientEnabled;
         this.okHttpEnabled = r.okHttpEnabled;
@@ -209,6 +213,11 @@ public final class WardenConfig {
         return retryBudgetMinPerSecond;
     }
 
+    /** The longest request body recorded as it is sent so that it can be resent; 0 when none is. */
+    public long maxRecordedBody() {
+        return maxRecordedBody;
+    }
+
     public Duration tokenTimeout() {
         return tokenTimeout;
     }
@@ -297,6 +306,7 @@ public final class WardenConfig {
                 + " retries, max " + Durations.format(backoffMaxDelay)
                 + ", throttle-gate=" + throttleGateEnabled + ", retry-budget=" + Math.round(retryBudgetRatio * 100) + "% min "
                 + retryBudgetMinPerSecond + "/s"
+                + ", max-recorded-body=" + Sizes.format(maxRecordedBody)
                 + ", jdk-http-client=" + jdkHttpClientEnabled
                 + ", okhttp=" + okHttpEnabled
                 + ", unmanaged-warnings=" + unmanagedWarningsEnabled
@@ -330,6 +340,7 @@ public final class WardenConfig {
         boolean throttleGateEnabled;
         double retryBudgetRatio;
         int retryBudgetMinPerSecond;
+        long maxRecordedBody;
         Duration tokenTimeout;
         boolean jdkHttpClientEnabled;
         boolean okHttpEnabled;
@@ -366,6 +377,7 @@ public final class WardenConfig {
             backoffInitialDelay = positiveDuration(ConfigProperty.BACKOFF_INITIAL_DELAY);
             backoffMaxRetries = maxRetries();
             backoffMaxDelay = positiveDuration(ConfigProperty.BACKOFF_MAX_DELAY);
+            maxRecordedBody = maxRecordedBody();
             tokenTimeout = positiveDuration(ConfigProperty.TOKEN_TIMEOUT);
             throttleGateEnabled = bool(ConfigProperty.THROTTLE_GATE_ENABLED);
             retryBudgetRatio = ratio(ConfigProperty.RETRY_BUDGET_RATIO);
@@ -744,6 +756,22 @@ public final class WardenConfig {
                 names.add(name);
             }
             return List.copyOf(names);
+        }
+
+        private long maxRecordedBody() {
+            ConfigProperty p = ConfigProperty.RESEND_MAX_RECORDED_BODY;
+            String value = valueOrDefault(p);
+            try {
+                long size = Sizes.parse(value);
+                if (size <= MAX_RECORDED_BODY_LIMIT) {
+                    return size;
+                }
+                problems.add(where(p) + " is " + value + ": give at most " + Sizes.format(MAX_RECORDED_BODY_LIMIT)
+                        + " (each call holds what it records until it ends), or 0 to record none");
+            } catch (IllegalArgumentException e) {
+                problems.add(where(p) + ": " + e.getMessage());
+            }
+            return Sizes.parse(p.defaultValue());
         }
 
         private int maxRetries() {

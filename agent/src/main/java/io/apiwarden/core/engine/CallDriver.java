@@ -1,6 +1,7 @@
 package io.apiwarden.core.engine;
 
 import io.apiwarden.core.Warden;
+import io.apiwarden.core.call.BodyReplay;
 import io.apiwarden.core.call.CallState;
 import io.apiwarden.core.call.Deadline;
 import io.apiwarden.core.call.Decision;
@@ -56,8 +57,10 @@ public final class CallDriver<R> implements Judge {
     /** Whether the next attempt resends a rate-limited one: it goes before calls never sent. */
     private boolean nextIsRateLimitRetry;
     // Of the request being managed, set as each attempt is prepared.
-    private boolean repeatable;
+    private Exchange<R> sending;
     private boolean agentOwnsAuthorization;
+    /** The call's request body as an attempt sent it, when the client cannot send it twice; null until an adapter asks. */
+    private volatile RecordedBody recording;
 
     // runAsync only.
     private Exchange<R> exchange;
@@ -91,6 +94,30 @@ public final class CallDriver<R> implements Judge {
     /** The call's state: what it has used up so far. */
     public CallState state() {
         return state;
+    }
+
+    /**
+     * The recording of this call's request body, for an adapter whose client cannot send the body
+     * twice: the adapter tees the first attempt's body into it ({@link RecordedBody#begin}), and
+     * sends {@link RecordedBody#buffers} on a resend, which the driver only decides on once the
+     * recording is whole. One per call (all attempts, and an OkHttp call's copies, share it),
+     * dropped when the call ends.
+     *
+     * @param declaredLength the length the client declares for the body, or -1 when it does not know
+     * @return null when nothing is to be recorded: recording is off ({@code apiwarden.resend.max-recorded-body=0})
+     *         or the declared length is over the bound (the call is then not resent, and says why)
+     */
+    public RecordedBody recordBody(long declaredLength) {
+        long limit = warden.config().maxRecordedBody();
+        if (limit <= 0) {
+            return null;
+        }
+        RecordedBody r = recording;
+        if (r == null) {
+            r = new RecordedBody(limit);
+            recording = r;
+        }
+        return r.fits(declaredLength) ? r : null;
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -498,7 +525,7 @@ public final class CallDriver<R> implements Judge {
      * context and, when configured, the request ID.
      */
     private AttemptHeaders prepare(Exchange<R> exchange, AttemptObserver attempt) {
-        repeatable = exchange.bodyRepeatable();
+        sending = exchange;
         agentOwnsAuthorization = warden.replacesAppAuthorization() || !exchange.hasHeader(AUTHORIZATION);
         AttemptHeaders h = headers;
         if (h == null) {
@@ -550,8 +577,20 @@ public final class CallDriver<R> implements Judge {
 
     @Override
     public Decision decide(Verdict verdict, String retryAfter) {
-        return warden.resendPolicy().decide(state, verdict, retryAfter, repeatable, agentOwnsAuthorization,
+        return warden.resendPolicy().decide(state, verdict, retryAfter, bodyReplay(), agentOwnsAuthorization,
                 warden.tokens().canRefresh());
+    }
+
+    /**
+     * Whether the body of the request just answered can go out again. Asked now, not when the
+     * attempt was prepared: a recorded body is only whole once the attempt has sent it.
+     */
+    private BodyReplay bodyReplay() {
+        if (sending.bodyRepeatable()) {
+            return BodyReplay.REPEATABLE;
+        }
+        RecordedBody r = recording;
+        return r == null ? BodyReplay.NOT_REPEATABLE : r.replay();
     }
 
     /** Tells the attempt's observer what came back and what the agent does about it. */
@@ -578,6 +617,10 @@ public final class CallDriver<R> implements Judge {
      * fails a call. For {@link #attempts} callers; {@link #run} and {@link #runAsync} end it themselves.
      */
     public void end(int status, Function<String, List<String>> headers, Throwable failure) {
+        RecordedBody r = recording;
+        if (r != null) {
+            r.drop();
+        }
         try {
             observer.end(status, headers == null ? null : verdictOf(status, headers), failure);
         } catch (RuntimeException e) {

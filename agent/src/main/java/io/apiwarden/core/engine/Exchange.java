@@ -16,7 +16,12 @@ import java.util.List;
  * exchange only knows how its client does each step. Adding a client means writing one of these.
  *
  * <p>An exchange may follow the call's request as it changes (a redirect hop the agent follows
- * itself): the driver asks for {@link #hasHeader} and {@link #bodyRepeatable} before every attempt.
+ * itself): the driver asks for {@link #hasHeader} before every attempt, and for
+ * {@link #bodyRepeatable} when it decides on each response.
+ *
+ * <p>A body the client cannot send twice can still be resent when the exchange records it as
+ * the first attempt sends it ({@link CallDriver#recordBody}) and sends the recording on a resend:
+ * the driver resends only once the recording is whole, and says why not otherwise.
  *
  * @param <R> the response type the app gets from its client
  */
@@ -25,7 +30,12 @@ public interface Exchange<R> {
     /** Whether the request being managed carries header {@code name} of the app's own. */
     boolean hasHeader(String name);
 
-    /** Whether the request being managed can be sent again with the same body. */
+    /**
+     * Whether the client itself can send the request being managed again with the same body (no
+     * body, a string, an array, a file). Asked when a response has been classified, while the
+     * attempt's request is still the one being managed; when false, the driver looks at the call's
+     * {@link RecordedBody}, if the exchange made one.
+     */
     boolean bodyRepeatable();
 
     /** Whether the request asks the server for {@code 100 Continue} first (for the attempt's span). */

@@ -15,7 +15,7 @@ class ResendPolicyTest {
     private final CallState state = new CallState();
 
     private Decision decide(Verdict v) {
-        return policy.decide(state, v, null, true, true, true);
+        return policy.decide(state, v, null, BodyReplay.REPEATABLE, true, true);
     }
 
     @Test
@@ -40,7 +40,7 @@ class ResendPolicyTest {
 
     @Test
     void retryAfterIsNamedAsTheReasonWhenItIsLonger() {
-        Decision d = policy.decide(state, Verdict.GLOBAL_RATE_LIMIT, "60", true, true, true);
+        Decision d = policy.decide(state, Verdict.GLOBAL_RATE_LIMIT, "60", BodyReplay.REPEATABLE, true, true);
 
         assertThat(d.delay()).isEqualTo(Duration.ofSeconds(60));
         assertThat(d.reason()).isEqualTo("retry-after");
@@ -48,9 +48,11 @@ class ResendPolicyTest {
 
     @Test
     void nothingIsResentWhenItCannotHelpOrCannotBeRepeatedAndEachRefusalSaysWhy() {
-        assertThat(policy.decide(state, Verdict.GLOBAL_RATE_LIMIT, null, false, true, true).reason()).isEqualTo("body_not_repeatable");
-        assertThat(policy.decide(state, Verdict.INVALID_TOKEN, null, true, false, true).reason()).isEqualTo("app_authorization");
-        assertThat(policy.decide(state, Verdict.INVALID_TOKEN, null, true, true, false).reason()).isEqualTo("no_refresh");
+        assertThat(policy.decide(state, Verdict.GLOBAL_RATE_LIMIT, null, BodyReplay.NOT_REPEATABLE, true, true).reason()).isEqualTo("body_not_repeatable");
+        assertThat(policy.decide(state, Verdict.INVALID_TOKEN, null, BodyReplay.TOO_LARGE_TO_REPLAY, true, true).reason()).isEqualTo("body_too_large_to_replay");
+        assertThat(policy.decide(state, Verdict.GLOBAL_RATE_LIMIT, null, BodyReplay.NOT_FINISHED, true, true).reason()).isEqualTo("body_not_finished");
+        assertThat(policy.decide(state, Verdict.INVALID_TOKEN, null, BodyReplay.REPEATABLE, false, true).reason()).isEqualTo("app_authorization");
+        assertThat(policy.decide(state, Verdict.INVALID_TOKEN, null, BodyReplay.REPEATABLE, true, false).reason()).isEqualTo("no_refresh");
         assertThat(decide(Verdict.SERVER_ERROR)).isEqualTo(Decision.returnToApp());
         assertThat(decide(Verdict.CLIENT_ERROR)).isEqualTo(Decision.returnToApp());
         assertThat(decide(Verdict.SUCCESS).reason()).isNull();
@@ -61,22 +63,22 @@ class ResendPolicyTest {
     void aRequestRefusedAgainRightAfterARefreshCostsNoRefreshWithTheSameToken() {
         CallState first = new CallState(Deadline.NONE, "GET", "/v1/admin");
         first.sendingToken(0);
-        assertThat(policy.decide(first, Verdict.INVALID_TOKEN, null, true, true, true).action()).isEqualTo(Decision.Action.REFRESH_AND_RESEND);
+        assertThat(policy.decide(first, Verdict.INVALID_TOKEN, null, BodyReplay.REPEATABLE, true, true).action()).isEqualTo(Decision.Action.REFRESH_AND_RESEND);
         first.sendingToken(1);
-        assertThat(policy.decide(first, Verdict.INVALID_TOKEN, null, true, true, true).reason()).isEqualTo("refreshed_already");
+        assertThat(policy.decide(first, Verdict.INVALID_TOKEN, null, BodyReplay.REPEATABLE, true, true).reason()).isEqualTo("refreshed_already");
 
         CallState again = new CallState(Deadline.NONE, "GET", "/v1/admin");
         again.sendingToken(1);
-        assertThat(policy.decide(again, Verdict.INVALID_TOKEN, null, true, true, true).reason()).isEqualTo("refused_for_rights");
+        assertThat(policy.decide(again, Verdict.INVALID_TOKEN, null, BodyReplay.REPEATABLE, true, true).reason()).isEqualTo("refused_for_rights");
 
         CallState otherResource = new CallState(Deadline.NONE, "GET", "/v1/user");
         otherResource.sendingToken(1);
-        assertThat(policy.decide(otherResource, Verdict.INVALID_TOKEN, null, true, true, true).action())
+        assertThat(policy.decide(otherResource, Verdict.INVALID_TOKEN, null, BodyReplay.REPEATABLE, true, true).action())
                 .as("a refusal elsewhere means revoked or expired").isEqualTo(Decision.Action.REFRESH_AND_RESEND);
 
         CallState newerToken = new CallState(Deadline.NONE, "GET", "/v1/admin");
         newerToken.sendingToken(2);
-        assertThat(policy.decide(newerToken, Verdict.INVALID_TOKEN, null, true, true, true).action())
+        assertThat(policy.decide(newerToken, Verdict.INVALID_TOKEN, null, BodyReplay.REPEATABLE, true, true).action())
                 .as("a new token may have other rights").isEqualTo(Decision.Action.REFRESH_AND_RESEND);
     }
 
@@ -100,11 +102,11 @@ class ResendPolicyTest {
         ResendPolicy timed = new ResendPolicy(new BackoffPolicy(Duration.ofSeconds(2), 5, Duration.ofMinutes(5)), clock);
         CallState limited = new CallState(Deadline.after(Duration.ofSeconds(7), clock), "GET", "/v1/user");
 
-        assertThat(timed.decide(limited, Verdict.GLOBAL_RATE_LIMIT, null, true, true, true).delay()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(timed.decide(limited, Verdict.GLOBAL_RATE_LIMIT, null, BodyReplay.REPEATABLE, true, true).delay()).isEqualTo(Duration.ofSeconds(2));
         clock.advance(Duration.ofSeconds(2));
-        assertThat(timed.decide(limited, Verdict.GLOBAL_RATE_LIMIT, null, true, true, true).delay()).isEqualTo(Duration.ofSeconds(4));
+        assertThat(timed.decide(limited, Verdict.GLOBAL_RATE_LIMIT, null, BodyReplay.REPEATABLE, true, true).delay()).isEqualTo(Duration.ofSeconds(4));
         clock.advance(Duration.ofSeconds(4));
-        Decision third = timed.decide(limited, Verdict.GLOBAL_RATE_LIMIT, null, true, true, true);
+        Decision third = timed.decide(limited, Verdict.GLOBAL_RATE_LIMIT, null, BodyReplay.REPEATABLE, true, true);
 
         assertThat(third.action()).isEqualTo(Decision.Action.RETURN);
         assertThat(third.reason()).isEqualTo("deadline");
@@ -117,7 +119,7 @@ class ResendPolicyTest {
         ResendPolicy timed = new ResendPolicy(new BackoffPolicy(Duration.ofSeconds(2), 5, Duration.ofMinutes(5)), clock);
         CallState limited = new CallState(Deadline.after(Duration.ofSeconds(3), clock), "GET", "/v1/user");
 
-        assertThat(timed.decide(limited, Verdict.GLOBAL_RATE_LIMIT, "60", true, true, true).reason()).isEqualTo("deadline");
+        assertThat(timed.decide(limited, Verdict.GLOBAL_RATE_LIMIT, "60", BodyReplay.REPEATABLE, true, true).reason()).isEqualTo("deadline");
     }
 
     @Test
@@ -126,7 +128,7 @@ class ResendPolicyTest {
         CallState limited = new CallState(Deadline.after(Duration.ofSeconds(3), clock), "GET", "/v1/user");
         clock.advance(Duration.ofSeconds(3));
 
-        Decision d = policy.decide(limited, Verdict.INVALID_TOKEN, null, true, true, true);
+        Decision d = policy.decide(limited, Verdict.INVALID_TOKEN, null, BodyReplay.REPEATABLE, true, true);
 
         assertThat(d.action()).isEqualTo(Decision.Action.RETURN);
         assertThat(d.reason()).isEqualTo("deadline");

@@ -92,6 +92,23 @@ class WardenConfigTest {
     }
 
     @Test
+    void theRecordedBodyBoundIsASizeOneMebibyteByDefaultAndABadOneSaysWhatToWrite() throws Exception {
+        minimal();
+        assertThat(read().maxRecordedBody()).isEqualTo(1024 * 1024);
+        props.put("apiwarden.resend.max-recorded-body", "256 KiB");
+        assertThat(read().maxRecordedBody()).isEqualTo(256 * 1024);
+        props.put("apiwarden.resend.max-recorded-body", "0");
+        assertThat(read().maxRecordedBody()).isZero();
+
+        props.put("apiwarden.resend.max-recorded-body", "1MB");
+        assertThatThrownBy(this::read).isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems())
+                .singleElement().asString().contains("apiwarden.resend.max-recorded-body", "'1MB' is not a size", "64KiB, 1MiB"));
+        props.put("apiwarden.resend.max-recorded-body", "65MiB");
+        assertThatThrownBy(this::read).isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems())
+                .singleElement().asString().contains("apiwarden.resend.max-recorded-body", "at most 64MiB"));
+    }
+
+    @Test
     void aTokenWithControlCharactersIsRejectedWithoutEchoingIt() {
         minimal();
         props.put("apiwarden.access-token", "abc\u0007secret-part");

@@ -119,6 +119,96 @@ class CallDriverTest {
     }
 
     @Test
+    void aStreamedBodyRecordedWholeIsResentAfterARefreshWithTheSameBytes() throws Exception {
+        streamed("{\"name\":", "\"a\"}");
+        client.reply(401, INVALID_TOKEN).reply(200, "done");
+        CallDriver<FakeExchange.Reply> driver = call(warden(), null);
+
+        FakeExchange.Reply reply = driver.run(client.recordingFor(driver));
+
+        assertThat(reply.body).isEqualTo("done");
+        assertThat(tokens.requests()).isEqualTo(1);
+        assertThat(client.sentBodies).containsExactly("{\"name\":\"a\"}", "{\"name\":\"a\"}");
+        assertThat(telemetry.decisions).containsExactly("REFRESH_AND_RESEND", "RETURN");
+    }
+
+    @Test
+    void aStreamedBodyRecordedWholeIsResentAfterEachRateLimitWaitOnBothFaces() throws Exception {
+        streamed("part one, ", "part two");
+        client.reply(429, RATE_LIMIT).reply(429, RATE_LIMIT).reply(200, "done");
+        CallDriver<FakeExchange.Reply> driver = call(warden("apiwarden.backoff.initial-delay", "1s"), null);
+
+        CompletableFuture<FakeExchange.Reply> result = driver.runAsync(client.recordingFor(driver));
+        scheduler.runDue();
+        scheduler.runDue();
+
+        assertThat(result.get().body).isEqualTo("done");
+        assertThat(client.sentBodies).containsExactly("part one, part two", "part one, part two", "part one, part two");
+    }
+
+    @Test
+    void aStreamedBodyOverTheBoundIsNotResentAndSaysWhyWhetherDeclaredOrCounted() throws Exception {
+        streamed("0123456789", "0123456789");
+        client.declaredLength = 20;
+        client.reply(401, INVALID_TOKEN);
+        CallDriver<FakeExchange.Reply> declared = call(warden("apiwarden.resend.max-recorded-body", "19"), null);
+
+        assertThat(declared.run(client.recordingFor(declared)).status).isEqualTo(401);
+
+        client.declaredLength = -1;
+        client.reply(429, RATE_LIMIT);
+        CallDriver<FakeExchange.Reply> counted = call(warden("apiwarden.resend.max-recorded-body", "19"), null);
+
+        assertThat(counted.run(client.recordingFor(counted)).status).isEqualTo(429);
+        assertThat(tokens.requests()).isZero();
+        assertThat(client.sleeps).isEmpty();
+        assertThat(telemetry.decisions).containsExactly("RETURN body_too_large_to_replay", "RETURN body_too_large_to_replay");
+        assertThat(client.sentBodies).containsExactly("01234567890123456789", "01234567890123456789");
+    }
+
+    @Test
+    void aBodyStillStreamingWhenTheResponseCameIsNotResentAndSaysWhy() throws Exception {
+        streamed("the start of it");
+        client.streamEnds = false;
+        client.reply(401, INVALID_TOKEN);
+        CallDriver<FakeExchange.Reply> driver = call(warden(), null);
+
+        assertThat(driver.run(client.recordingFor(driver)).status).isEqualTo(401);
+        assertThat(tokens.requests()).isZero();
+        assertThat(telemetry.decisions).containsExactly("RETURN body_not_finished");
+    }
+
+    @Test
+    void withRecordingOffAStreamedBodyIsNotRepeatableAsBefore() throws Exception {
+        streamed("body");
+        client.reply(401, INVALID_TOKEN);
+        CallDriver<FakeExchange.Reply> driver = call(warden("apiwarden.resend.max-recorded-body", "0"), null);
+
+        assertThat(driver.run(client.recordingFor(driver)).status).isEqualTo(401);
+        assertThat(driver.recordBody(-1)).isNull();
+        assertThat(telemetry.decisions).containsExactly("RETURN body_not_repeatable");
+    }
+
+    @Test
+    void theRecordingIsDroppedWhenTheCallEnds() throws Exception {
+        streamed("body");
+        client.reply(200, "done");
+        CallDriver<FakeExchange.Reply> driver = call(warden(), null);
+        RecordedBody recording = driver.recordBody(-1);
+
+        driver.run(client.recordingFor(driver));
+
+        assertThat(recording.isComplete()).isFalse();
+        assertThat(recording.length()).isZero();
+        assertThat(recording.replay()).isEqualTo(io.apiwarden.core.call.BodyReplay.NOT_FINISHED);
+    }
+
+    private void streamed(String... pieces) {
+        client.repeatable = false;
+        client.streamedBody.addAll(List.of(pieces));
+    }
+
+    @Test
     void noWaitOutlivesTheAppsOwnLimitAndEachAttemptGetsWhatIsLeft() throws Exception {
         client.reply(429, RATE_LIMIT).reply(429, RATE_LIMIT);
 

@@ -54,11 +54,29 @@ final class FakeExchange implements Exchange<FakeExchange.Reply> {
     final List<Duration> sleeps = new ArrayList<>();
     String appAuthorization;
     boolean repeatable = true;
+    /**
+     * A streamed body, in the pieces the app's code hands them over, for a call whose body the
+     * client cannot send twice ({@code repeatable = false}): recorded through {@link #recordingFor}.
+     */
+    final List<String> streamedBody = new ArrayList<>();
+    /** The length the client declares for the streamed body, or -1. */
+    long declaredLength = -1;
+    /** Whether the app's code ends its streamed body (false: still streaming when the response came). */
+    boolean streamEnds = true;
+    /** What each attempt sent as its body. */
+    final List<String> sentBodies = new ArrayList<>();
+    private CallDriver<Reply> recordingFor;
     /** When set, asynchronous attempts complete only when the test completes this. */
     CompletableFuture<Void> wire;
 
     FakeExchange(DelayScheduler timer) {
         this.timer = timer;
+    }
+
+    /** Records the streamed body in {@code driver}'s recording, as an adapter does. */
+    FakeExchange recordingFor(CallDriver<Reply> driver) {
+        recordingFor = driver;
+        return this;
     }
 
     FakeExchange reply(int status, String body, String... headerPairs) {
@@ -91,6 +109,7 @@ final class FakeExchange implements Exchange<FakeExchange.Reply> {
         headers.forEach(copy::put);
         sent.add(copy);
         timeouts.add(timeout);
+        sendBody();
         Reply reply = script.poll();
         if (reply == null) {
             throw new IOException("no more scripted replies");
@@ -107,6 +126,7 @@ final class FakeExchange implements Exchange<FakeExchange.Reply> {
         gate.thenRun(() -> {
             sent.add(copy);
             timeouts.add(timeout);
+            sendBody();
             Reply reply = script.poll();
             if (reply == null) {
                 attempt.completeExceptionally(new IOException("no more scripted replies"));
@@ -115,6 +135,33 @@ final class FakeExchange implements Exchange<FakeExchange.Reply> {
             }
         });
         return attempt;
+    }
+
+    /** What a client does with the streamed body: sends the app's pieces through the recording's tee, or the recording. */
+    private void sendBody() {
+        if (repeatable || streamedBody.isEmpty()) {
+            return;
+        }
+        RecordedBody recording = recordingFor == null ? null : recordingFor.recordBody(declaredLength);
+        StringBuilder body = new StringBuilder();
+        if (recording != null && recording.isComplete()) {
+            for (java.nio.ByteBuffer b : recording.buffers()) {
+                body.append(StandardCharsets.UTF_8.decode(b));
+            }
+        } else {
+            RecordedBody.Take take = recording == null ? null : recording.begin();
+            for (String piece : streamedBody) {
+                java.nio.ByteBuffer bytes = java.nio.ByteBuffer.wrap(piece.getBytes(StandardCharsets.UTF_8));
+                if (take != null) {
+                    take.add(bytes);
+                }
+                body.append(StandardCharsets.UTF_8.decode(bytes));
+            }
+            if (take != null && streamEnds) {
+                take.complete();
+            }
+        }
+        sentBodies.add(body.toString());
     }
 
     @Override

@@ -18,6 +18,8 @@ import java.util.concurrent.TimeUnit;
  * argument is one step:
  * <ul>
  *   <li>{@code send:URL} and {@code async:URL}: one GET, prints {@code STATUS code body};
+ *   <li>{@code post-stream:SIZE:URL} and {@code post-stream-async:SIZE:URL}: one POST of a streamed body
+ *       ({@link StreamedBody}, SIZE bytes, no declared length) through {@code send} or {@code sendAsync};
  *   <li>{@code follow:URL}: one GET with a client that follows redirects (NORMAL);
  *   <li>{@code print:URL}: one GET, prints each line of the body as {@code BODY line};
  *   <li>{@code await:PATH}: waits (a minute at most) until the test creates the file PATH, to let it act between steps;
@@ -44,6 +46,12 @@ public final class JdkClientApp {
                     break;
                 case "async":
                     print(client.sendAsync(get(rest), BodyHandlers.ofString()).get(60, TimeUnit.SECONDS));
+                    break;
+                case "post-stream":
+                    print(client.send(postStream(rest), BodyHandlers.ofString()));
+                    break;
+                case "post-stream-async":
+                    print(client.sendAsync(postStream(rest), BodyHandlers.ofString()).get(60, TimeUnit.SECONDS));
                     break;
                 case "print":
                     client.send(get(rest), BodyHandlers.ofString()).body().lines().forEach(l -> System.out.println("BODY " + l));
@@ -91,6 +99,13 @@ public final class JdkClientApp {
 
     private static HttpRequest get(String url) {
         return HttpRequest.newBuilder(URI.create(url)).build();
+    }
+
+    private static HttpRequest postStream(String sizeAndUrl) {
+        int size = Integer.parseInt(sizeAndUrl.substring(0, sizeAndUrl.indexOf(':')));
+        String url = sizeAndUrl.substring(sizeAndUrl.indexOf(':') + 1);
+        return HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.fromPublisher(StreamedBody.of(StreamedBody.content(size)))).build();
     }
 
     private static void print(HttpResponse<String> response) {

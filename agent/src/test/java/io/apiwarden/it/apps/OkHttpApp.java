@@ -189,6 +189,7 @@ public final class OkHttpApp {
     }
 
     private static void postOneShot(String url) throws IOException {
+        java.util.concurrent.atomic.AtomicBoolean written = new java.util.concurrent.atomic.AtomicBoolean();
         okhttp3.RequestBody oneShot = new okhttp3.RequestBody() {
             @Override
             public okhttp3.MediaType contentType() {
@@ -197,7 +198,12 @@ public final class OkHttpApp {
 
             @Override
             public void writeTo(okio.BufferedSink sink) throws IOException {
-                sink.writeUtf8("streamed once");
+                if (!written.compareAndSet(false, true)) {
+                    throw new IOException("this body was already written");
+                }
+                sink.writeUtf8("streamed ");
+                sink.flush();
+                sink.writeUtf8("once");
             }
 
             @Override
