@@ -13,6 +13,7 @@ final class ClientsInUse {
     private static volatile boolean jdkHttpClient;
     private static volatile boolean okHttp;
     private static volatile boolean apacheHttpClient;
+    private static volatile boolean reactorNetty;
 
     private ClientsInUse() {
     }
@@ -42,6 +43,14 @@ final class ClientsInUse {
         if (!apacheHttpClient) {
             apacheHttpClient = true;
             managing("Apache HttpClient 5");
+        }
+    }
+
+    /** The app made its first request through a Reactor Netty {@code HttpClient}, which the agent manages. */
+    static void reactorNettyUsed() {
+        if (!reactorNetty) {
+            reactorNetty = true;
+            AgentLog.info("managing calls to " + api + " through Reactor Netty (the app made its first request)");
         }
     }
 

@@ -34,7 +34,12 @@ public final class ReactorNettyHook {
     public static Object onConnect(Object client, Object connect) {
         try {
             ReactorNettyBridge glue = glueFor(client.getClass());
-            return glue == null ? connect : glue.onConnect(client, connect);
+            if (glue == null) {
+                return connect;
+            }
+            // A request is the first sign of a Reactor Netty client: it has no build step of its own.
+            ClientsInUse.reactorNettyUsed();
+            return glue.onConnect(client, connect);
         } catch (Throwable t) {
             AgentLog.once(AgentLog.Level.WARN, "reactor-netty-connect", "a Reactor Netty request could not be managed; it goes as without the agent", t);
             return connect;
