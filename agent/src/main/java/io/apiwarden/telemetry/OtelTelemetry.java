@@ -8,6 +8,8 @@ import io.apiwarden.core.telemetry.CallObserver;
 import io.apiwarden.core.telemetry.RefreshObserver;
 import io.apiwarden.core.telemetry.Scope;
 import io.apiwarden.core.telemetry.Telemetry;
+import io.apiwarden.core.throttle.RateLimitHeaders;
+import io.apiwarden.core.throttle.RateLimitReading;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -58,6 +60,11 @@ public final class OtelTelemetry implements Telemetry {
     private static final AttributeKey<Long> ATTEMPTS = AttributeKey.longKey(PREFIX + "attempts");
     private static final AttributeKey<Long> WAITED_MS = AttributeKey.longKey(PREFIX + "waited_ms");
     private static final AttributeKey<Long> GATE_WAITED_MS = AttributeKey.longKey(PREFIX + "gate.waited_ms");
+    private static final AttributeKey<String> RATE_LIMIT_FAMILY = AttributeKey.stringKey(PREFIX + "ratelimit.headers");
+    private static final AttributeKey<Long> RATE_LIMIT_LIMIT = AttributeKey.longKey(PREFIX + "ratelimit.limit");
+    private static final AttributeKey<Long> RATE_LIMIT_REMAINING = AttributeKey.longKey(PREFIX + "ratelimit.remaining");
+    private static final AttributeKey<Long> RATE_LIMIT_RESET_MS = AttributeKey.longKey(PREFIX + "ratelimit.reset_ms");
+    private static final AttributeKey<Long> RATE_LIMIT_RETRY_AFTER_MS = AttributeKey.longKey(PREFIX + "ratelimit.retry_after_ms");
     /** Why a response the agent would have resent went to the app ({@code deadline}). */
     private static final AttributeKey<String> NOT_RESENT_REASON = AttributeKey.stringKey(PREFIX + "not_resent_reason");
     private static final AttributeKey<String> REFRESH_RESULT = AttributeKey.stringKey(PREFIX + "token.refresh.result");
@@ -194,6 +201,15 @@ public final class OtelTelemetry implements Telemetry {
         }
 
         @Override
+        public void gateClosed(java.time.Duration window) {
+            Instant until = clock.instant().plus(window);
+            if (until.isAfter(throttledUntil)) {
+                throttledUntil = until;
+            }
+            span.addEvent(PREFIX + "gate.closed", Attributes.of(AttributeKey.longKey(PREFIX + "gate.window_ms"), window.toMillis()));
+        }
+
+        @Override
         public void gateWaited(java.time.Duration waited, boolean first) {
             long millis = waited.toMillis();
             gateWaitedMillis += millis;
@@ -320,6 +336,14 @@ public final class OtelTelemetry implements Telemetry {
             if (d.diagnosis != null) {
                 a.put(DIAGNOSIS, d.diagnosis).put(HINT, d.hint);
             }
+            RateLimitReading rateLimit = RateLimitHeaders.readIfAny(headers, clock.instant());
+            if (rateLimit != null) {
+                rateLimit.family().ifPresent(f -> a.put(RATE_LIMIT_FAMILY, f));
+                rateLimit.limit().ifPresent(v -> a.put(RATE_LIMIT_LIMIT, v));
+                rateLimit.remaining().ifPresent(v -> a.put(RATE_LIMIT_REMAINING, v));
+                rateLimit.reset().ifPresent(v -> a.put(RATE_LIMIT_RESET_MS, v.toMillis()));
+                rateLimit.retryAfter().ifPresent(v -> a.put(RATE_LIMIT_RETRY_AFTER_MS, v.toMillis()));
+            }
             if (status >= 400) {
                 a.put(ERROR_TYPE, Integer.toString(status));
                 span.setStatus(StatusCode.ERROR);
@@ -355,6 +379,12 @@ public final class OtelTelemetry implements Telemetry {
                 recordRetry("invalid_token");
             } else if (decision.reason() != null) {
                 span.setAttribute(NOT_RESENT_REASON, decision.reason());
+                if (meters != null) {
+                    counters.computeIfAbsent("not_resent|" + decision.reason(), k -> Counter.builder(PREFIX + "not_resent")
+                            .description("refusals the agent handed to the app without resending, by reason "
+                                    + "(retry_budget: the JVM's rate-limit resends were spent)")
+                            .tag("reason", decision.reason()).register(meters)).increment();
+                }
             }
             span.end();
         }

@@ -61,6 +61,24 @@ final class AgentJvm {
         return this;
     }
 
+    /**
+     * {@link #run} on a thread of its own. Not on the common pool: on two cores it runs one task at
+     * a time, and JVMs that wait for one another (a fleet's rounds) would never meet.
+     */
+    java.util.concurrent.CompletableFuture<Result> runInBackground(Class<?> main, String... args) {
+        java.util.concurrent.CompletableFuture<Result> result = new java.util.concurrent.CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                result.complete(run(main, args));
+            } catch (Throwable e) {
+                result.completeExceptionally(e);
+            }
+        }, "agent-jvm-" + main.getSimpleName());
+        t.setDaemon(true);
+        t.start();
+        return result;
+    }
+
     Result run(Class<?> main, String... args) throws IOException, InterruptedException {
         Running app = start(main, args);
         if (!app.process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {

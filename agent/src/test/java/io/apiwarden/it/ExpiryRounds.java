@@ -44,13 +44,7 @@ final class ExpiryRounds {
                 steps.add("concurrent:" + calls + ":" + apiUrl);
                 steps.add("touch:" + dir.resolve("done-" + round + "-" + j));
             }
-            running.add(CompletableFuture.supplyAsync(() -> {
-                try {
-                    return jvm.get().run(JdkClientApp.class, steps.toArray(new String[0]));
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            }));
+            running.add(jvm.get().runInBackground(JdkClientApp.class, steps.toArray(new String[0])));
         }
         for (int round = 0; round <= expiries; round++) {
             if (round > 0) {

@@ -51,13 +51,7 @@ class FleetThrottleIT extends AgainstFakeApi {
                 .property("apiwarden.refresh-token", "fleet-refresh-1")
                 .property("apiwarden.store", redis.url())
                 .property("apiwarden.backoff.initial-delay", "1s");
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                return jvm.run(JdkClientApp.class, steps);
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        return jvm.runInBackground(JdkClientApp.class, steps);
     }
 
     @Test

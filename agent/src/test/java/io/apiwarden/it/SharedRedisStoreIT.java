@@ -51,13 +51,7 @@ class SharedRedisStoreIT extends AgainstFakeApi {
     private List<AgentJvm.Result> fleet(int replicas, String... steps) throws Exception {
         List<CompletableFuture<AgentJvm.Result>> running = new ArrayList<>();
         for (int i = 0; i < replicas; i++) {
-            running.add(CompletableFuture.supplyAsync(() -> {
-                try {
-                    return replica().run(JdkClientApp.class, steps);
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            }));
+            running.add(replica().runInBackground(JdkClientApp.class, steps));
         }
         List<AgentJvm.Result> results = new ArrayList<>();
         for (CompletableFuture<AgentJvm.Result> r : running) {
@@ -138,13 +132,7 @@ class SharedRedisStoreIT extends AgainstFakeApi {
         Path down = dir.resolve("redis-down");
         Path back = dir.resolve("redis-back");
         String user = "send:" + url("/api/v1/user");
-        CompletableFuture<AgentJvm.Result> app = CompletableFuture.supplyAsync(() -> {
-            try {
-                return replica().run(JdkClientApp.class, user, "await:" + down, user, "await:" + back, user);
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        CompletableFuture<AgentJvm.Result> app = replica().runInBackground(JdkClientApp.class, user, "await:" + down, user, "await:" + back, user);
 
         awaitThat(() -> api.apiRequests.size() >= 1);
         redis.kill();

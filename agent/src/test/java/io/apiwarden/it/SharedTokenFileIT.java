@@ -44,13 +44,7 @@ class SharedTokenFileIT extends AgainstFakeApi {
 
         List<CompletableFuture<AgentJvm.Result>> jvms = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            jvms.add(CompletableFuture.supplyAsync(() -> {
-                try {
-                    return app(file).run(JdkClientApp.class, "concurrent:50:" + url("/api/v1/user"));
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            }));
+            jvms.add(app(file).runInBackground(JdkClientApp.class, "concurrent:50:" + url("/api/v1/user")));
         }
 
         for (CompletableFuture<AgentJvm.Result> jvm : jvms) {

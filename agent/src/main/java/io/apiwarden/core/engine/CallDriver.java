@@ -506,8 +506,13 @@ public final class CallDriver<R> implements Judge {
                     : warden.resendPolicy().windowAfter(sent.retryAfter());
             gate.refused(p, window);
             warden.fleetWindow().announce(window);
+            observer.gateClosed(window);
         } else {
-            gate.answered(p, RateLimitHeaders.exhaustion(sent.headers(), warden.clock().instant()));
+            Duration exhausted = RateLimitHeaders.exhaustion(sent.headers(), warden.clock().instant());
+            gate.answered(p, exhausted);
+            if (exhausted != null) {
+                observer.gateClosed(exhausted);
+            }
         }
     }
 

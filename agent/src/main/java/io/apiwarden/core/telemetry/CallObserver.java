@@ -34,6 +34,13 @@ public interface CallObserver {
     }
 
     /**
+     * An answer to this call closed the gate of the API's global rate limit for {@code window}: a
+     * refusal, or an answer saying nothing is left of the quota.
+     */
+    default void gateClosed(java.time.Duration window) {
+    }
+
+    /**
      * Ends the call with what the app got: the final status and verdict, or the failure (then
      * status is 0 and verdict null).
      */

@@ -82,6 +82,15 @@ public final class GuardedTelemetry implements Telemetry {
         }
 
         @Override
+        public void gateClosed(java.time.Duration window) {
+            try {
+                inner.gateClosed(window);
+            } catch (RuntimeException e) {
+                failed(e);
+            }
+        }
+
+        @Override
         public void gateWaited(java.time.Duration waited, boolean first) {
             try {
                 inner.gateWaited(waited, first);

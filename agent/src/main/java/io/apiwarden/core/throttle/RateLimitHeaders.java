@@ -44,15 +44,33 @@ public final class RateLimitHeaders {
      * remaining count costs three header lookups.
      */
     public static Duration exhaustion(Function<String, List<String>> headers, Instant now) {
-        Function<String, String> first = name -> {
-            List<String> values = headers.apply(name);
-            return values == null || values.isEmpty() ? null : values.get(0);
-        };
+        Function<String, String> first = firstValues(headers);
         if (first.apply("X-RateLimit-Remaining") == null && first.apply("RateLimit") == null
                 && first.apply("RateLimit-Remaining") == null) {
             return null;
         }
         return read(first, now).exhaustedFor().orElse(null);
+    }
+
+    /**
+     * What a response said about the rate limit, for its span; null when it carries none of the
+     * headers read here (five look-ups).
+     */
+    public static RateLimitReading readIfAny(Function<String, List<String>> headers, Instant now) {
+        Function<String, String> first = firstValues(headers);
+        if (first.apply("Retry-After") == null && first.apply("RateLimit") == null && first.apply("X-RateLimit-Remaining") == null
+                && first.apply("X-RateLimit-Limit") == null && first.apply("RateLimit-Remaining") == null) {
+            return null;
+        }
+        RateLimitReading r = read(first, now);
+        return r.isEmpty() ? null : r;
+    }
+
+    private static Function<String, String> firstValues(Function<String, List<String>> headers) {
+        return name -> {
+            List<String> values = headers.apply(name);
+            return values == null || values.isEmpty() ? null : values.get(0);
+        };
     }
 
     /**

@@ -129,10 +129,14 @@ public final class JdkClientApp {
             }
         }
         TreeMap<Integer, Integer> counts = new TreeMap<>();
-        for (CompletableFuture<Integer> call : calls) {
-            counts.merge(call.get(60, TimeUnit.SECONDS), 1, Integer::sum);
+        try {
+            for (CompletableFuture<Integer> call : calls) {
+                counts.merge(call.get(60, TimeUnit.SECONDS), 1, Integer::sum);
+            }
+        } finally {
+            // Even when a call fails the step: its threads must not keep the JVM from ending.
+            threads.shutdownNow();
         }
-        threads.shutdown();
         System.out.println("STATUSES " + counts);
     }
 }
