@@ -60,7 +60,7 @@ class DoctorIT {
                     "apiwarden.refresh-token-file=" + file);
 
             assertThat(r.exitCode).as(r.output).isZero();
-            assertThat(r.output).contains("token refresh: success", "-> 200 (2xx, success)", "the token works",
+            assertThat(r.output).contains("OK   token request (refresh_token) at " + api.authUrl(), "-> 200 (2xx, success)", "the token works",
                     "HEAD " + api.baseUrl(), "x-ratelimit-limit", "request-id=",
                     "rate limit as the agent reads it: X-RateLimit-*: limit ", "OK: the agent can work with this API");
             assertThat(r.output).doesNotContain(before, api.currentRefreshToken());

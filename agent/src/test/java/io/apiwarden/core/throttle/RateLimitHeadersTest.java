@@ -93,6 +93,24 @@ class RateLimitHeadersTest {
     }
 
     @Test
+    void aResponseWithoutRateLimitHeadersCostsOnlyTheirLookUps() {
+        java.util.List<String> asked = new java.util.ArrayList<>();
+        Function<String, java.util.List<String>> none = name -> {
+            asked.add(name);
+            return java.util.List.of();
+        };
+
+        assertThat(RateLimitHeaders.readIfAny(none, NOW)).isNull();
+        assertThat(RateLimitHeaders.exhaustion(none, NOW)).isNull();
+        assertThat(asked).hasSize(5 + 3);
+        assertThat(RateLimitHeaders.exhaustion(name -> name.equals("X-RateLimit-Remaining") ? java.util.List.of("0")
+                : name.equals("X-RateLimit-Reset") ? java.util.List.of("4") : java.util.List.of(), NOW))
+                .isEqualTo(Duration.ofSeconds(4));
+        assertThat(RateLimitHeaders.readIfAny(name -> name.equals("Retry-After") ? java.util.List.of("2") : java.util.List.of(), NOW)
+                .retryAfter()).hasValue(Duration.ofSeconds(2));
+    }
+
+    @Test
     void peopleAreToldWhichHeadersSaidWhat() {
         assertThat(read("X-RateLimit-Limit", "100", "X-RateLimit-Remaining", "0", "X-RateLimit-Reset", "20", "Retry-After", "3")
                 .describe()).isEqualTo("X-RateLimit-*: limit 100, remaining 0, resets in 20 s; Retry-After 3 s");
