@@ -45,11 +45,7 @@ final class ApacheHttpInstrumentation {
 
         @Override
         public boolean canWeave(ClassLoader loader) {
-            try {
-                return Class.forName(ApacheHttpHook.class.getName(), false, loader) == ApacheHttpHook.class;
-            } catch (ClassNotFoundException | LinkageError e) {
-                return false;
-            }
+            return HookTransformer.linksTo(loader, ApacheHttpHook.class);
         }
 
         @Override

@@ -44,6 +44,15 @@ final class HookTransformer implements ClassFileTransformer {
         ClassVisitor visitor(ClassReader original, ClassVisitor next);
     }
 
+    /** Whether classes of {@code loader} link {@code hook}'s name to the agent's own class, for {@link Weaving#canWeave}. */
+    static boolean linksTo(ClassLoader loader, Class<?> hook) {
+        try {
+            return Class.forName(hook.getName(), false, loader) == hook;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
+
     /** Chooses, for each method of a class being woven, the visitor its code goes through. */
     interface MethodRewrite {
         /** {@code original} when the method stays as it is, else a visitor that inserts into it. */

@@ -43,11 +43,7 @@ final class OkHttpInstrumentation {
 
         @Override
         public boolean canWeave(ClassLoader loader) {
-            try {
-                return Class.forName(OkHttpHook.class.getName(), false, loader) == OkHttpHook.class;
-            } catch (ClassNotFoundException | LinkageError e) {
-                return false;
-            }
+            return HookTransformer.linksTo(loader, OkHttpHook.class);
         }
     }
 

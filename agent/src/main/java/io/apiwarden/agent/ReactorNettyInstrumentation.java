@@ -65,11 +65,7 @@ final class ReactorNettyInstrumentation {
 
         @Override
         public boolean canWeave(ClassLoader loader) {
-            try {
-                return Class.forName(ReactorNettyHook.class.getName(), false, loader) == ReactorNettyHook.class;
-            } catch (ClassNotFoundException | LinkageError e) {
-                return false;
-            }
+            return HookTransformer.linksTo(loader, ReactorNettyHook.class);
         }
 
         @Override
