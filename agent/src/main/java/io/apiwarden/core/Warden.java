@@ -68,7 +68,7 @@ public final class Warden {
                 new BackoffPolicy(config.backoffInitialDelay(), config.backoffMaxRetries(), config.backoffMaxDelay()), clock,
                 new RetryBudget(clock, config.retryBudgetRatio(), config.retryBudgetMinPerSecond()));
         this.gate = config.throttleGateEnabled() ? new ThrottleGate(clock, scheduler, resendPolicy.wholeBackOff()) : null;
-        this.fleetWindow = gate == null ? FleetWindow.NONE : fleetWindow(config, scheduler, gate);
+        this.fleetWindow = gate == null ? FleetWindow.NONE : fleetWindow(config, scheduler, gate, telemetry);
         this.tokens = new TokenManager(tokenEndpoint, config.accessToken().orElse(null), config.refreshToken().orElse(null),
                 config.refreshTokenFile().map(RefreshTokenFile::new).orElse(null), clock,
                 () -> config.tokenUrl().map(telemetry::refresh).orElse(io.apiwarden.core.telemetry.RefreshObserver.NOOP),
@@ -106,7 +106,8 @@ public final class Warden {
      * The rate-limit window shared with the fleet through the Redis store, when there is one: the
      * gate closes for the windows other JVMs announce. Loaded, like the store, only when configured.
      */
-    private static FleetWindow fleetWindow(WardenConfig config, DelayScheduler scheduler, ThrottleGate gate) {
+    private static FleetWindow fleetWindow(WardenConfig config, DelayScheduler scheduler, ThrottleGate gate,
+                                           Telemetry telemetry) {
         if (config.redisStore().isEmpty()) {
             return FleetWindow.NONE;
         }
@@ -114,7 +115,10 @@ public final class Warden {
             RedisStoreSettings settings = config.redisStore().get();
             FleetWindow fleet = new RedisThrottleWindow(settings, settings.throttleKey(config.scope().baseUrl()),
                     new LazyThread("apiwarden-throttle-announce"), scheduler);
-            fleet.listen(gate::heard);
+            fleet.listen(window -> {
+                gate.heard(window);
+                telemetry.fleetWindowHeard(window);
+            });
             return fleet;
         } catch (RuntimeException | LinkageError e) {
             AgentLog.error("the fleet's rate-limit window could not be set up in " + config.redisStore().get().describe()

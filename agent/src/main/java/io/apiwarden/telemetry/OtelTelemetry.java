@@ -108,6 +108,21 @@ public final class OtelTelemetry implements Telemetry {
     }
 
     @Override
+    public void fleetWindowHeard(Duration window) {
+        throttledFor(window);
+    }
+
+    /** Keeps the {@code throttled} gauge at 1 for {@code window} from now, unless it already is for longer. */
+    private void throttledFor(Duration window) {
+        Instant until = clock.instant().plus(window);
+        synchronized (this) {
+            if (until.isAfter(throttledUntil)) {
+                throttledUntil = until;
+            }
+        }
+    }
+
+    @Override
     public CallObserver call(String method, String url, String host, int port) {
         return new Call(KNOWN_METHODS.contains(method) ? method : "_OTHER", UrlRedaction.redact(url), host, port);
     }
@@ -202,10 +217,7 @@ public final class OtelTelemetry implements Telemetry {
 
         @Override
         public void gateClosed(java.time.Duration window) {
-            Instant until = clock.instant().plus(window);
-            if (until.isAfter(throttledUntil)) {
-                throttledUntil = until;
-            }
+            throttledFor(window);
             span.addEvent(PREFIX + "gate.closed", Attributes.of(AttributeKey.longKey(PREFIX + "gate.window_ms"), window.toMillis()));
         }
 
@@ -356,10 +368,7 @@ public final class OtelTelemetry implements Telemetry {
             if (decision.action() == Decision.Action.WAIT_AND_RESEND) {
                 Duration delay = decision.delay();
                 call.waitedMillis += delay.toMillis();
-                Instant until = clock.instant().plus(delay);
-                if (until.isAfter(throttledUntil)) {
-                    throttledUntil = until;
-                }
+                throttledFor(delay);
                 AttributesBuilder a = Attributes.builder()
                         .put(PREFIX + "backoff.retry", decision.retry())
                         .put(PREFIX + "backoff.delay_ms", delay.toMillis())

@@ -45,7 +45,11 @@ class FleetThrottleIT extends AgainstFakeApi {
     }
 
     private CompletableFuture<AgentJvm.Result> replica(String... steps) {
-        AgentJvm jvm = new AgentJvm()
+        return replica(new AgentJvm(), steps);
+    }
+
+    private CompletableFuture<AgentJvm.Result> replica(AgentJvm jvm, String... steps) {
+        jvm
                 .property("apiwarden.base-url", url("/api/v1"))
                 .property("apiwarden.auth-url", url("/auth"))
                 .property("apiwarden.refresh-token", "fleet-refresh-1")
@@ -62,7 +66,9 @@ class FleetThrottleIT extends AgainstFakeApi {
         Path goAll = dir.resolve("go-all");
         List<CompletableFuture<AgentJvm.Result>> fleet = new ArrayList<>();
         fleet.add(replica("await:" + goFirst, "fire:" + user, "await:" + goAll, "concurrent:50:" + user));
-        fleet.add(replica("await:" + goAll, "concurrent:50:" + user));
+        int secondsMetrics = AgentMetrics.freePort();
+        fleet.add(replica(new AgentJvm().property("apiwarden.metrics.prometheus.port", Integer.toString(secondsMetrics)),
+                "await:" + goAll, "concurrent:50:" + user));
         fleet.add(replica("await:" + goAll, "concurrent:50:" + user));
         String key = RedisStoreSettings.parse(Map.of("apiwarden.store", redis.url())::get).settings()
                 .throttleKey(URI.create(url("/api/v1")));
@@ -72,6 +78,8 @@ class FleetThrottleIT extends AgainstFakeApi {
             Files.createFile(goFirst);
             // The first JVM's call opens the window and is refused; the JVM tells the fleet.
             awaitThat(() -> jedis.pttl(key) > 0, fleet);
+            // The second JVM has made no call yet: it says the limit holds only because it heard the first.
+            AgentMetrics.awaitLine(secondsMetrics, "apiwarden_throttled 1.0", fleet.get(1));
             long startedMillis = System.currentTimeMillis();
             Files.createFile(goAll);
 

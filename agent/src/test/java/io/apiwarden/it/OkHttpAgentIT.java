@@ -8,11 +8,14 @@ import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -131,6 +134,30 @@ class OkHttpAgentIT extends AgainstFakeApi {
         // Those sent before the first refusal came back are resent once; the rest waited at the gate
         // (on the timer, not on a dispatcher thread) and were sent once.
         assertThat(api.apiRequests.size()).isBetween(101, 200);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"okhttp3", "okhttp5"})
+    void callsStartedWhileTheWindowHoldsWaitAtTheGateOnBothFaces(String okhttp, @TempDir Path dir) throws Exception {
+        api.rateLimitWindowMillis = 3000;
+        String user = url("/api/v1/user");
+        Path go = dir.resolve("go");
+        int prometheus = AgentMetrics.freePort();
+
+        CompletableFuture<AgentJvm.Result> run = app(okhttp).property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN)
+                .property("apiwarden.backoff.initial-delay", "1s")
+                .property("apiwarden.metrics.prometheus.port", Integer.toString(prometheus))
+                .runInBackground(OkHttpApp.class, "fire:" + user, "await:" + go, "both:20:" + user);
+        // The fired call is refused and closes the gate; the agent's gauge says so only after the gate has closed.
+        AgentMetrics.awaitLine(prometheus, "apiwarden_throttled 1.0", run);
+        Files.createFile(go);
+        AgentJvm.Result r = run.get(2, TimeUnit.MINUTES);
+
+        assertThat(r.stdout).as(r.toString()).containsExactly("BOTH {STATUS 200 user=40}", "FIRED STATUS 200 user");
+        // The 40 waited at the gate on their own thread (execute) or on the timer (enqueue); the fired call's resend
+        // went first when the window ended, and its success let them go.
+        assertThat(api.duringWindow.get()).isZero();
+        assertThat(api.apiRequests).hasSize(1 + 1 + 40);
     }
 
     @ParameterizedTest

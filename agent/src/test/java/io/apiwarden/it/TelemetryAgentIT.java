@@ -16,7 +16,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -343,10 +342,7 @@ class TelemetryAgentIT {
 
     @Test
     void thePrometheusEndpointServesTheMetersWithTheirCounts() throws Exception {
-        int port;
-        try (ServerSocket free = new ServerSocket(0)) {
-            port = free.getLocalPort();
-        }
+        int port = AgentMetrics.freePort();
 
         AgentJvm.Result r = app().property("apiwarden.metrics.prometheus.port", Integer.toString(port))
                 .property("otel.traces.exporter", "none")
@@ -366,10 +362,7 @@ class TelemetryAgentIT {
 
     @Test
     void withNoCollectorListeningTheAppExitsWithoutWaitingForTheExporter() throws Exception {
-        int nothingThere;
-        try (ServerSocket free = new ServerSocket(0)) {
-            nothingThere = free.getLocalPort();
-        }
+        int nothingThere = AgentMetrics.freePort();
 
         AgentJvm.Result r = app().property("otel.exporter.otlp.endpoint", "http://127.0.0.1:" + nothingThere)
                 .run(JdkClientApp.class, "send:" + url("/api/v1/user"), "clock:");

@@ -18,7 +18,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * {@code java -jar agent/benchmarks/target/apiwarden-benchmarks.jar [--quick] [--only=startup,per-call,storms]
  * [--out=FILE]}: measures API Warden beside the bare client and the OpenTelemetry Java agent and writes the
- * results as Markdown tables. {@code --soak [calls]} runs the soak instead ({@link SoakRun}).
+ * results as Markdown tables. {@code --soak [calls]} runs the soak instead ({@link SoakRun}), and
+ * {@code --retry-after-soak [resends]} the soak of throttle windows ({@link RetryAfterSoakRun}).
  */
 public final class BenchmarkSuite {
     /** The storms' sizes, from the issue: 10, 100 and 1000 callers at once. */
@@ -98,9 +99,10 @@ public final class BenchmarkSuite {
     public static void main(String[] args) throws Exception {
         Path benchJar = ProcessProbe.codeSource();
         boolean soak = args.length > 0 && args[0].equals("--soak");
+        boolean retryAfterSoak = args.length > 0 && args[0].equals("--retry-after-soak");
         Options options;
         try {
-            options = soak ? null : Options.parse(args, benchJar.resolveSibling("benchmark-results.md"));
+            options = soak || retryAfterSoak ? null : Options.parse(args, benchJar.resolveSibling("benchmark-results.md"));
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
             System.exit(2);
@@ -119,6 +121,15 @@ public final class BenchmarkSuite {
                 SoakRun.main(apiWardenJar, Arrays.copyOfRange(args, 1, args.length));
             } catch (IllegalArgumentException e) {
                 System.err.println("--soak takes the number of calls, 100 or more: " + e.getMessage());
+                System.exit(2);
+            }
+            return;
+        }
+        if (retryAfterSoak) {
+            try {
+                RetryAfterSoakRun.main(apiWardenJar, Arrays.copyOfRange(args, 1, args.length));
+            } catch (IllegalArgumentException e) {
+                System.err.println("--retry-after-soak takes the number of resends, 1 or more: " + e.getMessage());
                 System.exit(2);
             }
             return;

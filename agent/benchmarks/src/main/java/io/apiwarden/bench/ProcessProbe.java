@@ -24,6 +24,8 @@ import java.util.concurrent.TimeUnit;
  *       {@code N} concurrent ones with {@code sendAsync}; how long until those were answered, and with what.
  *   <li>{@code soak N}: {@code N} managed calls in all four ways, and what the process holds meanwhile
  *       ({@link SoakLoad}).
+ *   <li>{@code retry-after-soak R C}: {@code C} callers in each of the four ways until the API has counted
+ *       {@code R} resends ({@link RetryAfterSoakLoad}).
  * </ul>
  */
 public final class ProcessProbe {
@@ -52,8 +54,10 @@ public final class ProcessProbe {
             System.out.println(window(url, Integer.parseInt(args[1])));
         } else if (args.length == 2 && args[0].equals("soak")) {
             SoakLoad.run(url, Long.parseLong(args[1]));
+        } else if (args.length == 3 && args[0].equals("retry-after-soak")) {
+            RetryAfterSoakLoad.run(url, Long.parseLong(args[1]), Integer.parseInt(args[2]));
         } else {
-            System.err.println("usage: ProcessProbe first-call WAY | storm N | window N | soak N");
+            System.err.println("usage: ProcessProbe first-call WAY | storm N | window N | soak N | retry-after-soak RESENDS CALLERS");
             System.exit(2);
         }
     }

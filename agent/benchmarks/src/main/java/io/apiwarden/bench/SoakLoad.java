@@ -133,8 +133,12 @@ final class SoakLoad {
         }
     }
 
-    /** {@code {200=999998, 401=2}}; -1 counts calls that failed without a response. */
     private String statusCounts() {
+        return countsOf(statuses);
+    }
+
+    /** {@code {200=999998, 401=2}}; -1 counts calls that failed without a response. */
+    static String countsOf(Map<Integer, LongAdder> statuses) {
         Map<Integer, Long> sorted = new TreeMap<>();
         statuses.forEach((status, count) -> sorted.put(status, count.sum()));
         return sorted.toString().replace(" ", "");

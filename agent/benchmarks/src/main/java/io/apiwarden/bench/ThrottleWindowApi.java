@@ -4,7 +4,6 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -63,13 +62,13 @@ final class ThrottleWindowApi implements AutoCloseable {
         this.expectedAuthorization = "Bearer " + accessToken;
         this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 256);
         server.createContext("/api/v1", this::api);
-        server.createContext("/health", exchange -> answer(exchange, 200, new byte[] {'o', 'k'}));
+        server.createContext("/health", exchange -> LoopbackApi.answer(exchange, 200, new byte[] {'o', 'k'}));
         server.createContext(STATE_PATH, exchange -> {
             boolean opened;
             synchronized (lock) {
                 opened = opensNanos != Long.MIN_VALUE;
             }
-            answer(exchange, 200, (opened ? OPENED : "not-opened").getBytes(StandardCharsets.UTF_8));
+            LoopbackApi.answer(exchange, 200, (opened ? OPENED : "not-opened").getBytes(StandardCharsets.UTF_8));
         });
         server.setExecutor(threads);
     }
@@ -85,7 +84,7 @@ final class ThrottleWindowApi implements AutoCloseable {
         requests.incrementAndGet();
         if (!expectedAuthorization.equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
             unauthorized.incrementAndGet();
-            answer(exchange, 401, "{\"message\":\"OAuth invalid token\"}".getBytes(StandardCharsets.UTF_8));
+            LoopbackApi.answer(exchange, 401, "{\"message\":\"OAuth invalid token\"}".getBytes(StandardCharsets.UTF_8));
             return;
         }
         boolean opening;
@@ -101,7 +100,7 @@ final class ThrottleWindowApi implements AutoCloseable {
         if (opening && mode == Mode.ANNOUNCED) {
             exchange.getResponseHeaders().set("RateLimit", "\"global\";r=0;t=" + leftSeconds);
             exchange.getResponseHeaders().set("RateLimit-Policy", "\"global\";q=1;w=" + leftSeconds);
-            answer(exchange, 200, USER);
+            LoopbackApi.answer(exchange, 200, USER);
             return;
         }
         if (leftNanos > 0) {
@@ -111,30 +110,22 @@ final class ThrottleWindowApi implements AutoCloseable {
             if (mode != Mode.PLAIN) {
                 exchange.getResponseHeaders().set("Retry-After", Long.toString(leftSeconds));
             }
-            answer(exchange, 429, REFUSAL);
+            LoopbackApi.answer(exchange, 429, REFUSAL);
             return;
         }
-        answer(exchange, 200, USER);
-    }
-
-    private static void answer(HttpExchange exchange, int status, byte[] body) throws IOException {
-        exchange.getResponseHeaders().set("Content-Type", "application/json");
-        exchange.sendResponseHeaders(status, body.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(body);
-        }
+        LoopbackApi.answer(exchange, 200, USER);
     }
 
     URI baseUrl() {
-        return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/api/v1");
+        return LoopbackApi.url(server, "/api/v1");
     }
 
     URI healthUrl() {
-        return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/health");
+        return LoopbackApi.url(server, "/health");
     }
 
     URI authUrl() {
-        return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/auth");
+        return LoopbackApi.url(server, "/auth");
     }
 
     /** Every API request that reached the server. */

@@ -55,6 +55,15 @@ public final class GuardedTelemetry implements Telemetry {
         }
     }
 
+    @Override
+    public void fleetWindowHeard(java.time.Duration window) {
+        try {
+            inner.fleetWindowHeard(window);
+        } catch (RuntimeException e) {
+            failed(e);
+        }
+    }
+
     private static final class Call implements CallObserver {
         private final CallObserver inner;
 

@@ -30,4 +30,11 @@ public interface Telemetry {
 
     /** Starts observing one token refresh (which may take several requests). */
     RefreshObserver refresh(URI tokenUrl);
+
+    /**
+     * Another JVM of the fleet met the global rate limit, which holds for {@code window} more: this
+     * JVM's calls are held back too, though none of them was refused.
+     */
+    default void fleetWindowHeard(java.time.Duration window) {
+    }
 }

@@ -87,7 +87,8 @@ public final class JdkClientApp {
         }
     }
 
-    private static void awaitFile(java.nio.file.Path file) throws InterruptedException {
+    /** Waits, for a minute at most, until the test has created {@code file}. */
+    static void awaitFile(java.nio.file.Path file) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
         while (!java.nio.file.Files.exists(file)) {
             if (System.nanoTime() > deadline) {

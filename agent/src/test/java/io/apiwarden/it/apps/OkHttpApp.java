@@ -27,7 +27,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code post-oneshot:URL}: a POST whose body can be written once;
  *   <li>{@code throwing:URL}: a POST through a network interceptor of the app's that throws after it proceeded;
  *   <li>{@code execute-limit:MILLIS:URL}, {@code enqueue-limit:MILLIS:URL}: one GET on a client with that
- *       {@code callTimeout}, prints {@code LIMITED status-or-exception elapsed-millis}.
+ *       {@code callTimeout}, prints {@code LIMITED status-or-exception elapsed-millis};
+ *   <li>{@code fire:URL}: enqueues a GET and goes on; its {@code FIRED} line comes when the app ends;
+ *   <li>{@code await:FILE}: waits until the test has created the file;
+ *   <li>{@code both:N:URL}: N GETs with {@code execute()} on threads of their own and N enqueued, all at
+ *       once; prints {@code BOTH} and how they ended.
  * </ul>
  */
 public final class OkHttpApp {
@@ -37,6 +41,7 @@ public final class OkHttpApp {
     }
 
     public static void main(String[] args) throws Exception {
+        List<CompletableFuture<String>> fired = new ArrayList<>();
         for (String step : args) {
             String[] parts = step.split(":", 2);
             String rest = parts[1];
@@ -72,9 +77,21 @@ public final class OkHttpApp {
                 case "enqueue-limit":
                     limited(parts[0].startsWith("execute"), rest);
                     break;
+                case "fire":
+                    fired.add(enqueue(CLIENT, rest));
+                    break;
+                case "await":
+                    JdkClientApp.awaitFile(java.nio.file.Paths.get(rest));
+                    break;
+                case "both":
+                    both(Integer.parseInt(rest.substring(0, rest.indexOf(':'))), rest.substring(rest.indexOf(':') + 1));
+                    break;
                 default:
                     throw new IllegalArgumentException("unknown step " + step);
             }
+        }
+        for (CompletableFuture<String> f : fired) {
+            System.out.println("FIRED " + f.get(2, TimeUnit.MINUTES));
         }
         CLIENT.dispatcher().executorService().shutdown();
     }
@@ -109,6 +126,28 @@ public final class OkHttpApp {
         try (Response r = withOwn.newCall(get(url)).execute()) {
             System.out.println("STATUS " + r.code() + " " + r.body().string());
         }
+    }
+
+    private static void both(int n, String url) throws Exception {
+        List<CompletableFuture<String>> calls = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            CompletableFuture<String> executed = new CompletableFuture<>();
+            Thread t = new Thread(() -> {
+                try (Response r = CLIENT.newCall(get(url)).execute()) {
+                    executed.complete("STATUS " + r.code() + " " + r.body().string());
+                } catch (IOException | RuntimeException e) {
+                    executed.complete("FAILURE " + e);
+                }
+            }, "app-execute-" + i);
+            t.start();
+            calls.add(executed);
+            calls.add(enqueue(CLIENT, url));
+        }
+        TreeMap<String, Integer> counts = new TreeMap<>();
+        for (CompletableFuture<String> call : calls) {
+            counts.merge(call.get(2, TimeUnit.MINUTES), 1, Integer::sum);
+        }
+        System.out.println("BOTH " + counts);
     }
 
     private static void storm(String spec) throws Exception {

@@ -1,0 +1,128 @@
+package io.apiwarden.telemetry;
+
+import io.apiwarden.core.call.Decision;
+import io.apiwarden.core.classify.Verdict;
+import io.apiwarden.core.telemetry.AttemptObserver;
+import io.apiwarden.core.telemetry.CallObserver;
+import io.apiwarden.testing.MutableClock;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.sdk.common.CompletableResultCode;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import io.opentelemetry.sdk.trace.export.SpanExporter;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** What the spans and meters say of the global rate limit: the headers read, and the throttled gauge. */
+class OtelTelemetryTest {
+    private static final Instant NOW = Instant.parse("2026-11-23T12:00:00Z");
+
+    private final List<SpanData> spans = new CopyOnWriteArrayList<>();
+    private final SdkTracerProvider tracing = SdkTracerProvider.builder()
+            .addSpanProcessor(SimpleSpanProcessor.create(new Collecting(spans))).build();
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    private final MutableClock clock = new MutableClock(NOW);
+    private final OtelTelemetry telemetry = new OtelTelemetry(tracing.get("test"), meters, List.of("X-Request-Id"), clock);
+
+    @AfterEach
+    void close() {
+        tracing.close();
+    }
+
+    @Test
+    void theAttemptSpanCarriesTheRateLimitHeadersTheAgentRead() {
+        Map<String, List<String>> headers = Map.of(
+                "retry-after", List.of("2"),
+                "ratelimit", List.of("\"global\";r=0;t=2"),
+                "ratelimit-policy", List.of("\"global\";q=100;w=60"));
+
+        CallObserver call = telemetry.call("GET", "https://api.example.com/v1/user", "api.example.com", 443);
+        AttemptObserver attempt = call.attempt(false);
+        attempt.response(429, "HTTP/1.1", name -> headers.getOrDefault(name.toLowerCase(java.util.Locale.ROOT), List.of()),
+                Verdict.GLOBAL_RATE_LIMIT);
+        attempt.decided(Decision.returnToApp(), "2");
+        call.end(429, Verdict.GLOBAL_RATE_LIMIT, null);
+
+        SpanData attemptSpan = spans.stream().filter(s -> s.getParentSpanContext().isValid()).findFirst().orElseThrow();
+        assertThat(attemptSpan.getAttributes().get(AttributeKey.stringKey("apiwarden.ratelimit.headers"))).isEqualTo("ratelimit");
+        assertThat(attemptSpan.getAttributes().get(AttributeKey.longKey("apiwarden.ratelimit.limit"))).isEqualTo(100L);
+        assertThat(attemptSpan.getAttributes().get(AttributeKey.longKey("apiwarden.ratelimit.remaining"))).isZero();
+        assertThat(attemptSpan.getAttributes().get(AttributeKey.longKey("apiwarden.ratelimit.reset_ms"))).isEqualTo(2000L);
+        assertThat(attemptSpan.getAttributes().get(AttributeKey.longKey("apiwarden.ratelimit.retry_after_ms"))).isEqualTo(2000L);
+    }
+
+    @Test
+    void anAnswerWithoutRateLimitHeadersAddsNoneOfTheAttributes() {
+        CallObserver call = telemetry.call("GET", "https://api.example.com/v1/user", "api.example.com", 443);
+        AttemptObserver attempt = call.attempt(false);
+        attempt.response(200, "HTTP/1.1", name -> List.of(), Verdict.SUCCESS);
+        attempt.decided(Decision.returnToApp(), null);
+        call.end(200, Verdict.SUCCESS, null);
+
+        assertThat(spans).hasSize(2).allSatisfy(s -> assertThat(s.getAttributes().asMap().keySet())
+                .noneMatch(k -> k.getKey().startsWith("apiwarden.ratelimit.")));
+    }
+
+    @Test
+    void aWindowHeardFromTheFleetShowsInTheThrottledGaugeUntilItEnds() {
+        assertThat(throttled()).isZero();
+
+        telemetry.fleetWindowHeard(Duration.ofSeconds(3));
+
+        assertThat(throttled()).isEqualTo(1);
+        clock.advance(Duration.ofMillis(2999));
+        assertThat(throttled()).isEqualTo(1);
+        clock.advance(Duration.ofMillis(1));
+        assertThat(throttled()).isZero();
+    }
+
+    @Test
+    void aShorterWindowHeardLaterDoesNotEndALongerOne() {
+        CallObserver call = telemetry.call("GET", "https://api.example.com/v1/user", "api.example.com", 443);
+        call.gateClosed(Duration.ofSeconds(10));
+
+        telemetry.fleetWindowHeard(Duration.ofSeconds(1));
+        clock.advance(Duration.ofSeconds(5));
+
+        assertThat(throttled()).isEqualTo(1);
+    }
+
+    private double throttled() {
+        return meters.get("apiwarden.throttled").gauge().value();
+    }
+
+    private static final class Collecting implements SpanExporter {
+        private final List<SpanData> into;
+
+        Collecting(List<SpanData> into) {
+            this.into = into;
+        }
+
+        @Override
+        public CompletableResultCode export(Collection<SpanData> batch) {
+            into.addAll(batch);
+            return CompletableResultCode.ofSuccess();
+        }
+
+        @Override
+        public CompletableResultCode flush() {
+            return CompletableResultCode.ofSuccess();
+        }
+
+        @Override
+        public CompletableResultCode shutdown() {
+            return CompletableResultCode.ofSuccess();
+        }
+    }
+}
