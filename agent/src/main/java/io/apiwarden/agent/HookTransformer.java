@@ -79,9 +79,11 @@ final class HookTransformer implements ClassFileTransformer {
 
     /**
      * Whether the weavings add fields or methods, which the JVM allows only when a class is first defined:
-     * such a transformer leaves classes loaded before it alone, and is registered as one that cannot
-     * retransform, so that the JVM keeps its output as the class's original bytes and another agent's
-     * later retransformation starts from the woven class rather than dropping the added members.
+     * such a transformer leaves classes loaded before it alone. A class it wove at definition is woven the
+     * same way again whenever another agent retransforms or redefines it, so the class keeps the members
+     * it has. It is registered as able to retransform all the same, like every transformer of the agent:
+     * a transformer that cannot retransform has the JVM run a second chain of transformers for every
+     * class the app loads, with a copy of each class file, which cost tens of milliseconds of start-up.
      */
     private final boolean addsMembers;
 
@@ -101,7 +103,7 @@ final class HookTransformer implements ClassFileTransformer {
     /** Registers the transformer and applies it to the named classes that are already loaded (late attach). */
     void install(Instrumentation inst) {
         this.inst = inst;
-        inst.addTransformer(this, !addsMembers);
+        inst.addTransformer(this, true);
         if (addsMembers) {
             return;
         }
@@ -123,7 +125,7 @@ final class HookTransformer implements ClassFileTransformer {
         Weaving weaving = className == null ? null : targets.get(className);
         if (weaving == null || addsMembers && redefined != null && !wovenAtDefinition(redefined)) {
             // A class defined before the agent cannot be given members now. One woven when it was defined
-            // and redefined since (another agent's redefineClasses) is woven again: its new bytes must keep
+            // and retransformed or redefined since (by another agent) is woven again: its new bytes must keep
             // the members it has.
             return null;
         }

@@ -1,11 +1,13 @@
 package io.apiwarden.it;
 
+import io.apiwarden.it.apps.SecondAgent;
 import io.apiwarden.it.apps.UnmanagedClientsApp;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,6 +58,31 @@ class UnmanagedClientWarningIT extends AgainstFakeApi {
 
     private static List<String> warningsAbout(AgentJvm.Result r, String client) {
         return r.agentLog().stream().filter(l -> l.contains(" WARN ") && l.contains("through " + client + ",")).toList();
+    }
+
+    @Test
+    void anotherAgentRetransformingAWatchedClassKeepsItWorking(@TempDir Path dir) throws Exception {
+        String api = url("/api/v1/user");
+        Path secondAgent = dir.resolve("second-agent.jar");
+        java.util.jar.Manifest manifest = new java.util.jar.Manifest();
+        manifest.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().putValue("Premain-Class", SecondAgent.class.getName());
+        manifest.getMainAttributes().putValue("Can-Retransform-Classes", "true");
+        // The agent's class is on the app's class path already; its jar needs only the manifest.
+        try (java.util.jar.JarOutputStream jar = new java.util.jar.JarOutputStream(Files.newOutputStream(secondAgent), manifest)) {
+            jar.flush();
+        }
+
+        AgentJvm.Result r = app().jvmArg("-javaagent:" + secondAgent).run(UnmanagedClientsApp.class, "url:" + api,
+                "retransform:sun.net.www.protocol.http.HttpURLConnection", "url:" + api, "url:" + url("/elsewhere"));
+
+        // Woven when it was first defined, the class is woven again on retransformation: the JVM would refuse
+        // bytes without the members it was given, and the second agent's call would fail.
+        assertThat(r.exitCode).as(r.toString()).isZero();
+        assertThat(r.stdout).containsExactly("STATUS 401 {\"message\":\"OAuth invalid token\"}",
+                "RETRANSFORMED sun.net.www.protocol.http.HttpURLConnection", "STATUS 401 {\"message\":\"OAuth invalid token\"}",
+                "STATUS 200 other");
+        assertThat(warningsAbout(r, "HttpURLConnection")).as(r.toString()).hasSize(1);
     }
 
     @Test

@@ -5,6 +5,12 @@ import okhttp3.Callback;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
+import org.apache.hc.client5.http.classic.methods.HttpGet;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.core5.http.ClassicHttpRequest;
+import org.apache.hc.core5.http.io.entity.EntityUtils;
+import org.apache.hc.core5.io.CloseMode;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,6 +18,10 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -21,38 +31,74 @@ import java.util.concurrent.TimeUnit;
  * app without API Warden must, and none otherwise.
  */
 final class AppCalls implements AutoCloseable {
-    /** The four ways an app makes a call. */
+    /** The ways an app makes a call: the JDK client and OkHttp each in both faces, and the clients Spring picks by default. */
     enum Way {
-        JDK_SEND("JDK send"),
-        JDK_SEND_ASYNC("JDK sendAsync"),
-        OKHTTP_EXECUTE("OkHttp execute"),
-        OKHTTP_ENQUEUE("OkHttp enqueue");
+        JDK_SEND("JDK send", "jdkSend", "jdk-send"),
+        JDK_SEND_ASYNC("JDK sendAsync", "jdkSendAsync", "jdk-send-async"),
+        OKHTTP_EXECUTE("OkHttp execute", "okhttpExecute", "okhttp-execute"),
+        OKHTTP_ENQUEUE("OkHttp enqueue", "okhttpEnqueue", "okhttp-enqueue"),
+        APACHE_EXECUTE("Apache HttpClient 5 execute", "apacheExecute", "apache-execute"),
+        REACTOR_NETTY("Reactor Netty (blocked on)", "reactorNetty", "reactor-netty");
+
+        /** The two clients the agent managed first, in all their ways: what the soaks and storms use. */
+        static final List<Way> JDK_AND_OKHTTP = List.of(JDK_SEND, JDK_SEND_ASYNC, OKHTTP_EXECUTE, OKHTTP_ENQUEUE);
 
         final String label;
+        /** Its method in {@link PerCallBenchmark}. */
+        final String benchmark;
+        /** Its name in {@code --ways=}. */
+        final String option;
 
-        Way(String label) {
+        Way(String label, String benchmark, String option) {
             this.label = label;
+            this.benchmark = benchmark;
+            this.option = option;
+        }
+
+        static Way named(String option) {
+            for (Way w : values()) {
+                if (w.option.equals(option)) {
+                    return w;
+                }
+            }
+            throw new IllegalArgumentException("no way of calling is named '" + option + "'; the ways are "
+                    + java.util.Arrays.stream(values()).map(w -> w.option).collect(java.util.stream.Collectors.joining(",")));
         }
     }
 
     private final HttpClient jdk;
     private final OkHttpClient okhttp;
+    private final CloseableHttpClient apache;
+    private final reactor.netty.http.client.HttpClient reactorClient;
     private final String appToken = SecretFile.read(System.getProperty(AgentSetup.APP_TOKEN_FILE_PROPERTY));
 
-    private AppCalls(boolean withJdk, boolean withOkHttp) {
-        jdk = withJdk ? HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build() : null;
-        okhttp = withOkHttp ? new OkHttpClient() : null;
+    private AppCalls(Set<Way> ways) {
+        jdk = ways.contains(Way.JDK_SEND) || ways.contains(Way.JDK_SEND_ASYNC)
+                ? HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build() : null;
+        okhttp = ways.contains(Way.OKHTTP_EXECUTE) || ways.contains(Way.OKHTTP_ENQUEUE) ? new OkHttpClient() : null;
+        apache = ways.contains(Way.APACHE_EXECUTE) ? HttpClients.createDefault() : null;
+        reactorClient = ways.contains(Way.REACTOR_NETTY) ? newReactorClient() : null;
     }
 
-    /** An app with both clients. */
+    /** An app with the JDK client and OkHttp. */
     static AppCalls withBothClients() {
-        return new AppCalls(true, true);
+        return new AppCalls(EnumSet.copyOf(Way.JDK_AND_OKHTTP));
+    }
+
+    /** An app with every client a way names. */
+    static AppCalls withAllClients() {
+        return new AppCalls(EnumSet.allOf(Way.class));
     }
 
     /** An app with only the client that {@code way} needs, so a start-up measurement loads nothing else. */
     static AppCalls forWay(Way way) {
-        boolean jdkWay = way == Way.JDK_SEND || way == Way.JDK_SEND_ASYNC;
-        return new AppCalls(jdkWay, !jdkWay);
+        return new AppCalls(EnumSet.of(way));
+    }
+
+    /** Reactor Netty's client, with the app's own bearer on every request when it has one (all its calls go to one server). */
+    private reactor.netty.http.client.HttpClient newReactorClient() {
+        reactor.netty.http.client.HttpClient client = reactor.netty.http.client.HttpClient.create();
+        return appToken == null ? client : client.headers(h -> h.set("Authorization", "Bearer " + appToken));
     }
 
     /** A JDK request for {@code url}, with the app's own bearer on API calls when it has one. */
@@ -129,6 +175,34 @@ final class AppCalls implements AutoCloseable {
         return done;
     }
 
+    ClassicHttpRequest apacheRequest(URI url, boolean api) {
+        HttpGet get = new HttpGet(url);
+        if (api && appToken != null) {
+            get.setHeader("Authorization", "Bearer " + appToken);
+        }
+        return get;
+    }
+
+    int apacheExecute(ClassicHttpRequest request) {
+        try {
+            return apache.execute(request, response -> {
+                EntityUtils.consume(response.getEntity());
+                return response.getCode();
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A GET through Reactor Netty, its body read whole, blocked on as a servlet app would. */
+    int reactorNetty(String url) {
+        Integer status = reactorClient.get().uri(url)
+                .responseSingle((response, body) -> body.asByteArray().defaultIfEmpty(new byte[0])
+                        .map(bytes -> response.status().code()))
+                .block(Duration.ofSeconds(30));
+        return status == null ? -1 : status;
+    }
+
     /** One call in the given way, waited for; the status code. */
     int call(Way way, URI url, boolean api) {
         switch (way) {
@@ -140,6 +214,11 @@ final class AppCalls implements AutoCloseable {
                 return okhttpExecute(okhttpRequest(url, api));
             case OKHTTP_ENQUEUE:
                 return okhttpEnqueue(okhttpRequest(url, api)).join();
+            case APACHE_EXECUTE:
+                return apacheExecute(apacheRequest(url, api));
+            case REACTOR_NETTY:
+                // The app's bearer is set on the client for every call; an unmanaged call carries it too, harmlessly.
+                return reactorNetty(url.toString());
             default:
                 throw new AssertionError(way);
         }
@@ -148,6 +227,12 @@ final class AppCalls implements AutoCloseable {
     /** Lets the process end promptly: OkHttp's dispatcher and pool threads linger otherwise. */
     @Override
     public void close() {
+        if (apache != null) {
+            apache.close(CloseMode.IMMEDIATE);
+        }
+        if (reactorClient != null) {
+            reactor.netty.http.HttpResources.disposeLoopsAndConnections();
+        }
         if (okhttp == null) {
             return;
         }

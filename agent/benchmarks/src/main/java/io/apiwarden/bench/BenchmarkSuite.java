@@ -45,12 +45,15 @@ public final class BenchmarkSuite {
         final Effort effort;
         final Set<Part> parts;
         final Set<AgentSetup> setups;
+        /** The ways of calling that the per-call part measures. */
+        final Set<AppCalls.Way> ways;
         final Path out;
 
-        Options(Effort effort, Set<Part> parts, Set<AgentSetup> setups, Path out) {
+        Options(Effort effort, Set<Part> parts, Set<AgentSetup> setups, Set<AppCalls.Way> ways, Path out) {
             this.effort = effort;
             this.parts = parts;
             this.setups = setups;
+            this.ways = ways;
             this.out = out;
         }
 
@@ -58,6 +61,7 @@ public final class BenchmarkSuite {
             Effort effort = Effort.FULL;
             Set<Part> parts = EnumSet.allOf(Part.class);
             Set<AgentSetup> setups = EnumSet.allOf(AgentSetup.class);
+            Set<AppCalls.Way> ways = EnumSet.allOf(AppCalls.Way.class);
             Path out = defaultOut;
             for (String arg : args) {
                 if (arg.equals("--quick")) {
@@ -72,15 +76,20 @@ public final class BenchmarkSuite {
                     for (String name : arg.substring("--setups=".length()).split(",")) {
                         setups.add(AgentSetup.named(name.trim()));
                     }
+                } else if (arg.startsWith("--ways=")) {
+                    ways = EnumSet.noneOf(AppCalls.Way.class);
+                    for (String name : arg.substring("--ways=".length()).split(",")) {
+                        ways.add(AppCalls.Way.named(name.trim()));
+                    }
                 } else if (arg.startsWith("--out=")) {
                     out = Paths.get(arg.substring("--out=".length()));
                 } else {
                     throw new IllegalArgumentException("unknown argument '" + arg
                             + "'; use --quick, --only=startup,per-call,storms,throttle-window, --setups=" + AgentSetup.optionNames()
-                            + ", --out=FILE");
+                            + ", --ways=jdk-send,apache-execute,... (per call), --out=FILE");
                 }
             }
-            return new Options(effort, parts, setups, out);
+            return new Options(effort, parts, setups, ways, out);
         }
 
         private static Part partNamed(String name) {
@@ -161,7 +170,7 @@ public final class BenchmarkSuite {
                 report.startup(startup);
             }
             if (options.parts.contains(Part.PER_CALL)) {
-                report.perCall(new PerCallRun(target, options.effort).run(setups));
+                report.perCall(new PerCallRun(target, options.effort).run(setups, options.ways));
             }
             if (options.parts.contains(Part.STORMS)) {
                 System.out.println("== storms");
@@ -201,7 +210,7 @@ public final class BenchmarkSuite {
         System.out.println("== warming the server up for " + seconds + " s");
         System.setProperty(AgentSetup.APP_TOKEN_FILE_PROPERTY, target.accessTokenFile().toString());
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        try (AppCalls app = AppCalls.withBothClients()) {
+        try (AppCalls app = AppCalls.withAllClients()) {
             while (System.nanoTime() < end) {
                 for (AppCalls.Way way : AppCalls.Way.values()) {
                     app.call(way, target.managedUrl(), true);

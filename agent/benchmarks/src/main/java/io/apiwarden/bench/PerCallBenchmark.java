@@ -1,6 +1,7 @@
 package io.apiwarden.bench;
 
 import okhttp3.Request;
+import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -17,8 +18,8 @@ import java.net.http.HttpRequest;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One call after another on a loopback keep-alive connection, small answer, in each of the four ways
- * an app calls: the time of a whole call and what it allocates. {@link PerCallRun} runs it once per
+ * One call after another on a loopback keep-alive connection, small answer, in each way an app calls
+ * ({@link AppCalls.Way}): the time of a whole call and what it allocates. {@link PerCallRun} runs it once per
  * {@link AgentSetup} (the fork's JVM options say which) against the simulated API.
  */
 @State(Scope.Benchmark)
@@ -36,14 +37,18 @@ public class PerCallBenchmark {
     private AppCalls app;
     private HttpRequest jdkRequest;
     private Request okhttpRequest;
+    private ClassicHttpRequest apacheRequest;
+    private String urlText;
 
     @Setup(Level.Trial)
     public void setUp() {
         boolean api = target.equals("managed");
         URI url = URI.create(required(api ? MANAGED_URL_PROPERTY : UNMANAGED_URL_PROPERTY));
-        app = AppCalls.withBothClients();
+        app = AppCalls.withAllClients();
         jdkRequest = app.jdkRequest(url, api);
         okhttpRequest = app.okhttpRequest(url, api);
+        apacheRequest = app.apacheRequest(url, api);
+        urlText = url.toString();
         // A benchmark of 401s or 429s would measure the wrong thing: fail the trial instead.
         for (AppCalls.Way way : AppCalls.Way.values()) {
             expectOk(app.call(way, url, api));
@@ -73,6 +78,16 @@ public class PerCallBenchmark {
     @Benchmark
     public int okhttpEnqueue() {
         return expectOk(app.okhttpEnqueue(okhttpRequest).join());
+    }
+
+    @Benchmark
+    public int apacheExecute() {
+        return expectOk(app.apacheExecute(apacheRequest));
+    }
+
+    @Benchmark
+    public int reactorNetty() {
+        return expectOk(app.reactorNetty(urlText));
     }
 
     private static int expectOk(int status) {

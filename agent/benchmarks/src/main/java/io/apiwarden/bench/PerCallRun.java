@@ -12,6 +12,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /** Runs {@link PerCallBenchmark} under each {@link AgentSetup}, one forked JVM per benchmark and target. */
 final class PerCallRun {
@@ -46,7 +48,8 @@ final class PerCallRun {
         this.effort = effort;
     }
 
-    List<Figure> run(List<AgentSetup> setups) throws RunnerException {
+    List<Figure> run(List<AgentSetup> setups, Set<AppCalls.Way> ways) throws RunnerException {
+        String methods = ways.stream().map(w -> w.benchmark).collect(Collectors.joining("|"));
         List<Figure> figures = new ArrayList<>();
         for (AgentSetup setup : setups) {
             List<String> jvmArgs = new ArrayList<>(setup.jvmArgs(target));
@@ -54,7 +57,7 @@ final class PerCallRun {
             jvmArgs.add("-D" + PerCallBenchmark.UNMANAGED_URL_PROPERTY + "=" + target.unmanagedUrl());
             jvmArgs.add("-Xmx512m");
             ChainedOptionsBuilder options = new OptionsBuilder()
-                    .include(PerCallBenchmark.class.getName() + "\\.")
+                    .include(PerCallBenchmark.class.getName() + "\\.(" + methods + ")$")
                     .forks(effort.forks)
                     .warmupIterations(effort.warmupIterations)
                     .warmupTime(TimeValue.seconds(effort.iterationSeconds))
@@ -85,17 +88,11 @@ final class PerCallRun {
     }
 
     static AppCalls.Way wayOf(String benchmarkMethod) {
-        switch (benchmarkMethod) {
-            case "jdkSend":
-                return AppCalls.Way.JDK_SEND;
-            case "jdkSendAsync":
-                return AppCalls.Way.JDK_SEND_ASYNC;
-            case "okhttpExecute":
-                return AppCalls.Way.OKHTTP_EXECUTE;
-            case "okhttpEnqueue":
-                return AppCalls.Way.OKHTTP_ENQUEUE;
-            default:
-                throw new IllegalArgumentException("no way of calling is known for benchmark method " + benchmarkMethod);
+        for (AppCalls.Way way : AppCalls.Way.values()) {
+            if (way.benchmark.equals(benchmarkMethod)) {
+                return way;
+            }
         }
+        throw new IllegalArgumentException("no way of calling is known for benchmark method " + benchmarkMethod);
     }
 }

@@ -54,7 +54,7 @@ final class RetryAfterSoakLoad {
 
     private List<Thread> startCallers(int callersPerWay) {
         List<Thread> callers = new ArrayList<>();
-        for (AppCalls.Way way : AppCalls.Way.values()) {
+        for (AppCalls.Way way : AppCalls.Way.JDK_AND_OKHTTP) {
             boolean blocking = way == AppCalls.Way.JDK_SEND || way == AppCalls.Way.OKHTTP_EXECUTE;
             String name = "retry-after-soak-" + way.name().toLowerCase(Locale.ROOT);
             if (blocking) {

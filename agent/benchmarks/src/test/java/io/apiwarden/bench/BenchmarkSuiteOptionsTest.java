@@ -43,6 +43,24 @@ class BenchmarkSuiteOptionsTest {
     }
 
     @Test
+    void waysChooseWhichCallsThePerCallPartMeasures() {
+        BenchmarkSuite.Options o = BenchmarkSuite.Options.parse(new String[] {"--ways=apache-execute, reactor-netty"}, DEFAULT_OUT);
+
+        assertThat(o.ways).containsExactly(AppCalls.Way.APACHE_EXECUTE, AppCalls.Way.REACTOR_NETTY);
+        assertThat(BenchmarkSuite.Options.parse(new String[0], DEFAULT_OUT).ways).containsExactlyInAnyOrder(AppCalls.Way.values());
+        assertThatThrownBy(() -> BenchmarkSuite.Options.parse(new String[] {"--ways=apache"}, DEFAULT_OUT))
+                .hasMessageContaining("'apache'").hasMessageContaining("apache-execute");
+    }
+
+    @Test
+    void everyWayHasABenchmarkMethod() throws Exception {
+        for (AppCalls.Way way : AppCalls.Way.values()) {
+            assertThat(PerCallBenchmark.class.getMethod(way.benchmark)).as(way.label).isNotNull();
+            assertThat(PerCallRun.wayOf(way.benchmark)).isEqualTo(way);
+        }
+    }
+
+    @Test
     void unknownArgumentsAndPartsAreNamed() {
         assertThatThrownBy(() -> BenchmarkSuite.Options.parse(new String[] {"--fast"}, DEFAULT_OUT))
                 .hasMessageContaining("'--fast'").hasMessageContaining("--quick");

@@ -41,6 +41,11 @@ public final class UnmanagedClientsApp {
                 case "apache4":
                     Apache4.get(url);
                     break;
+                case "retransform":
+                    // Another agent retransforms the watched class: it must keep working, and keep its watch.
+                    SecondAgent.retransform(url);
+                    System.out.println("RETRANSFORMED " + url);
+                    break;
                 case "jdk":
                     var response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).build(), BodyHandlers.ofString());
                     System.out.println("STATUS " + response.statusCode() + " " + response.body());
