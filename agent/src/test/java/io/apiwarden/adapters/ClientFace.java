@@ -64,6 +64,14 @@ public interface ClientFace extends AutoCloseable {
     }
 
     /**
+     * How many times the client itself sends again a call that the agent answered with the API's
+     * rate-limit refusal, as it would without the agent (Apache HttpClient's retry strategy: once).
+     */
+    default int ownRetriesOfARateLimit() {
+        return 0;
+    }
+
+    /**
      * How many of the client's own threads are busy with calls now, when the client can say (OkHttp's
      * dispatcher can); empty when it cannot.
      */

@@ -56,6 +56,12 @@ public final class ApacheClassicFace implements ClientFace {
         }
     }
 
+    /** The client's default retry strategy sends a 429 once more, after a second or its {@code Retry-After}. */
+    @Override
+    public int ownRetriesOfARateLimit() {
+        return 1;
+    }
+
     @Override
     public void close() {
         try {
