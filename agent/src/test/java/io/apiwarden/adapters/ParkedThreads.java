@@ -7,10 +7,11 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Finds threads that wait inside the agent's code: parked (waiting, or waiting with a time-out) with
- * a frame of one of the agent's classes on their stack. A call that waits out a rate limit holding
- * no thread leaves none; a wait that held one (a sleep on a dispatcher thread, an event loop, a pool
- * worker) shows as one such thread per call.
+ * Finds threads that the agent's code parked: waiting (or waiting with a time-out) where the frame
+ * nearest the top that is not the JDK's is one of the agent's classes. A call that waits out a rate
+ * limit holding no thread leaves none; a wait that held one (a sleep on a dispatcher thread, an
+ * event loop, a pool worker) shows as one such thread per call. A thread parked by the client's own
+ * code (a lock of its pool) while the agent's code is further down its stack is the client's doing.
  *
  * <p>The agent's classes are those found where the agent's engine is: the main classes in process,
  * the agent's jar in an app started with it. The tests' own classes, in the same packages, are not.
@@ -22,7 +23,7 @@ public final class ParkedThreads {
     private ParkedThreads() {
     }
 
-    /** Each thread parked in the agent's code now: its name and the agent's frame nearest its top. */
+    /** Each thread the agent's code parked, now: its name and the frame that parked it. */
     public static List<String> inAgentCode() {
         String agentRoot = root(ClassLoader.getSystemResource(MARKER), MARKER);
         List<String> found = new ArrayList<>();
@@ -32,13 +33,63 @@ public final class ParkedThreads {
                 continue;
             }
             for (StackTraceElement frame : e.getValue()) {
+                if (isJdkClass(frame.getClassName())) {
+                    continue;
+                }
+                // What parked the thread: the agent's code, or the client's or the app's (a lock of theirs, a read).
                 if (isAgentClass(frame.getClassName(), agentRoot)) {
                     found.add(e.getKey().getName() + " at " + frame);
-                    break;
                 }
+                break;
             }
         }
         return found;
+    }
+
+    /**
+     * Watches for threads the agent's code keeps parked, sample after sample: a wait held on a thread
+     * lasts as long as the wait, where a thread the agent's code parks for a moment (a lock of the
+     * JDK's timer, a class being initialised) is gone by the next sample or the one after.
+     */
+    public static final class Watch {
+        /** Each thread and frame parked in the last sample, to when it was first seen so, without a break. */
+        private Map<String, Long> since = new java.util.HashMap<>();
+        private final java.util.Set<String> held = new java.util.TreeSet<>();
+        private final long heldNanos;
+        private int samples;
+
+        /** Counts as held a thread parked at the same frame in every sample over {@code held}. */
+        public Watch(java.time.Duration held) {
+            this.heldNanos = held.toNanos();
+        }
+
+        public void sample() {
+            long now = System.nanoTime();
+            Map<String, Long> next = new java.util.HashMap<>();
+            for (String parked : inAgentCode()) {
+                long first = since.getOrDefault(parked, now);
+                next.put(parked, first);
+                if (now - first >= heldNanos) {
+                    held.add(parked);
+                }
+            }
+            since = next;
+            samples++;
+        }
+
+        public int samples() {
+            return samples;
+        }
+
+        /** The threads (and frames) found held so far. */
+        public java.util.Set<String> held() {
+            return held;
+        }
+    }
+
+    private static boolean isJdkClass(String className) {
+        return className.startsWith("java.") || className.startsWith("jdk.") || className.startsWith("sun.")
+                || className.startsWith("com.sun.");
     }
 
     private static boolean isAgentClass(String className, String agentRoot) {
