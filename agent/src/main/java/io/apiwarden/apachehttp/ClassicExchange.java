@@ -1,6 +1,7 @@
 package io.apiwarden.apachehttp;
 
 import io.apiwarden.core.Warden;
+import io.apiwarden.core.call.CallState;
 import io.apiwarden.core.call.Deadline;
 import io.apiwarden.core.call.Decision;
 import io.apiwarden.core.classify.Verdict;
@@ -9,6 +10,8 @@ import io.apiwarden.core.engine.AttemptHeaders;
 import io.apiwarden.core.engine.CallDriver;
 import io.apiwarden.core.engine.Exchange;
 import io.apiwarden.core.engine.Judge;
+import io.apiwarden.core.engine.RecordedBody;
+import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.time.DelayScheduler;
 import org.apache.hc.client5.http.classic.ExecChain;
 import org.apache.hc.client5.http.impl.classic.RequestFailedException;
@@ -50,6 +53,11 @@ final class ClassicExchange implements Exchange<ClassicHttpResponse> {
     private final ExecChain.Scope scope;
     private final ExecChain chain;
     private final CallDriver<ClassicHttpResponse> driver;
+    /**
+     * The app's execution, the request's method and URL: what tells the client's own resend of the
+     * request from a redirect's next hop, and from the app's next call with the same context.
+     */
+    private final String key;
 
     ClassicExchange(Warden warden, ClassicHttpRequest request, Target target, ExecChain.Scope scope, ExecChain chain) {
         this.warden = warden;
@@ -60,10 +68,28 @@ final class ClassicExchange implements Exchange<ClassicHttpResponse> {
         // and apply to every attempt as the app set them.
         this.driver = new CallDriver<>(warden, request.getMethod(), target.url(), target.host, target.port,
                 target.rawPath, null);
+        this.key = scope.exchangeId + " " + request.getMethod() + " " + target.url();
     }
 
-    /** Runs the request's attempts to the response the app gets. */
+    /**
+     * Runs the request's attempts to the response the app gets. The client's own retry handler sits
+     * above the agent's and may send the request again (a 429 the agent gave up on, an I/O failure):
+     * that is the same logical call, so it goes on from what the earlier run used up, kept in the
+     * execution's context, and never gets a second back-off or refresh.
+     */
     ClassicHttpResponse run() throws IOException, HttpException {
+        Object earlier = scope.clientContext.getAttribute(EARLIER_RUN);
+        if (earlier instanceof EarlierRun && ((EarlierRun) earlier).key.equals(key)) {
+            driver.state().continues(((EarlierRun) earlier).state);
+        }
+        try {
+            return runDriver();
+        } finally {
+            scope.clientContext.setAttribute(EARLIER_RUN, new EarlierRun(key, driver.state()));
+        }
+    }
+
+    private ClassicHttpResponse runDriver() throws IOException, HttpException {
         try {
             return driver.run(this);
         } catch (ChainFailure e) {
@@ -95,6 +121,10 @@ final class ClassicExchange implements Exchange<ClassicHttpResponse> {
     public Attempt<ClassicHttpResponse> send(AttemptHeaders headers, Duration timeout, Judge judge) throws IOException {
         AttemptRequest sent = new AttemptRequest(request);
         headers.forEach(sent::setHeader);
+        HttpEntity body = attemptEntity();
+        if (body != null) {
+            sent.setEntity(body);
+        }
         ClassicHttpResponse response;
         try {
             response = chain.proceed(sent, scope);
@@ -106,6 +136,28 @@ final class ClassicExchange implements Exchange<ClassicHttpResponse> {
         } catch (RuntimeException | Error e) {
             closeQuietly(response);
             throw e;
+        }
+    }
+
+    /**
+     * The entity of this attempt when it is not the app's own: one the client cannot send twice,
+     * recorded as the first attempt writes it, or written again from its recording. Null for an
+     * entity the client can send again, which is never copied.
+     */
+    private HttpEntity attemptEntity() {
+        HttpEntity app = request.getEntity();
+        if (app == null || app.isRepeatable()) {
+            return null;
+        }
+        try {
+            RecordedBody recording = driver.recordBody(app.getContentLength());
+            if (recording == null) {
+                return null;
+            }
+            return recording.isComplete() ? RecordingEntities.replay(app, recording) : RecordingEntities.recording(app, recording);
+        } catch (RuntimeException e) {
+            AgentLog.once(AgentLog.Level.WARN, "body-recording", "a request body could not be recorded for a resend", e);
+            return null;
         }
     }
 
@@ -301,6 +353,20 @@ final class ClassicExchange implements Exchange<ClassicHttpResponse> {
      * app's own request. Its type also tells the agent's second handler, lower in the chain, that
      * the request is managed already (see {@link WardenApacheHttp#manage}).
      */
+    /** Where the run of a request is kept in the execution's context, for the client's own resends of it. */
+    private static final String EARLIER_RUN = "io.apiwarden.apachehttp.earlier-run";
+
+    /** What a run of a request used up, for the client's own resend of it. */
+    private static final class EarlierRun {
+        final String key;
+        final CallState state;
+
+        EarlierRun(String key, CallState state) {
+            this.key = key;
+            this.state = state;
+        }
+    }
+
     static final class AttemptRequest extends BasicClassicHttpRequest {
         private static final long serialVersionUID = 1L;
 

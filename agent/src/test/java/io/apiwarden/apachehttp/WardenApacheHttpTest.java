@@ -208,18 +208,63 @@ class WardenApacheHttpTest {
     }
 
     @Test
-    void aBodyThatCannotBeReadTwiceIsNotResent() throws Exception {
+    void aBodyThatCannotBeReadTwiceIsRecordedAsSentAndResentWithItsDeclaredLength() throws Exception {
         client();
         server.enqueue(new MockResponse.Builder().code(401).body(INVALID_TOKEN).build());
+        server.enqueue(new MockResponse.Builder().code(201).body("made").build());
         HttpPost post = new HttpPost(url("/api/v1/items"));
         post.setEntity(new InputStreamEntity(new ByteArrayInputStream("{}".getBytes(StandardCharsets.UTF_8)), 2,
+                ContentType.APPLICATION_JSON));
+
+        assertThat(client.execute(post, WardenApacheHttpTest::text)).isEqualTo("made");
+
+        assertThat(tokens.requests()).isEqualTo(1);
+        for (int i = 0; i < 2; i++) {
+            RecordedRequest sent = server.takeRequest();
+            assertThat(sent.getBody().utf8()).isEqualTo("{}");
+            assertThat(sent.getHeaders().get("Content-Length")).isEqualTo("2");
+            assertThat(sent.getHeaders().get("Content-Type")).startsWith("application/json");
+        }
+    }
+
+    @Test
+    void aBodyThatCannotBeReadTwiceAndIsOverTheRecordingBoundIsNotResent() throws Exception {
+        server.start(0);
+        client = WardenApacheHttp.create(TestWardens.warden(TestWardens.config(
+                "apiwarden.base-url", server.url("/api/v1").toString(),
+                "apiwarden.access-token", "access-0",
+                "apiwarden.refresh-token", "refresh-0",
+                "apiwarden.token-url", server.url("/auth/token").toString(),
+                "apiwarden.resend.max-recorded-body", "1"), tokens, scheduler, clock)).manage(HttpClientBuilder.create()).build();
+        server.enqueue(new MockResponse.Builder().code(401).body(INVALID_TOKEN).build());
+        HttpPost post = new HttpPost(url("/api/v1/items"));
+        post.setEntity(new InputStreamEntity(new ByteArrayInputStream("{}".getBytes(StandardCharsets.UTF_8)), -1,
                 ContentType.APPLICATION_JSON));
 
         int status = client.execute(post, ClassicHttpResponse::getCode);
 
         assertThat(status).isEqualTo(401);
         assertThat(server.getRequestCount()).isEqualTo(1);
+        assertThat(server.takeRequest().getBody().utf8()).isEqualTo("{}");
         assertThat(tokens.requests()).isZero();
+    }
+
+    @Test
+    void theClientsOwnRetryOfA429TheAgentGaveUpOnIsTheSameCallWithNoSecondBackOff() throws Exception {
+        client();
+        for (int i = 0; i < 7; i++) {
+            server.enqueue(new MockResponse.Builder().code(429).addHeader("Retry-After", "0").body("API rate limit exceeded (global)").build());
+        }
+        server.enqueue(new MockResponse.Builder().code(200).body("not asked for").build());
+
+        int status = client.execute(new HttpGet(url("/api/v1/user")), ClassicHttpResponse::getCode);
+
+        assertThat(status).isEqualTo(429);
+        // Five resends of the agent's, then the client's own one, as it would make without the agent.
+        assertThat(server.getRequestCount()).isEqualTo(7);
+        // The back-off's waits; the client's retry may wait at the closed rate-limit gate after them.
+        assertThat(scheduler.delays()).startsWith(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(4),
+                Duration.ofSeconds(8), Duration.ofSeconds(16));
     }
 
     @Test

@@ -87,26 +87,14 @@ class ApacheHttpClientAgentIT extends AgainstFakeApi {
     }
 
     @Test
-    void aClassicStreamedBodyIsNotResentAndTheAgentSaysWhy() throws Exception {
-        AgentJvm.Result r = app().property("apiwarden.log.level", "debug")
+    void aClassicStreamedBodyOverTheRecordingBoundIsNotResentAndTheAgentSaysWhy() throws Exception {
+        AgentJvm.Result r = app().property("apiwarden.log.level", "debug").property("apiwarden.resend.max-recorded-body", "1")
                 .run(ApacheHttpClientApp.class, "post-stream:" + url("/api/v1/items"));
 
         assertThat(r.stdout).as(r.toString()).contains("STATUS 401");
         assertThat(api.apiRequests).hasSize(1);
         assertThat(api.tokenRequests).isEmpty();
         assertThat(r.agentLog()).as(r.toString()).anyMatch(l -> l.contains("not resent (") && l.contains("POST"));
-    }
-
-    @Test
-    void cancellingAClassicRequestEndsItsWaitAtOnceAndNothingIsResent() throws Exception {
-        api.rateLimitFirst = 100;
-
-        AgentJvm.Result r = app().property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN)
-                .property("apiwarden.backoff.initial-delay", "30s")
-                .run(ApacheHttpClientApp.class, "get-cancel:" + url("/api/v1/user"));
-
-        assertThat(r.stdout).as(r.toString()).contains("GET-CANCEL FAILURE RequestFailedException fast=true");
-        assertThat(api.apiRequests).hasSizeLessThanOrEqualTo(1);
     }
 
     @Test

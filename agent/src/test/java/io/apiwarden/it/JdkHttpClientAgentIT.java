@@ -2,8 +2,6 @@ package io.apiwarden.it;
 
 import io.apiwarden.it.apps.JdkClientApp;
 import io.apiwarden.it.apps.OwnByteBuddyApp;
-import mockwebserver3.MockResponse;
-import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -115,27 +113,6 @@ class JdkHttpClientAgentIT extends AgainstFakeApi {
         assertThat(all).hasSize(5);
         assertThat(all).filteredOn(q -> q.getHeaders().get("Authorization") != null).singleElement()
                 .satisfies(q -> assertThat(q.getUrl().encodedPath()).isEqualTo("/api/v1/user"));
-    }
-
-    @Test
-    void aCrossOriginRedirectNeverCarriesTheToken() throws Exception {
-        try (MockWebServer elsewhere = new MockWebServer()) {
-            elsewhere.start(0);
-            elsewhere.enqueue(new MockResponse.Builder().code(200).body("landed").build());
-            api.rateLimitFirst = 0;
-            server.setDispatcher(new mockwebserver3.Dispatcher() {
-                @Override
-                public MockResponse dispatch(RecordedRequest request) {
-                    return new MockResponse.Builder().code(302).addHeader("Location", elsewhere.url("/landing")).build();
-                }
-            });
-
-            AgentJvm.Result r = app().run(JdkClientApp.class, "follow:" + url("/api/v1/user"));
-
-            assertThat(r.stdout).as(r.toString()).containsExactly("STATUS 200 landed");
-            assertThat(server.takeRequest().getHeaders().get("Authorization")).isEqualTo("Bearer " + STALE_TOKEN);
-            assertThat(elsewhere.takeRequest().getHeaders().get("Authorization")).isNull();
-        }
     }
 
     @Test

@@ -3,9 +3,6 @@ package io.apiwarden.it;
 import io.apiwarden.it.apps.ChildLoaderReactorNettyApp;
 import io.apiwarden.it.apps.JdkClientApp;
 import io.apiwarden.it.apps.ReactorNettyApp;
-import mockwebserver3.MockResponse;
-import mockwebserver3.MockWebServer;
-import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -87,38 +84,6 @@ class ReactorNettyAgentIT extends AgainstFakeApi {
         assertThat(otherMillis).as("the other call did not wait for the 3 s back-off").isLessThan(1_500);
         assertThat(r.stdout.get(1)).startsWith("API STATUS 200 user on app-loop");
         assertThat(api.apiRequests).hasSize(2);
-    }
-
-    @Test
-    void disposingTheCallStopsItsPendingRetry() throws Exception {
-        api.rateLimitFirst = 100;
-
-        AgentJvm.Result r = app().property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN)
-                .property("apiwarden.backoff.initial-delay", "300ms")
-                .run(ReactorNettyApp.class, "dispose:" + url("/api/v1/user"));
-
-        assertThat(r.stdout).as(r.toString()).containsExactly("DISPOSED responses=1 outcome=none");
-        assertThat(api.apiRequests).hasSize(1);
-    }
-
-    @Test
-    void aRedirectToAnotherOriginNeverCarriesTheToken() throws Exception {
-        try (MockWebServer elsewhere = new MockWebServer()) {
-            elsewhere.start(0);
-            elsewhere.enqueue(new MockResponse.Builder().code(200).body("landed").build());
-            server.setDispatcher(new mockwebserver3.Dispatcher() {
-                @Override
-                public MockResponse dispatch(RecordedRequest request) {
-                    return new MockResponse.Builder().code(302).addHeader("Location", elsewhere.url("/landing")).build();
-                }
-            });
-
-            AgentJvm.Result r = app().run(ReactorNettyApp.class, "redirect:" + url("/api/v1/user"));
-
-            assertThat(statuses(r)).as(r.toString()).containsExactly("STATUS 200 landed");
-            assertThat(server.takeRequest().getHeaders().get("Authorization")).isEqualTo("Bearer " + STALE_TOKEN);
-            assertThat(elsewhere.takeRequest().getHeaders().get("Authorization")).isNull();
-        }
     }
 
     @Test

@@ -486,24 +486,6 @@ class WardenHttpClientTest {
     }
 
     @Test
-    void aCrossOriginRedirectNeverCarriesTheToken() throws Exception {
-        try (MockWebServer elsewhere = new MockWebServer()) {
-            elsewhere.start(0);
-            elsewhere.enqueue(response(200, "landed"));
-            server.enqueue(new MockResponse.Builder().code(302)
-                    .addHeader("Location", elsewhere.url("/landing").toString()).build());
-            HttpClient following = managed(HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).build(),
-                    "apiwarden.access-token", "access-0");
-
-            HttpResponse<String> response = following.send(get("/api/v1/user"), BodyHandlers.ofString());
-
-            assertThat(response.body()).isEqualTo("landed");
-            assertThat(authorizationOf(server.takeRequest())).isEqualTo("Bearer access-0");
-            assertThat(authorizationOf(elsewhere.takeRequest())).isNull();
-        }
-    }
-
-    @Test
     void theAppsOwnAuthorizationStaysWithItsOriginOnAManagedRedirect() throws Exception {
         try (MockWebServer elsewhere = new MockWebServer()) {
             elsewhere.start(0);

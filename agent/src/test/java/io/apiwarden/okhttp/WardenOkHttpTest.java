@@ -96,21 +96,6 @@ class WardenOkHttpTest {
         assertThat(scheduler.delays()).containsExactly(Duration.ofSeconds(1));
     }
 
-    @Test
-    void cancellingAnEnqueuedCallStopsItsPendingResend() throws Exception {
-        server.enqueue(new MockResponse.Builder().code(429).body("API rate limit exceeded (global)").build());
-        Call call = client.newCall(get("/api/v1/user"));
-        Answer answer = new Answer();
-
-        okHttp.enqueue(call, answer);
-        awaitPendingWait();
-        okHttp.cancel(call);
-
-        assertThat(answer.result).failsWithin(5, TimeUnit.SECONDS);
-        assertThat(scheduler.cancelledCount()).isEqualTo(1);
-        assertThat(server.getRequestCount()).isEqualTo(1);
-    }
-
     /** A one-shot body, as a stream the app pipes in: written in pieces, once; a second write fails. */
     private static okhttp3.RequestBody oneShot(String content, boolean declareLength) {
         byte[] bytes = content.getBytes(java.nio.charset.StandardCharsets.UTF_8);

@@ -65,6 +65,17 @@ public final class CallState {
         return refreshes + rateLimitRetries;
     }
 
+    /**
+     * Continues {@code earlier}: the same logical call, which the client sends again as a request of
+     * its own (Apache HttpClient's retry of a 429 the agent gave up on). What it used up stays used,
+     * so the call still gets one refresh and one back-off in all.
+     */
+    public void continues(CallState earlier) {
+        refreshes = earlier.refreshes;
+        rateLimitRetries = earlier.rateLimitRetries;
+        refusedGeneration = earlier.refusedGeneration;
+    }
+
     /** Counts a refresh of the token of generation {@code refused}. */
     void countRefresh(long refused) {
         refreshes++;

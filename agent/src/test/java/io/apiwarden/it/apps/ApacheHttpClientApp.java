@@ -20,9 +20,7 @@ import java.util.concurrent.TimeUnit;
  * tests. Each argument is one step:
  * <ul>
  *   <li>{@code get:URL}: one classic GET, prints {@code STATUS code body};
- *   <li>{@code post-stream:URL}: a classic POST whose body is a stream (not repeatable), prints {@code STATUS code};
- *   <li>{@code get-cancel:URL}: a classic GET on another thread, cancelled a second later; prints what it
- *       ended with and whether it ended soon after the cancel.
+ *   <li>{@code post-stream:URL}: a classic POST whose body is a stream (not repeatable), prints {@code STATUS code}.
  * </ul>
  */
 public final class ApacheHttpClientApp {
@@ -47,36 +45,11 @@ public final class ApacheHttpClientApp {
                         String posted = client.execute(post, r -> "STATUS " + r.getCode());
                         System.out.println(posted);
                         break;
-                    case "get-cancel":
-                        getCancel(client, url);
-                        break;
                     default:
                         throw new IllegalArgumentException("unknown step " + step);
                 }
             }
         }
-    }
-
-    private static void getCancel(CloseableHttpClient client, String url) throws Exception {
-        HttpGet get = new HttpGet(url);
-        CompletableFuture<String> outcome = CompletableFuture.supplyAsync(() -> {
-            try {
-                return client.execute(get, r -> "STATUS " + r.getCode());
-            } catch (IOException e) {
-                return "FAILURE " + e.getClass().getSimpleName();
-            }
-        });
-        // Either outcome is right: cancelled while waiting out the rate limit, or before the answer came.
-        try {
-            outcome.get(1, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.TimeoutException stillRunning) {
-            // Expected: the call waits out a 30 s back-off.
-        }
-        long cancelledAt = System.nanoTime();
-        get.cancel();
-        String result = outcome.get(30, TimeUnit.SECONDS);
-        long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - cancelledAt);
-        System.out.println("GET-CANCEL " + result + " fast=" + (tookMillis < 5_000));
     }
 
     private static String text(ClassicHttpResponse response) throws IOException {

@@ -20,7 +20,6 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code send:URL} and {@code async:URL}: one GET, prints {@code STATUS code body};
  *   <li>{@code post-stream:SIZE:URL} and {@code post-stream-async:SIZE:URL}: one POST of a streamed body
  *       ({@link StreamedBody}, SIZE bytes, no declared length) through {@code send} or {@code sendAsync};
- *   <li>{@code follow:URL}: one GET with a client that follows redirects (NORMAL);
  *   <li>{@code print:URL}: one GET, prints each line of the body as {@code BODY line};
  *   <li>{@code await:PATH}: waits (a minute at most) until the test creates the file PATH, to let it act between steps;
  *   <li>{@code clock:}: prints {@code CLOCK millis}, the wall clock, to time what follows the last step;
@@ -55,10 +54,6 @@ public final class JdkClientApp {
                     break;
                 case "print":
                     client.send(get(rest), BodyHandlers.ofString()).body().lines().forEach(l -> System.out.println("BODY " + l));
-                    break;
-                case "follow":
-                    HttpClient following = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).build();
-                    print(following.send(get(rest), BodyHandlers.ofString()));
                     break;
                 case "await":
                     awaitFile(java.nio.file.Paths.get(rest));

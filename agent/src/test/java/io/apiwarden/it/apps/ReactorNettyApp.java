@@ -1,7 +1,6 @@
 package io.apiwarden.it.apps;
 
 import io.netty.handler.codec.http.HttpMethod;
-import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 import reactor.netty.ByteBufFlux;
 import reactor.netty.http.client.HttpClient;
@@ -12,18 +11,16 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An app that calls through Reactor Netty's {@code HttpClient} the way Spring's {@code WebClient}
  * does (a request, a body function, the response read from the connection), on one event-loop
  * thread of its own. Each argument is {@code mode:url}:
  * <ul>
- *   <li>{@code get}, {@code redirect} (following redirects), {@code post} (body function),
+ *   <li>{@code get}, {@code post} (body function),
  *       {@code post-once} (a body publisher handed over once): prints {@code STATUS code body};
  *   <li>{@code loop:url:other}: the API call is rate limited; once its first response is in, a
- *       call to {@code other} runs on the same event loop while the API call waits;
- *   <li>{@code dispose:url}: the API call is disposed once its first (rate-limited) response is in.
+ *       call to {@code other} runs on the same event loop while the API call waits.
  * </ul>
  */
 public final class ReactorNettyApp {
@@ -37,11 +34,7 @@ public final class ReactorNettyApp {
         LoopResources loop = LoopResources.create("app-loop", 1, true);
         ConnectionProvider pool = ConnectionProvider.create("app-pool", 8);
         CountDownLatch firstResponse = new CountDownLatch(1);
-        AtomicInteger responses = new AtomicInteger();
-        HttpClient client = HttpClient.create(pool).runOn(loop).doOnResponse((response, connection) -> {
-            responses.incrementAndGet();
-            firstResponse.countDown();
-        });
+        HttpClient client = HttpClient.create(pool).runOn(loop).doOnResponse((response, connection) -> firstResponse.countDown());
         try {
             for (String arg : args) {
                 int colon = arg.indexOf(':');
@@ -50,9 +43,6 @@ public final class ReactorNettyApp {
                 switch (mode) {
                     case "get":
                         System.out.println(call(client, url).block(LIMIT));
-                        break;
-                    case "redirect":
-                        System.out.println(call(client.followRedirect(true), url).block(LIMIT));
                         break;
                     case "post":
                         System.out.println(read(client.request(HttpMethod.POST).uri(url)
@@ -64,9 +54,6 @@ public final class ReactorNettyApp {
                         break;
                     case "loop":
                         whileWaiting(client, url, firstResponse);
-                        break;
-                    case "dispose":
-                        dispose(client, url, firstResponse, responses);
                         break;
                     default:
                         throw new IllegalArgumentException(mode);
@@ -102,18 +89,5 @@ public final class ReactorNettyApp {
         long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         System.out.println("OTHER " + answer + " while-waiting=" + !api.isDone() + " millis=" + millis);
         System.out.println("API " + api.get(LIMIT.toSeconds(), TimeUnit.SECONDS));
-    }
-
-    private static void dispose(HttpClient client, String url, CountDownLatch firstResponse, AtomicInteger responses)
-            throws Exception {
-        CompletableFuture<String> outcome = new CompletableFuture<>();
-        Disposable call = call(client, url).subscribe(outcome::complete, outcome::completeExceptionally);
-        if (!firstResponse.await(LIMIT.toSeconds(), TimeUnit.SECONDS)) {
-            throw new IllegalStateException("no response");
-        }
-        call.dispose();
-        // Longer than the agent's wait (set short by the test): a retry that was not stopped would have gone out.
-        Thread.sleep(Long.getLong("app.after-dispose-millis", 1500));
-        System.out.println("DISPOSED responses=" + responses.get() + " outcome=" + (outcome.isDone() ? "done" : "none"));
     }
 }
