@@ -66,6 +66,10 @@ final class AsyncAttempt implements Attempt<HttpResponse>, AsyncDataConsumer, Ju
     private List<? extends Header> trailers;
     private boolean exchangeOver;
     private Exception exchangeFailure;
+    /** The exchange's end was passed on: to the app, or by freeing the connection. */
+    private boolean endPassedOn;
+    /** It was passed on by freeing the connection while the engine had not decided: the app, if it gets the response, learns the end later. */
+    private boolean freedUndecided;
 
     AsyncAttempt(AsyncExchange exchange, AttemptCall call, HttpResponse response, EntityDetails details,
                  ResponseClassifier classifier, Judge judge) {
@@ -215,38 +219,54 @@ final class AsyncAttempt implements Attempt<HttpResponse>, AsyncDataConsumer, Ju
 
     /** The attempt's exchange is over: body and request both, or a failure. */
     void exchangeOver(Exception failure) {
-        boolean judgeNow = false;
-        Mode now;
+        boolean judgeNow;
         synchronized (this) {
             exchangeOver = true;
             exchangeFailure = failure;
-            if (classifying) {
-                // The body ended (or broke) before its prefix was long enough: judged on what came.
-                classifying = false;
-                judgeNow = failure == null;
-            }
-            now = mode;
-        }
-        if (failure != null && !call.isDone()) {
-            // Broken before the engine got the response: the attempt failed.
-            exchange.attemptOver(failure);
-            call.over.complete(null);
-            call.completeExceptionally(failure);
-            return;
+            judgeNow = classifying;
+            classifying = false;
         }
         if (judgeNow) {
+            if (failure != null) {
+                // Broken before its prefix was in: the attempt failed.
+                synchronized (this) {
+                    endPassedOn = true;
+                }
+                exchange.attemptOver(failure);
+                call.over.complete(null);
+                call.completeExceptionally(failure);
+                return;
+            }
+            // The body ended before its prefix outgrew the bound: judged on all of it.
             judge();
             call.judged(this);
-            return;
+        }
+        passOnEnd();
+    }
+
+    /**
+     * Passes the exchange's end on, once it is over, and once: to the app when it has the response;
+     * otherwise by freeing the connection, also while the engine has not decided (all the body
+     * there is, is held), so that no connection waits for a refresh. The next attempt may go then.
+     */
+    private void passOnEnd() {
+        Mode now;
+        Exception failure;
+        synchronized (this) {
+            if (!exchangeOver || endPassedOn) {
+                return;
+            }
+            endPassedOn = true;
+            now = mode;
+            failure = exchangeFailure;
+            freedUndecided = now == Mode.PENDING;
         }
         if (now == Mode.DELIVERING) {
             exchange.responded(failure);
-            call.over.complete(null);
-        } else if (now == Mode.DISCARDING) {
+        } else {
             exchange.attemptOver(failure);
-            call.over.complete(null);
         }
-        // Pending: the engine's decision (deliver or discard) ends it.
+        call.over.complete(null);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -318,9 +338,9 @@ final class AsyncAttempt implements Attempt<HttpResponse>, AsyncDataConsumer, Ju
      */
     @Override
     public CompletionStage<HttpResponse> deliverAsync() {
-        boolean over;
-        Exception failure;
         Exception refused = null;
+        boolean endKnown;
+        Exception failure;
         synchronized (this) {
             if (mode != Mode.PENDING) {
                 return CompletableFuture.completedFuture(response);
@@ -356,20 +376,19 @@ final class AsyncAttempt implements Attempt<HttpResponse>, AsyncDataConsumer, Ju
                 held.clear();
                 heldBytes = 0;
             }
-            over = exchangeOver;
+            endKnown = freedUndecided;
             failure = exchangeFailure;
         }
         if (refused != null) {
             exchange.responded(refused);
-            if (over) {
-                exchange.attemptOver(failure);
-                call.over.complete(null);
-            }
+            passOnEnd();
             return CompletableFuture.failedFuture(refused);
         }
-        if (over) {
+        if (endKnown) {
+            // The exchange was over before the engine decided: the app learns its end now.
             exchange.responded(failure);
-            call.over.complete(null);
+        } else {
+            passOnEnd();
         }
         return CompletableFuture.completedFuture(response);
     }
@@ -377,8 +396,6 @@ final class AsyncAttempt implements Attempt<HttpResponse>, AsyncDataConsumer, Ju
     /** Drains the response: its connection goes back to the pool once the body is read, and the next attempt may go. */
     @Override
     public void discard() {
-        boolean over;
-        Exception failure;
         synchronized (this) {
             if (mode != Mode.PENDING) {
                 return;
@@ -387,13 +404,8 @@ final class AsyncAttempt implements Attempt<HttpResponse>, AsyncDataConsumer, Ju
             held.clear();
             heldBytes = 0;
             grantAll();
-            over = exchangeOver;
-            failure = exchangeFailure;
         }
-        if (over) {
-            exchange.attemptOver(failure);
-            call.over.complete(null);
-        }
+        passOnEnd();
     }
 
     /** Lets the rest of the body come, to be dropped. */
