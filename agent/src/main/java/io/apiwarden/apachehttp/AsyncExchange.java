@@ -65,6 +65,8 @@ final class AsyncExchange implements Exchange<HttpResponse>, Cancellable {
     private volatile boolean cancelled;
     /** Whether an attempt went down the chain: before that, a failure of the agent's lets the request go as it is. */
     private volatile boolean sentAny;
+    /** The app's thread while it is in {@link #start}: what the chain throws there is thrown to the app, as without the agent. */
+    private volatile Thread starting;
     /** Completes when the last attempt's exchange is over: the next one goes down the chain then. */
     private CompletableFuture<Void> previousOver = CompletableFuture.completedFuture(null);
     /** What the first attempt recorded of a body the client cannot send twice; null when nothing is recorded. */
@@ -93,6 +95,7 @@ final class AsyncExchange implements Exchange<HttpResponse>, Cancellable {
         // Until the first attempt is on its way, cancelling the app's future ends the wait for a token.
         scope.cancellableDependency.setDependency(this);
         CompletableFuture<HttpResponse> c;
+        starting = Thread.currentThread();
         try {
             c = driver.runAsync(this);
         } catch (ChainThrew e) {
@@ -110,6 +113,8 @@ final class AsyncExchange implements Exchange<HttpResponse>, Cancellable {
                     "an Apache HttpClient async call could not be managed; it goes out as without the agent", e);
             chain.proceed(request, body, scope, app);
             return;
+        } finally {
+            starting = null;
         }
         call = c;
         if (cancelled) {
@@ -164,7 +169,7 @@ final class AsyncExchange implements Exchange<HttpResponse>, Cancellable {
         sentAny = true;
         if (ready.isDone()) {
             // The first attempt goes down the chain on the app's own thread, as without the agent.
-            proceed(copy, attemptBody, attempt, true);
+            proceed(copy, attemptBody, attempt, starting == Thread.currentThread());
         } else {
             ready.whenComplete((v, e) -> proceed(copy, attemptBody, attempt, false));
         }
