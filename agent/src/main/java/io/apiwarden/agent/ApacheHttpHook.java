@@ -15,7 +15,7 @@ public final class ApacheHttpHook {
     private ApacheHttpHook() {
     }
 
-    /** Before a classic client is built from {@code builder}. */
+    /** Before a client, classic or async, is built from {@code builder}. */
     public static void beforeBuild(Object builder) {
         try {
             ApacheHttpBridge glue = GLUES.of(builder.getClass());

@@ -12,9 +12,12 @@ import java.util.Map;
 /**
  * Puts the agent into Apache HttpClient 5: every classic client is built by
  * {@code HttpClientBuilder.build()} ({@code HttpClients.createDefault()}, {@code custom().build()},
- * Spring's request factory). The first thing it does is now {@code ApacheHttpHook.beforeBuild(this)},
- * which adds the agent's exec-chain handler to the builder; the rest is the client's own extension
- * point, not weaving. The asynchronous client ({@code HttpAsyncClientBuilder}) is not managed yet.
+ * Spring's request factory), every async client with an exec chain by
+ * {@code HttpAsyncClientBuilder.build()} ({@code HttpAsyncClients.createDefault()}, Spring's
+ * {@code HttpComponentsClientHttpConnector}) or {@code H2AsyncClientBuilder.build()}. The first thing
+ * each does is now {@code ApacheHttpHook.beforeBuild(this)}, which adds the agent's exec-chain handler
+ * to the builder; the rest is the client's own extension point, not weaving. The minimal clients
+ * ({@code createMinimal()}) have no exec chain and are left alone.
  *
  * <p>The inserted code has no branch, so the method's stack map frames stay as they were.
  */
@@ -25,9 +28,12 @@ final class ApacheHttpInstrumentation {
     }
 
     static void install(Instrumentation inst) {
+        BuildWeaving async = new BuildWeaving("()Lorg/apache/hc/client5/http/impl/async/CloseableHttpAsyncClient;");
         new HookTransformer("Apache HttpClient 5", Map.of(
                 "org/apache/hc/client5/http/impl/classic/HttpClientBuilder",
-                new BuildWeaving("()Lorg/apache/hc/client5/http/impl/classic/CloseableHttpClient;"))).install(inst);
+                new BuildWeaving("()Lorg/apache/hc/client5/http/impl/classic/CloseableHttpClient;"),
+                "org/apache/hc/client5/http/impl/async/HttpAsyncClientBuilder", async,
+                "org/apache/hc/client5/http/impl/async/H2AsyncClientBuilder", async)).install(inst);
     }
 
     /** {@code build()}: first of all, {@code ApacheHttpHook.beforeBuild(this)}. */

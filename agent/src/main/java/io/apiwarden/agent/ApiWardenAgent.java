@@ -83,7 +83,7 @@ public final class ApiWardenAgent {
             }
             if (config.unmanagedWarningsEnabled()) {
                 UnmanagedClientHook.configure(config.scope());
-                // A managed Apache HttpClient 5 is watched only where the agent does not manage it.
+                // Apache HttpClient 5 is watched only where the agent does not manage it (its minimal clients).
                 UnmanagedClientInstrumentation.install(inst, config.apacheHttpClientEnabled());
             }
             // Which clients the app uses shows later: ClientsInUse names each when the app builds its first.

@@ -38,7 +38,7 @@ final class ClientsInUse {
         }
     }
 
-    /** The app built an Apache HttpClient 5 classic client that the agent manages. */
+    /** The app built an Apache HttpClient 5 client (classic or async) that the agent manages. */
     static void apacheHttpClientBuilt() {
         if (!apacheHttpClient) {
             apacheHttpClient = true;

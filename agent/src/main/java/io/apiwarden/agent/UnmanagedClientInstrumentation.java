@@ -28,11 +28,11 @@ final class UnmanagedClientInstrumentation {
     /**
      * The methods watched: every request of the client passes one of them, with its URL at hand.
      *
-     * @param apacheClassicManaged whether the agent manages Apache HttpClient 5's classic client: then
-     *        only what it leaves alone is watched (the minimal client, which has no exec chain to join,
-     *        and the async client)
+     * @param apacheManaged whether the agent manages Apache HttpClient 5 (its builders' clients, classic
+     *        and async): then only what it leaves alone is watched, the minimal clients, which have no
+     *        exec chain to join
      */
-    static List<Site> sites(boolean apacheClassicManaged) {
+    static List<Site> sites(boolean apacheManaged) {
         List<Site> sites = new java.util.ArrayList<>(List.of(
                 // Every request of an HttpURLConnection, HTTPS included, and every redirect it follows, is written here.
                 new Site("sun/net/www/protocol/http/HttpURLConnection", "writeRequests", "()V", 0, -1, "HTTP_URL_CONNECTION"),
@@ -45,21 +45,23 @@ final class UnmanagedClientInstrumentation {
                         0, -1, "JETTY"),
                 new Site("org/eclipse/jetty/client/transport/HttpRequest", "send", "(Lorg/eclipse/jetty/client/Response$CompleteListener;)V",
                         0, -1, "JETTY")));
-        if (!apacheClassicManaged) {
+        // An async client's request is inside a producer: the target host alone says whether it is the API's origin.
+        if (!apacheManaged) {
             sites.add(new Site("org/apache/hc/client5/http/impl/classic/InternalHttpClient", "doExecute", HC5_CLASSIC, 1, 2,
                     "APACHE_HTTPCLIENT_5"));
+            sites.add(new Site("org/apache/hc/client5/http/impl/async/InternalAbstractHttpAsyncClient", "doExecute", HC5_ASYNC,
+                    1, -1, "APACHE_HTTPCLIENT_5"));
         }
         sites.add(new Site("org/apache/hc/client5/http/impl/classic/MinimalHttpClient", "doExecute", HC5_CLASSIC, 1, 2,
                 "APACHE_HTTPCLIENT_5"));
-        // The async client's request is inside a producer: the target host alone says whether it is the API's origin.
-        sites.add(new Site("org/apache/hc/client5/http/impl/async/InternalAbstractHttpAsyncClient", "doExecute", HC5_ASYNC, 1, -1,
-                "APACHE_HTTPCLIENT_5"));
+        sites.add(new Site("org/apache/hc/client5/http/impl/async/AbstractMinimalHttpAsyncClientBase", "doExecute", HC5_ASYNC,
+                1, -1, "APACHE_HTTPCLIENT_5"));
         return sites;
     }
 
-    static void install(Instrumentation inst, boolean apacheClassicManaged) {
+    static void install(Instrumentation inst, boolean apacheManaged) {
         Map<String, HookTransformer.Weaving> targets = new HashMap<>();
-        for (Site site : sites(apacheClassicManaged)) {
+        for (Site site : sites(apacheManaged)) {
             targets.put(site.className, weaving(site, UnmanagedClientHook.class.getName()));
         }
         new HookTransformer("a client the agent does not manage", targets, true).install(inst);

@@ -2,6 +2,8 @@ package io.apiwarden.apachehttp;
 
 import io.apiwarden.bridge.ApacheHttpBridge;
 import io.apiwarden.core.Warden;
+import org.apache.hc.client5.http.impl.async.H2AsyncClientBuilder;
+import org.apache.hc.client5.http.impl.async.HttpAsyncClientBuilder;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 
 /**
@@ -18,8 +20,13 @@ public final class ApacheHttpGlue implements ApacheHttpBridge {
 
     @Override
     public void beforeBuild(Object builder) {
+        // The classic builder first: an app of the classic client alone never loads the async builders.
         if (builder instanceof HttpClientBuilder) {
             apache.manage((HttpClientBuilder) builder);
+        } else if (builder instanceof HttpAsyncClientBuilder) {
+            apache.manage((HttpAsyncClientBuilder) builder);
+        } else if (builder instanceof H2AsyncClientBuilder) {
+            apache.manage((H2AsyncClientBuilder) builder);
         }
     }
 }

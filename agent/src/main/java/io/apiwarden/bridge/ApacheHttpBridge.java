@@ -6,6 +6,6 @@ package io.apiwarden.bridge;
  * agent's loader, lets the agent call every copy without reflection.
  */
 public interface ApacheHttpBridge {
-    /** Adds the agent's exec-chain handler to a classic {@code HttpClientBuilder} about to build a client, once per builder. */
+    /** Adds the agent's exec-chain handler to a builder about to build a client (classic or async), once per builder. */
     void beforeBuild(Object builder);
 }

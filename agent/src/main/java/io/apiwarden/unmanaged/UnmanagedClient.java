@@ -36,8 +36,9 @@ public enum UnmanagedClient {
     },
     /**
      * Apache HttpClient 5, classic ({@code doExecute(target, request, context)}) and async
-     * ({@code doExecute(target, producer, ...)}, where only the target is known). The classic client
-     * built by {@code HttpClientBuilder} is watched only when the agent's management of it is switched off.
+     * ({@code doExecute(target, producer, ...)}, where only the target is known). The clients its
+     * builders build (classic and async) are watched only when the agent's management of them is
+     * switched off; the minimal clients always.
      */
     APACHE_HTTPCLIENT_5("Apache HttpClient 5") {
         @Override

@@ -104,9 +104,13 @@ class UnmanagedCallWeavingTest {
     void everyWatchedClassIsNamedByTheSitesAndTheSitesCoverEachClient() {
         List<UnmanagedClientInstrumentation.Site> sites = UnmanagedClientInstrumentation.sites(false);
         assertThat(UnmanagedClientInstrumentation.sites(true)).extracting(s -> s.className)
-                .as("a managed classic client is not watched, the minimal and async ones are")
-                .doesNotContain("org/apache/hc/client5/http/impl/classic/InternalHttpClient")
+                .as("the clients the builders build (classic and async) are managed and not watched, the minimal ones are")
+                .doesNotContain("org/apache/hc/client5/http/impl/classic/InternalHttpClient",
+                        "org/apache/hc/client5/http/impl/async/InternalAbstractHttpAsyncClient")
                 .contains("org/apache/hc/client5/http/impl/classic/MinimalHttpClient",
+                        "org/apache/hc/client5/http/impl/async/AbstractMinimalHttpAsyncClientBase");
+        assertThat(sites).extracting(s -> s.className).as("with the agent's management switched off, they are watched too")
+                .contains("org/apache/hc/client5/http/impl/classic/InternalHttpClient",
                         "org/apache/hc/client5/http/impl/async/InternalAbstractHttpAsyncClient");
 
         assertThat(sites).extracting(s -> s.client).containsOnly("HTTP_URL_CONNECTION", "APACHE_HTTPCLIENT_4",

@@ -111,11 +111,114 @@ class ApacheHttpClientAgentIT extends AgainstFakeApi {
     }
 
     @Test
+    void asyncCallsGetTheBearerOnlyInScopeAndAreRefreshedOnce() throws Exception {
+        AgentJvm.Result r = app().run(ApacheHttpClientApp.class,
+                "async-get:" + url("/api/v1/user"), "async-get:" + url("/api/v1/user"), "async-get:" + url("/other"));
+
+        assertThat(r.stdout).as(r.toString()).filteredOn(l -> l.startsWith("ASYNC"))
+                .containsExactly("ASYNC STATUS 200 user", "ASYNC STATUS 200 user", "ASYNC STATUS 200 other");
+        assertThat(api.tokenRequests).hasSize(1);
+        assertThat(api.apiRequests).extracting(q -> q.getHeaders().values("Authorization"))
+                .containsExactly(List.of("Bearer " + STALE_TOKEN),
+                        List.of("Bearer " + FakeOAuthApi.ISSUED_TOKEN), List.of("Bearer " + FakeOAuthApi.ISSUED_TOKEN));
+        assertThat(api.otherRequests.get(0).getHeaders().get("Authorization")).isNull();
+        assertThat(r.all()).doesNotContain(STALE_TOKEN, FakeOAuthApi.ISSUED_TOKEN, "first-refresh-4c3d2");
+        assertThat(r.agentLog()).as(r.toString())
+                .anyMatch(l -> l.contains("managing calls to") && l.contains("Apache HttpClient 5"))
+                .noneMatch(l -> l.contains("which the agent does not manage"));
+    }
+
+    @Test
+    void aRateLimitedAsyncCallIsResentAfterTheBackOff() throws Exception {
+        api.rateLimitFirst = 2;
+
+        AgentJvm.Result r = app().property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN)
+                .run(ApacheHttpClientApp.class, "async-get:" + url("/api/v1/user"));
+
+        assertThat(r.stdout).as(r.toString()).contains("ASYNC STATUS 200 user");
+        assertThat(api.apiRequests).hasSize(3);
+        // 100 ms, then 200 ms: the agent's waits. The client's own retry of a 429 (above the agent's
+        // handler) waits 1 s at least, so the first resend is the agent's.
+        long first = api.apiArrivalNanos.get(1) - api.apiArrivalNanos.get(0);
+        assertThat(first).isBetween(TimeUnit.MILLISECONDS.toNanos(100), TimeUnit.MILLISECONDS.toNanos(1_000) - 1);
+        assertThat(api.apiArrivalNanos.get(2) - api.apiArrivalNanos.get(1)).isGreaterThanOrEqualTo(
+                TimeUnit.MILLISECONDS.toNanos(200));
+    }
+
+    @Test
+    void anAsyncRedirectToAnotherOriginNeverCarriesTheToken() throws Exception {
+        try (MockWebServer elsewhere = new MockWebServer()) {
+            elsewhere.start(0);
+            elsewhere.enqueue(new MockResponse.Builder().code(200).body("landed").build());
+            server.setDispatcher(new mockwebserver3.Dispatcher() {
+                @Override
+                public MockResponse dispatch(RecordedRequest request) {
+                    return new MockResponse.Builder().code(307).addHeader("Location", elsewhere.url("/landing")).build();
+                }
+            });
+
+            AgentJvm.Result r = app().run(ApacheHttpClientApp.class, "async-get:" + url("/api/v1/user"));
+
+            assertThat(r.stdout).as(r.toString()).contains("ASYNC STATUS 200 landed");
+            assertThat(server.takeRequest().getHeaders().get("Authorization")).isEqualTo("Bearer " + STALE_TOKEN);
+            assertThat(elsewhere.takeRequest().getHeaders().get("Authorization")).isNull();
+        }
+    }
+
+    @Test
+    void anAsyncOneShotBodyIsRecordedAndResentAfterTheRefresh() throws Exception {
+        AgentJvm.Result r = app().run(ApacheHttpClientApp.class, "async-post-oneshot:" + url("/api/v1/items"));
+
+        assertThat(r.stdout).as(r.toString()).contains("ASYNC STATUS 200");
+        assertThat(api.apiRequests).hasSize(2);
+        assertThat(api.apiRequests).extracting(q -> q.getBody().utf8()).containsExactly("{\"n\":1}", "{\"n\":1}");
+    }
+
+    @Test
+    void anAsyncOneShotBodyIsNotResentWithoutRecordingAndTheAgentSaysWhy() throws Exception {
+        AgentJvm.Result r = app().property("apiwarden.log.level", "debug")
+                .property("apiwarden.resend.max-recorded-body", "0")
+                .run(ApacheHttpClientApp.class, "async-post-oneshot:" + url("/api/v1/items"));
+
+        assertThat(r.stdout).as(r.toString()).contains("ASYNC STATUS 401");
+        assertThat(api.apiRequests).hasSize(1);
+        assertThat(api.tokenRequests).isEmpty();
+        assertThat(r.agentLog()).as(r.toString())
+                .anyMatch(l -> l.contains("not resent (") && l.contains("body_not_repeatable") && l.contains("POST"));
+    }
+
+    @Test
+    void cancellingAnAsyncCallEndsItsWaitAtOnceAndNothingIsResent() throws Exception {
+        api.rateLimitFirst = 100;
+
+        AgentJvm.Result r = app().property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN)
+                .property("apiwarden.backoff.initial-delay", "30s")
+                .run(ApacheHttpClientApp.class, "async-get-cancel:" + url("/api/v1/user"));
+
+        assertThat(r.stdout).as(r.toString()).contains("ASYNC-GET-CANCEL cancelled=true callback=cancelled fast=true");
+        assertThat(api.apiRequests).hasSize(1);
+    }
+
+    @Test
+    void theAsyncClientInAChildClassLoaderIsManaged() throws Exception {
+        AgentJvm.Result r = new AgentJvm()
+                .property("apiwarden.base-url", url("/api/v1"))
+                .property("apiwarden.auth-url", url("/auth"))
+                .property("apiwarden.access-token", STALE_TOKEN)
+                .property("apiwarden.refresh-token", "first-refresh-4c3d2")
+                .run(ChildLoaderApacheHttpApp.class, AgentJvm.itLib("httpclient5").toString(), "async-get:" + url("/api/v1/user"));
+
+        assertThat(r.stdout).as(r.toString()).containsExactly("LOADER fat-jar", "ASYNC STATUS 200 user");
+        assertThat(api.tokenRequests).hasSize(1);
+    }
+
+    @Test
     void switchedOffTheClientIsLeftAlone() throws Exception {
         AgentJvm.Result r = app().property("apiwarden.instrumentation.apache-httpclient.enabled", "false")
-                .run(ApacheHttpClientApp.class, "get:" + url("/api/v1/user"));
+                .run(ApacheHttpClientApp.class, "get:" + url("/api/v1/user"), "async-get:" + url("/api/v1/user"));
 
-        assertThat(r.stdout).as(r.toString()).contains("STATUS 401 {\"message\":\"OAuth invalid token\"}");
-        assertThat(api.apiRequests.get(0).getHeaders().get("Authorization")).isNull();
+        assertThat(r.stdout).as(r.toString()).contains("STATUS 401 {\"message\":\"OAuth invalid token\"}",
+                "ASYNC STATUS 401 {\"message\":\"OAuth invalid token\"}");
+        assertThat(api.apiRequests).extracting(q -> q.getHeaders().get("Authorization")).containsOnlyNulls();
     }
 }

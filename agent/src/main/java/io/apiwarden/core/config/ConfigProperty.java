@@ -79,7 +79,7 @@ public enum ConfigProperty {
     UNMANAGED_WARNINGS_ENABLED("apiwarden.instrumentation.unmanaged-warnings.enabled", "true", false,
             "false: no warning when an API call goes out through a client the agent does not manage (HttpURLConnection, Apache HttpClient, Jetty)"),
     APACHE_HTTPCLIENT_ENABLED("apiwarden.instrumentation.apache-httpclient.enabled", "true", false,
-            "false: leave Apache HttpClient 5 alone"),
+            "false: leave Apache HttpClient 5 alone (its classic and async clients both)"),
     REACTOR_NETTY_ENABLED("apiwarden.instrumentation.reactor-netty.enabled", "true", false,
             "false: leave Reactor Netty's HttpClient (Spring WebClient's default) alone"),
     TRACING_ENABLED("apiwarden.tracing.enabled", "true", false,

@@ -1,18 +1,33 @@
 package io.apiwarden.it.apps;
 
+import org.apache.hc.client5.http.async.methods.SimpleHttpResponse;
+import org.apache.hc.client5.http.async.methods.SimpleRequestBuilder;
+import org.apache.hc.client5.http.async.methods.SimpleResponseConsumer;
 import org.apache.hc.client5.http.classic.methods.HttpGet;
 import org.apache.hc.client5.http.classic.methods.HttpPost;
+import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
+import org.apache.hc.client5.http.impl.async.HttpAsyncClients;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.concurrent.FutureCallback;
 import org.apache.hc.core5.http.ContentType;
+import org.apache.hc.core5.http.Method;
 import org.apache.hc.core5.http.io.entity.EntityUtils;
 import org.apache.hc.core5.http.io.entity.InputStreamEntity;
+import org.apache.hc.core5.http.nio.AsyncEntityProducer;
+import org.apache.hc.core5.http.nio.DataStreamChannel;
+import org.apache.hc.core5.http.nio.support.BasicRequestProducer;
+import org.apache.hc.core5.io.CloseMode;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -20,36 +35,105 @@ import java.util.concurrent.TimeUnit;
  * tests. Each argument is one step:
  * <ul>
  *   <li>{@code get:URL}: one classic GET, prints {@code STATUS code body};
- *   <li>{@code post-stream:URL}: a classic POST whose body is a stream (not repeatable), prints {@code STATUS code}.
+ *   <li>{@code post-stream:URL}: a classic POST whose body is a stream (not repeatable), prints {@code STATUS code};
+ *   <li>{@code async-get:URL}: one GET through the async client ({@code HttpAsyncClients.createDefault()}),
+ *       prints {@code ASYNC STATUS code body};
+ *   <li>{@code async-post-oneshot:URL}: an async POST whose body can be produced once only, prints
+ *       {@code ASYNC STATUS code};
+ *   <li>{@code async-get-cancel:URL}: an async GET whose future is cancelled a second later; prints
+ *       whether the future and its callback were cancelled, and whether that was soon after the cancel.
  * </ul>
  */
 public final class ApacheHttpClientApp {
     private ApacheHttpClientApp() {
     }
 
+    /** Built at the first async step, so that a run of classic steps never builds one. */
+    private static CloseableHttpAsyncClient async;
+
     public static void main(String[] args) throws Exception {
         System.out.println("LOADER " + HttpClients.class.getClassLoader().getName());
         try (CloseableHttpClient client = HttpClients.createDefault()) {
-            for (String step : args) {
-                String[] parts = step.split(":", 2);
-                String url = parts[1];
-                switch (parts[0]) {
-                    case "get":
-                        String got = client.execute(new HttpGet(url), r -> "STATUS " + r.getCode() + " " + text(r));
-                        System.out.println(got);
-                        break;
-                    case "post-stream":
-                        HttpPost post = new HttpPost(url);
-                        post.setEntity(new InputStreamEntity(new ByteArrayInputStream("{}".getBytes(StandardCharsets.UTF_8)),
-                                2, ContentType.APPLICATION_JSON));
-                        String posted = client.execute(post, r -> "STATUS " + r.getCode());
-                        System.out.println(posted);
-                        break;
-                    default:
-                        throw new IllegalArgumentException("unknown step " + step);
-                }
+            steps(client, args);
+        } finally {
+            if (async != null) {
+                async.close(CloseMode.GRACEFUL);
             }
         }
+    }
+
+    private static CloseableHttpAsyncClient async() {
+        if (async == null) {
+            async = HttpAsyncClients.createDefault();
+            async.start();
+        }
+        return async;
+    }
+
+    private static void steps(CloseableHttpClient client, String[] args) throws Exception {
+        for (String step : args) {
+            String[] parts = step.split(":", 2);
+            String url = parts[1];
+            switch (parts[0]) {
+                case "get":
+                    String got = client.execute(new HttpGet(url), r -> "STATUS " + r.getCode() + " " + text(r));
+                    System.out.println(got);
+                    break;
+                case "post-stream":
+                    HttpPost post = new HttpPost(url);
+                    post.setEntity(new InputStreamEntity(new ByteArrayInputStream("{}".getBytes(StandardCharsets.UTF_8)),
+                            2, ContentType.APPLICATION_JSON));
+                    String posted = client.execute(post, r -> "STATUS " + r.getCode());
+                    System.out.println(posted);
+                    break;
+                case "async-get":
+                    SimpleHttpResponse response = async().execute(SimpleRequestBuilder.get(url).build(), null)
+                            .get(30, TimeUnit.SECONDS);
+                    System.out.println("ASYNC STATUS " + response.getCode() + " " + response.getBodyText());
+                    break;
+                case "async-post-oneshot":
+                    SimpleHttpResponse created = async().execute(
+                            new BasicRequestProducer(Method.POST, URI.create(url), new OneShotBody("{\"n\":1}")),
+                            SimpleResponseConsumer.create(), null).get(30, TimeUnit.SECONDS);
+                    System.out.println("ASYNC STATUS " + created.getCode());
+                    break;
+                case "async-get-cancel":
+                    asyncGetCancel(url);
+                    break;
+                default:
+                    throw new IllegalArgumentException("unknown step " + step);
+            }
+        }
+    }
+
+    private static void asyncGetCancel(String url) throws Exception {
+        CompletableFuture<String> callback = new CompletableFuture<>();
+        Future<SimpleHttpResponse> call = async().execute(SimpleRequestBuilder.get(url).build(), new FutureCallback<>() {
+            @Override
+            public void completed(SimpleHttpResponse result) {
+                callback.complete("completed " + result.getCode());
+            }
+
+            @Override
+            public void failed(Exception ex) {
+                callback.complete("failed " + ex.getClass().getSimpleName());
+            }
+
+            @Override
+            public void cancelled() {
+                callback.complete("cancelled");
+            }
+        });
+        try {
+            call.get(1, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException stillRunning) {
+            // Expected: the call waits out a 30 s back-off.
+        }
+        long cancelledAt = System.nanoTime();
+        call.cancel(true);
+        String said = callback.get(30, TimeUnit.SECONDS);
+        long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - cancelledAt);
+        System.out.println("ASYNC-GET-CANCEL cancelled=" + call.isCancelled() + " callback=" + said + " fast=" + (tookMillis < 5_000));
     }
 
     private static String text(ClassicHttpResponse response) throws IOException {
@@ -57,6 +141,68 @@ public final class ApacheHttpClientApp {
             return EntityUtils.toString(response.getEntity(), StandardCharsets.UTF_8);
         } catch (org.apache.hc.core5.http.ParseException e) {
             throw new IOException(e);
+        }
+    }
+
+    /** A request body that can be produced once only: a second production would send nothing. */
+    private static final class OneShotBody implements AsyncEntityProducer {
+        private final ByteBuffer bytes;
+
+        OneShotBody(String text) {
+            this.bytes = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
+        }
+
+        @Override
+        public boolean isRepeatable() {
+            return false;
+        }
+
+        @Override
+        public void failed(Exception cause) {
+        }
+
+        @Override
+        public long getContentLength() {
+            return -1;
+        }
+
+        @Override
+        public String getContentType() {
+            return "application/json";
+        }
+
+        @Override
+        public String getContentEncoding() {
+            return null;
+        }
+
+        @Override
+        public boolean isChunked() {
+            return true;
+        }
+
+        @Override
+        public Set<String> getTrailerNames() {
+            return null;
+        }
+
+        @Override
+        public int available() {
+            return bytes.remaining();
+        }
+
+        @Override
+        public void produce(DataStreamChannel channel) throws IOException {
+            if (bytes.hasRemaining()) {
+                channel.write(bytes);
+            }
+            if (!bytes.hasRemaining()) {
+                channel.endStream();
+            }
+        }
+
+        @Override
+        public void releaseResources() {
         }
     }
 }
