@@ -85,6 +85,9 @@ final class AsyncExchange implements Exchange<HttpResponse>, Cancellable {
         // and apply to every attempt as the app set them): no deadline.
         this.driver = new CallDriver<>(warden, request.getMethod(), target.url(), target.host, target.port,
                 target.rawPath, null);
+        // The client's own retry of a 429 the agent gave up on is this call again, not a new one.
+        EarlierRun.carryOver(scope.clientContext, EarlierRun.key(scope.exchangeId, request.getMethod(), target.url()),
+                driver.state());
     }
 
     /**

@@ -68,7 +68,7 @@ final class ClassicExchange implements Exchange<ClassicHttpResponse> {
         // and apply to every attempt as the app set them.
         this.driver = new CallDriver<>(warden, request.getMethod(), target.url(), target.host, target.port,
                 target.rawPath, null);
-        this.key = scope.exchangeId + " " + request.getMethod() + " " + target.url();
+        this.key = EarlierRun.key(scope.exchangeId, request.getMethod(), target.url());
     }
 
     /**
@@ -78,18 +78,7 @@ final class ClassicExchange implements Exchange<ClassicHttpResponse> {
      * execution's context, and never gets a second back-off or refresh.
      */
     ClassicHttpResponse run() throws IOException, HttpException {
-        Object earlier = scope.clientContext.getAttribute(EARLIER_RUN);
-        if (earlier instanceof EarlierRun && ((EarlierRun) earlier).key.equals(key)) {
-            driver.state().continues(((EarlierRun) earlier).state);
-        }
-        try {
-            return runDriver();
-        } finally {
-            scope.clientContext.setAttribute(EARLIER_RUN, new EarlierRun(key, driver.state()));
-        }
-    }
-
-    private ClassicHttpResponse runDriver() throws IOException, HttpException {
+        EarlierRun.carryOver(scope.clientContext, key, driver.state());
         try {
             return driver.run(this);
         } catch (ChainFailure e) {
@@ -354,18 +343,6 @@ final class ClassicExchange implements Exchange<ClassicHttpResponse> {
      * the request is managed already (see {@link WardenApacheHttp#manage}).
      */
     /** Where the run of a request is kept in the execution's context, for the client's own resends of it. */
-    private static final String EARLIER_RUN = "io.apiwarden.apachehttp.earlier-run";
-
-    /** What a run of a request used up, for the client's own resend of it. */
-    private static final class EarlierRun {
-        final String key;
-        final CallState state;
-
-        EarlierRun(String key, CallState state) {
-            this.key = key;
-            this.state = state;
-        }
-    }
 
     static final class AttemptRequest extends BasicClassicHttpRequest {
         private static final long serialVersionUID = 1L;

@@ -61,8 +61,8 @@ class ClientAdapterAgentIT {
     }
 
     @Test
-    void apacheHttpClientClassic() throws Exception {
-        runSuite("apache", "httpclient5", List.of("classic"), List.of());
+    void apacheHttpClientClassicAndAsync() throws Exception {
+        runSuite("apache", "httpclient5", List.of("classic", "async"), List.of("async"));
     }
 
     @Test

@@ -6,6 +6,7 @@ import io.apiwarden.adapters.ClientFace.Call;
 import io.apiwarden.adapters.ClientFace.Reply;
 import io.apiwarden.adapters.ClientFace.Running;
 import io.apiwarden.adapters.ParkedThreads;
+import io.apiwarden.adapters.faces.ApacheAsyncFace;
 import io.apiwarden.adapters.faces.ApacheClassicFace;
 import io.apiwarden.adapters.faces.JdkFaces;
 import io.apiwarden.adapters.faces.OkHttpFaces;
@@ -89,6 +90,7 @@ public final class AdapterSuiteApp {
                 break;
             case "apache":
                 faces.put("classic", (n, follow) -> new ApacheClassicFace(ApacheClassicFace.builder(follow).build()));
+                faces.put("async", (n, follow) -> new ApacheAsyncFace(ApacheAsyncFace.builder(follow).build()));
                 break;
             case "reactor-netty":
                 faces.put("subscribe", (n, follow) -> ReactorNettyFaces.plain(follow));

@@ -93,7 +93,7 @@ public final class ApacheHttpClientApp {
                     break;
                 case "async-post-oneshot":
                     SimpleHttpResponse created = async().execute(
-                            new BasicRequestProducer(Method.POST, URI.create(url), new OneShotBody("{\"n\":1}")),
+                            new BasicRequestProducer(Method.POST, URI.create(url), new io.apiwarden.adapters.faces.OneShotProducer("{\"n\":1}")),
                             SimpleResponseConsumer.create(), null).get(30, TimeUnit.SECONDS);
                     System.out.println("ASYNC STATUS " + created.getCode());
                     break;
@@ -141,68 +141,6 @@ public final class ApacheHttpClientApp {
             return EntityUtils.toString(response.getEntity(), StandardCharsets.UTF_8);
         } catch (org.apache.hc.core5.http.ParseException e) {
             throw new IOException(e);
-        }
-    }
-
-    /** A request body that can be produced once only: a second production would send nothing. */
-    private static final class OneShotBody implements AsyncEntityProducer {
-        private final ByteBuffer bytes;
-
-        OneShotBody(String text) {
-            this.bytes = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
-        }
-
-        @Override
-        public boolean isRepeatable() {
-            return false;
-        }
-
-        @Override
-        public void failed(Exception cause) {
-        }
-
-        @Override
-        public long getContentLength() {
-            return -1;
-        }
-
-        @Override
-        public String getContentType() {
-            return "application/json";
-        }
-
-        @Override
-        public String getContentEncoding() {
-            return null;
-        }
-
-        @Override
-        public boolean isChunked() {
-            return true;
-        }
-
-        @Override
-        public Set<String> getTrailerNames() {
-            return null;
-        }
-
-        @Override
-        public int available() {
-            return bytes.remaining();
-        }
-
-        @Override
-        public void produce(DataStreamChannel channel) throws IOException {
-            if (bytes.hasRemaining()) {
-                channel.write(bytes);
-            }
-            if (!bytes.hasRemaining()) {
-                channel.endStream();
-            }
-        }
-
-        @Override
-        public void releaseResources() {
         }
     }
 }
