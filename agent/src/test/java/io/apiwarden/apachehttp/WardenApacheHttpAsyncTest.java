@@ -436,7 +436,7 @@ class WardenApacheHttpAsyncTest {
 
     private SimpleHttpResponse postOneShot(String body) throws InterruptedException, ExecutionException, java.util.concurrent.TimeoutException {
         BasicRequestProducer request = new BasicRequestProducer(Method.POST, URI.create(url("/api/v1/items")),
-                new OneShotBody(body));
+                new io.apiwarden.adapters.faces.OneShotProducer(body));
         return client.execute(request, SimpleResponseConsumer.create(), null).get(10, TimeUnit.SECONDS);
     }
 
@@ -457,67 +457,5 @@ class WardenApacheHttpAsyncTest {
             out.write(text.getBytes(StandardCharsets.UTF_8));
         }
         return new Buffer().write(bytes.toByteArray());
-    }
-
-    /** A body that can be produced once only: a second production would send nothing at all. */
-    private static final class OneShotBody implements AsyncEntityProducer {
-        private final ByteBuffer bytes;
-
-        OneShotBody(String text) {
-            this.bytes = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
-        }
-
-        @Override
-        public boolean isRepeatable() {
-            return false;
-        }
-
-        @Override
-        public void failed(Exception cause) {
-        }
-
-        @Override
-        public long getContentLength() {
-            return -1;
-        }
-
-        @Override
-        public String getContentType() {
-            return "application/json";
-        }
-
-        @Override
-        public String getContentEncoding() {
-            return null;
-        }
-
-        @Override
-        public boolean isChunked() {
-            return true;
-        }
-
-        @Override
-        public Set<String> getTrailerNames() {
-            return null;
-        }
-
-        @Override
-        public int available() {
-            return bytes.remaining();
-        }
-
-        @Override
-        public void produce(DataStreamChannel channel) throws IOException {
-            if (bytes.hasRemaining()) {
-                channel.write(bytes);
-            }
-            if (!bytes.hasRemaining()) {
-                channel.endStream();
-            }
-        }
-
-        @Override
-        public void releaseResources() {
-        }
     }
 }
