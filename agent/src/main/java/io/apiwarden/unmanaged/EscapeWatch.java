@@ -58,8 +58,9 @@ public final class EscapeWatch implements BiPredicate<Object, Object> {
     static String warning(UnmanagedClient client, ApiScope scope) {
         return "a call to " + origin(scope) + " went out through " + client.displayName()
                 + ", which the agent does not manage: calls to the API through it get no bearer token, no refresh,"
-                + " no back-off on rate limits and no spans. Send them through java.net.http.HttpClient or OkHttp"
-                + " (for Spring: JdkClientHttpRequestFactory or OkHttp), or switch this warning off with "
+                + " no back-off on rate limits and no spans. Send them through a managed client: java.net.http.HttpClient,"
+                + " OkHttp, Reactor Netty or Apache HttpClient 5 built with its builder (for Spring: the auto-configured"
+                + " RestClient, RestTemplate or WebClient on any of these), or switch this warning off with "
                 + ConfigProperty.UNMANAGED_WARNINGS_ENABLED.key() + "=false. Said once per client library.";
     }
 

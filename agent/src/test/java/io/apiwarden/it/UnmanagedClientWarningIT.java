@@ -99,7 +99,7 @@ class UnmanagedClientWarningIT extends AgainstFakeApi {
         assertThat(warningsAbout(r, "HttpURLConnection")).as(r.toString()).singleElement().asString()
                 .contains("a call to " + origin() + " went out through HttpURLConnection, which the agent does not manage")
                 .contains("no bearer token, no refresh, no back-off on rate limits and no spans")
-                .contains("java.net.http.HttpClient or OkHttp")
+                .contains("java.net.http.HttpClient, OkHttp, Reactor Netty or Apache HttpClient 5")
                 .contains("apiwarden.instrumentation.unmanaged-warnings.enabled=false")
                 .doesNotContain("/api/v1/user");
         assertThat(r.agentLog()).as("no other warning").filteredOn(l -> l.contains(" WARN ")).hasSize(1);
