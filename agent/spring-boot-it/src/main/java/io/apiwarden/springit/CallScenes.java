@@ -12,7 +12,8 @@ import java.util.List;
 
 /**
  * The calls the test looks at, for each of the three clients in turn: a POST after the API revoked the
- * access token, then a POST that the API refuses once for its global rate limit. The scene is set through
+ * access token, a POST that the API refuses once for its global rate limit, and a POST after a revocation
+ * whose body is a stream Spring can write once only ({@code InputStreamResource}). The scene is set through
  * the fake API's own paths ({@code /revoke}, {@code /rate-limit-next}), outside the API, through the same
  * client, so that the app uses no other client library.
  */
@@ -36,17 +37,17 @@ class CallScenes {
             play(client, "expired-token");
             client.post(origin + "/rate-limit-next", new Item(client.name(), "set-scene"));
             play(client, "rate-limit");
+            client.post(origin + "/revoke", new Item(client.name(), "set-scene"));
+            play(client, "expired-token-stream");
         }
     }
 
+    /** One POST to the API, whose outcome is one line of output; a scenario ending in "-stream" posts a stream. */
     private void play(AppClient client, String scenario) throws JsonProcessingException {
-        AppClient.Answer answer = client.post(origin + "/api/v1/items", new Item(client.name(), scenario));
-        System.out.println(json.writeValueAsString(new Outcome(client.name(), scenario, answer.status(), answer.body())));
-    }
-
-    private void playStream(AppClient client, String scenario) throws JsonProcessingException {
-        byte[] body = json.writeValueAsBytes(new Item(client.name(), scenario));
-        AppClient.Answer answer = client.postStream(origin + "/api/v1/items", body);
+        Item item = new Item(client.name(), scenario);
+        String url = origin + "/api/v1/items";
+        AppClient.Answer answer = scenario.endsWith("-stream") ? client.postStream(url, json.writeValueAsBytes(item))
+                : client.post(url, item);
         System.out.println(json.writeValueAsString(new Outcome(client.name(), scenario, answer.status(), answer.body())));
     }
 
