@@ -9,6 +9,7 @@ import io.apiwarden.core.engine.AttemptHeaders;
 import io.apiwarden.core.engine.CallDriver;
 import io.apiwarden.core.engine.Exchange;
 import io.apiwarden.core.engine.Judge;
+import io.apiwarden.core.engine.RecordedBody;
 import io.apiwarden.core.time.DelayScheduler;
 import org.apache.hc.client5.http.classic.ExecChain;
 import org.apache.hc.client5.http.impl.classic.RequestFailedException;
@@ -94,6 +95,10 @@ final class ClassicExchange implements Exchange<ClassicHttpResponse> {
     @Override
     public Attempt<ClassicHttpResponse> send(AttemptHeaders headers, Duration timeout, Judge judge) throws IOException {
         AttemptRequest sent = new AttemptRequest(request);
+        HttpEntity recorded = recordedEntity(request.getEntity());
+        if (recorded != null) {
+            sent.setEntity(recorded);
+        }
         headers.forEach(sent::setHeader);
         ClassicHttpResponse response;
         try {
@@ -107,6 +112,23 @@ final class ClassicExchange implements Exchange<ClassicHttpResponse> {
             closeQuietly(response);
             throw e;
         }
+    }
+
+    /**
+     * For a body the client cannot write twice: the first attempt records it as the client writes it, a
+     * resend writes the recording. Null: the app's entity goes as it is (repeatable, none, or not recorded:
+     * recording off, or a declared length over the bound).
+     */
+    private HttpEntity recordedEntity(HttpEntity app) {
+        if (app == null || app.isRepeatable()) {
+            return null;
+        }
+        RecordedBody recording = driver.recordBody(app.getContentLength());
+        if (recording == null) {
+            return null;
+        }
+        return recording.isComplete() ? new RecordedEntities.Replay(app, recording.buffers(), recording.length())
+                : new RecordedEntities.Recording(app, recording);
     }
 
     @Override

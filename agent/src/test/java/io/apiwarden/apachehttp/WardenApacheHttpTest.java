@@ -44,14 +44,16 @@ class WardenApacheHttpTest {
     private RecordingScheduler scheduler = RecordingScheduler.runImmediately(clock);
     private CloseableHttpClient client;
 
-    private CloseableHttpClient client(HttpClientBuilder builder) throws IOException {
+    private CloseableHttpClient client(HttpClientBuilder builder, String... moreConfig) throws IOException {
         server.start(0);
-        Warden warden = TestWardens.warden(TestWardens.config(
+        java.util.List<String> config = new java.util.ArrayList<>(java.util.List.of(
                 "apiwarden.base-url", server.url("/api/v1").toString(),
                 "apiwarden.access-token", "access-0",
                 "apiwarden.refresh-token", "refresh-0",
                 "apiwarden.token-url", server.url("/auth/token").toString(),
-                "apiwarden.backoff.initial-delay", "1s"), tokens, scheduler, clock);
+                "apiwarden.backoff.initial-delay", "1s"));
+        config.addAll(java.util.List.of(moreConfig));
+        Warden warden = TestWardens.warden(TestWardens.config(config.toArray(String[]::new)), tokens, scheduler, clock);
         client = WardenApacheHttp.create(warden).manage(builder).build();
         return client;
     }
@@ -207,13 +209,51 @@ class WardenApacheHttpTest {
         assertThat(authorization(server.takeRequest())).isEqualTo("Basic YXBwOmFwcA==");
     }
 
+    /** A body read from a stream once only, of the declared length (-1: none, sent chunked). */
+    private static InputStreamEntity oneShot(String body, long declaredLength) {
+        return new InputStreamEntity(new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8)), declaredLength,
+                ContentType.APPLICATION_JSON);
+    }
+
     @Test
-    void aBodyThatCannotBeReadTwiceIsNotResent() throws Exception {
+    void aBodyThatCannotBeReadTwiceIsRecordedAndTheResendSendsTheRecording() throws Exception {
         client();
         server.enqueue(new MockResponse.Builder().code(401).body(INVALID_TOKEN).build());
+        server.enqueue(new MockResponse.Builder().code(201).body("made").build());
         HttpPost post = new HttpPost(url("/api/v1/items"));
-        post.setEntity(new InputStreamEntity(new ByteArrayInputStream("{}".getBytes(StandardCharsets.UTF_8)), 2,
-                ContentType.APPLICATION_JSON));
+        post.setEntity(oneShot("{\"a\":1}", 7));
+
+        assertThat(client.execute(post, WardenApacheHttpTest::text)).isEqualTo("made");
+        RecordedRequest first = server.takeRequest();
+        RecordedRequest second = server.takeRequest();
+        assertThat(second.getBody().utf8()).isEqualTo(first.getBody().utf8()).isEqualTo("{\"a\":1}");
+        assertThat(second.getHeaders().get("Content-Length")).isEqualTo("7");
+        assertThat(second.getHeaders().get("Content-Type")).isEqualTo(first.getHeaders().get("Content-Type"));
+        assertThat(authorization(second)).isEqualTo("Bearer access-1");
+        assertThat(tokens.requests()).isEqualTo(1);
+    }
+
+    @Test
+    void aChunkedBodyThatCannotBeReadTwiceIsResentChunked() throws Exception {
+        client();
+        server.enqueue(new MockResponse.Builder().code(401).body(INVALID_TOKEN).build());
+        server.enqueue(new MockResponse.Builder().code(201).body("made").build());
+        HttpPost post = new HttpPost(url("/api/v1/items"));
+        post.setEntity(oneShot("{\"a\":1}", -1));
+
+        assertThat(client.execute(post, WardenApacheHttpTest::text)).isEqualTo("made");
+        server.takeRequest();
+        RecordedRequest second = server.takeRequest();
+        assertThat(second.getBody().utf8()).isEqualTo("{\"a\":1}");
+        assertThat(second.getHeaders().get("Transfer-Encoding")).isEqualTo("chunked");
+    }
+
+    @Test
+    void aBodyThatCannotBeReadTwiceOverTheRecordingBoundIsNotResent() throws Exception {
+        client(HttpClientBuilder.create(), "apiwarden.resend.max-recorded-body", "4");
+        server.enqueue(new MockResponse.Builder().code(401).body(INVALID_TOKEN).build());
+        HttpPost post = new HttpPost(url("/api/v1/items"));
+        post.setEntity(oneShot("{\"a\":1}", -1));
 
         int status = client.execute(post, ClassicHttpResponse::getCode);
 
