@@ -1,6 +1,7 @@
 package io.apiwarden.reactornetty;
 
 import io.apiwarden.core.engine.AttemptHeaders;
+import io.apiwarden.core.engine.RecordedBody;
 import io.apiwarden.core.scope.ApiScope;
 import reactor.netty.http.client.HttpClientRequest;
 
@@ -24,8 +25,10 @@ final class AttemptSpec {
     private final Duration timeout;
     /** What the first request carried as {@code Authorization} once sent: tells the app's own value from the agent's. */
     final String agentAuthorization;
+    /** The call's recording of its body, for a {@link RecordedBodyFunction}; null when the body is not recorded. */
+    final RecordedBody recording;
 
-    AttemptSpec(ApiScope scope, AttemptHeaders headers, Duration timeout) {
+    AttemptSpec(ApiScope scope, AttemptHeaders headers, Duration timeout, RecordedBody recording) {
         this.scope = scope;
         List<String> copy = new ArrayList<>();
         headers.forEach((name, value) -> {
@@ -35,6 +38,7 @@ final class AttemptSpec {
         this.pairs = copy.toArray(new String[0]);
         this.timeout = timeout;
         this.agentAuthorization = headers.get("Authorization");
+        this.recording = recording;
     }
 
     void applyTo(HttpClientRequest request) {

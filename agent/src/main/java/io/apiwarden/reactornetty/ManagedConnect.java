@@ -43,7 +43,7 @@ final class ManagedConnect extends Mono<Connection> {
             URI uri = request.uri;
             CallDriver<Connection> driver = new CallDriver<>(warden, request.method, request.url, uri.getHost(),
                     port(uri), uri.getRawPath(), request.appTimeout);
-            call = driver.runAsync(new NettyExchange(warden, request, connect, actual.currentContext(), timer, completions));
+            call = driver.runAsync(new NettyExchange(warden, driver, request, connect, actual.currentContext(), timer, completions));
         } catch (RuntimeException | Error e) {
             // Nothing was sent: the attempt's subscription is the last thing the engine does. As without the agent.
             AgentLog.once(AgentLog.Level.WARN, "reactor-netty-call", "a Reactor Netty request could not be managed; it goes as without the agent", e);

@@ -2,11 +2,17 @@ package io.apiwarden.reactornetty;
 
 import io.apiwarden.core.scope.ApiScope;
 import io.netty.handler.codec.http.HttpHeaders;
+import org.reactivestreams.Publisher;
+import reactor.netty.NettyOutbound;
+import reactor.netty.http.client.HttpClient;
 import reactor.netty.http.client.HttpClientConfig;
+import reactor.netty.http.client.HttpClientRequest;
 
 import java.lang.reflect.Field;
 import java.net.URI;
 import java.time.Duration;
+import java.util.function.BiFunction;
+import java.util.function.Predicate;
 
 /**
  * What the agent needs of one Reactor Netty request, read from its client's configuration when
@@ -26,11 +32,14 @@ final class ManagedRequest {
     final URI uri;
     final Duration appTimeout;
     final boolean bodyRepeatable;
+    /** Whether the body function was put behind a {@link RecordedBodyFunction}: the call records its body. */
+    final boolean recordsBody;
     /** The client's own headers, set on every request before the agent's: null when none. */
     final HttpHeaders defaultHeaders;
 
     private ManagedRequest(String method, String url, URI uri, Duration appTimeout, boolean bodyRepeatable,
-                           HttpHeaders defaultHeaders) {
+                           boolean recordsBody, HttpHeaders defaultHeaders) {
+        this.recordsBody = recordsBody;
         this.method = method;
         this.defaultHeaders = defaultHeaders;
         this.url = url;
@@ -41,9 +50,12 @@ final class ManagedRequest {
 
     /**
      * The request of {@code config}, or null when the agent leaves it alone: outside the API, a
-     * WebSocket, or a URL known only when the request is subscribed ({@code uri(Mono)}).
+     * WebSocket, or a URL known only when the request is subscribed ({@code uri(Mono)}). A body
+     * function that {@code recorded} accepts is put behind a {@link RecordedBodyFunction} in
+     * {@code config}, which is this request's own (Reactor Netty copies the configuration at every
+     * step of building a request, and reads the function at each subscription).
      */
-    static ManagedRequest of(HttpClientConfig config, ApiScope scope) {
+    static ManagedRequest of(HttpClientConfig config, ApiScope scope, Predicate<Object> recorded) {
         if (config.websocketClientSpec() != null) {
             return null;
         }
@@ -63,7 +75,7 @@ final class ManagedRequest {
         }
         HttpHeaders headers = config.headers();
         return new ManagedRequest(config.method().name(), url, uri, config.responseTimeout(), repeatable(config),
-                headers == null || headers.isEmpty() ? null : headers);
+                recordBody(config, recorded), headers == null || headers.isEmpty() ? null : headers);
     }
 
     /** The absolute URL Reactor Netty resolves the request's URI to, or null when it is not an http(s) URL known now. */
@@ -103,6 +115,32 @@ final class ManagedRequest {
             return false;
         }
         return body == null || !body.getClass().getName().startsWith(LIBRARY_BODY);
+    }
+
+    /**
+     * Puts the request's body function behind a {@link RecordedBodyFunction} when {@code recorded} accepts
+     * it; never a function that Reactor Netty itself looks at (a {@code RedirectSendHandler}).
+     */
+    private static boolean recordBody(HttpClientConfig config, Predicate<Object> recorded) {
+        if (BODY == null) {
+            return false;
+        }
+        try {
+            Object body = BODY.get(config);
+            if (body instanceof RecordedBodyFunction) {
+                return true;
+            }
+            if (body == null || body instanceof HttpClient.RedirectSendHandler || !recorded.test(body)) {
+                return false;
+            }
+            @SuppressWarnings("unchecked")
+            BiFunction<? super HttpClientRequest, ? super NettyOutbound, ? extends Publisher<Void>> app =
+                    (BiFunction<? super HttpClientRequest, ? super NettyOutbound, ? extends Publisher<Void>>) body;
+            BODY.set(config, new RecordedBodyFunction(app));
+            return true;
+        } catch (IllegalAccessException | RuntimeException e) {
+            return false;
+        }
     }
 
     private static Field bodyField() {

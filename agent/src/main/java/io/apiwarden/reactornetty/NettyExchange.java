@@ -28,10 +28,12 @@ import java.util.function.Function;
  * Netty connects, sends and emits the connection once the response's status and headers are
  * in), with the attempt's headers in the subscriber context for {@link AttemptHeadersObserver}.
  * A resend is one more subscription: Reactor Netty builds the request again, calling the app's
- * body function again, as it does to follow a redirect.
+ * body function again, as it does to follow a redirect; a body that function may not write twice
+ * (Spring's) is recorded by the first attempt and replayed ({@link RecordedBodyFunction}).
  */
 final class NettyExchange implements Exchange<Connection> {
     private final Warden warden;
+    private final CallDriver<Connection> driver;
     private final ManagedRequest request;
     private final Mono<? extends Connection> connect;
     private final Context appContext;
@@ -40,9 +42,10 @@ final class NettyExchange implements Exchange<Connection> {
     /** Set once an attempt showed that the app set its own {@code Authorization} where the agent could not see it. */
     private volatile boolean appAuthorization;
 
-    NettyExchange(Warden warden, ManagedRequest request, Mono<? extends Connection> connect, Context appContext,
-                  DelayScheduler timer, Executor completions) {
+    NettyExchange(Warden warden, CallDriver<Connection> driver, ManagedRequest request, Mono<? extends Connection> connect,
+                  Context appContext, DelayScheduler timer, Executor completions) {
         this.warden = warden;
+        this.driver = driver;
         this.request = request;
         this.connect = connect;
         this.appContext = appContext;
@@ -77,7 +80,8 @@ final class NettyExchange implements Exchange<Connection> {
 
     @Override
     public CompletableFuture<Attempt<Connection>> sendAsync(AttemptHeaders headers, Duration timeout, Judge judge) {
-        AttemptSpec spec = new AttemptSpec(warden.scope(), headers, timeout);
+        AttemptSpec spec = new AttemptSpec(warden.scope(), headers, timeout,
+                request.recordsBody ? driver.recordBody(-1) : null);
         AttemptSubscriber attempt = new AttemptSubscriber(appContext.put(AttemptSpec.KEY, spec), spec, judge);
         connect.subscribe(attempt);
         return attempt;

@@ -13,7 +13,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** Runs a test app in its own JVM, with the built agent jar attached unless told otherwise. */
+/**
+ * Runs a test app in its own JVM, with the built agent jar attached unless told otherwise: a main class
+ * of the test classes (on a class path of their own and what {@link #classPath} adds), or an executable
+ * jar (as a Spring Boot fat jar is started).
+ */
 final class AgentJvm {
     /** A whole app run is a few calls; a minute means something hangs. */
     private static final long TIMEOUT_SECONDS = 60;
@@ -22,10 +26,6 @@ final class AgentJvm {
     private final List<String> classPath = new ArrayList<>();
     private final List<String> jvmArgs = new ArrayList<>();
     private boolean withAgent = true;
-
-    AgentJvm() {
-        classPath.add(required("apiwarden.it.app-classes"));
-    }
 
     static Path agentJar() {
         return Paths.get(required("apiwarden.it.agent-jar"));
@@ -80,7 +80,15 @@ final class AgentJvm {
     }
 
     Result run(Class<?> main, String... args) throws IOException, InterruptedException {
-        Running app = start(main, args);
+        return waitFor(start(main, args));
+    }
+
+    /** Runs {@code java -jar jar args}: the jar's own manifest names its main class and class path. */
+    Result runJar(Path jar, String... args) throws IOException, InterruptedException {
+        return waitFor(start(List.of("-jar", jar.toString()), args));
+    }
+
+    private static Result waitFor(Running app) throws IOException, InterruptedException {
         if (!app.process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
             app.process.destroyForcibly();
             throw new AssertionError("the app did not finish within " + TIMEOUT_SECONDS + " s: " + app.command
@@ -91,7 +99,14 @@ final class AgentJvm {
 
     /** Starts the app and returns at once: for a test that ends the app itself. */
     Running start(Class<?> main, String... args) throws IOException {
-        List<String> command = command(main, args);
+        List<String> entries = new ArrayList<>();
+        entries.add(required("apiwarden.it.app-classes"));
+        entries.addAll(classPath);
+        return start(List.of("-cp", String.join(File.pathSeparator, entries), main.getName()), args);
+    }
+
+    private Running start(List<String> launch, String... args) throws IOException {
+        List<String> command = command(launch, args);
         Path out = Files.createTempFile("apiwarden-it-", ".out");
         Path err = Files.createTempFile("apiwarden-it-", ".err");
         ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
@@ -99,7 +114,7 @@ final class AgentJvm {
         return new Running(command, pb.start(), out, err);
     }
 
-    private List<String> command(Class<?> main, String... args) {
+    private List<String> command(List<String> launch, String... args) {
         List<String> command = new ArrayList<>();
         command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         if (withAgent) {
@@ -111,9 +126,7 @@ final class AgentJvm {
             // Apps that test no export send none: nothing listens on the default endpoint here.
             command.add("-Dotel.traces.exporter=none");
         }
-        command.add("-cp");
-        command.add(String.join(File.pathSeparator, classPath));
-        command.add(main.getName());
+        command.addAll(launch);
         command.addAll(Arrays.asList(args));
         return command;
     }

@@ -87,6 +87,16 @@ class ApacheHttpClientAgentIT extends AgainstFakeApi {
     }
 
     @Test
+    void aClassicStreamedBodyIsRecordedAndResentAfterTheRefresh() throws Exception {
+        AgentJvm.Result r = app().run(ApacheHttpClientApp.class, "post-stream:" + url("/api/v1/items"));
+
+        assertThat(r.stdout).as(r.toString()).contains("STATUS 200");
+        assertThat(api.apiRequests).extracting(q -> q.getBody().utf8()).containsExactly("{}", "{}");
+        assertThat(api.apiRequests.get(1).getHeaders().get("Authorization")).isEqualTo("Bearer " + FakeOAuthApi.ISSUED_TOKEN);
+        assertThat(api.tokenRequests).hasSize(1);
+    }
+
+    @Test
     void aClassicStreamedBodyOverTheRecordingBoundIsNotResentAndTheAgentSaysWhy() throws Exception {
         AgentJvm.Result r = app().property("apiwarden.log.level", "debug").property("apiwarden.resend.max-recorded-body", "1")
                 .run(ApacheHttpClientApp.class, "post-stream:" + url("/api/v1/items"));
@@ -94,7 +104,7 @@ class ApacheHttpClientAgentIT extends AgainstFakeApi {
         assertThat(r.stdout).as(r.toString()).contains("STATUS 401");
         assertThat(api.apiRequests).hasSize(1);
         assertThat(api.tokenRequests).isEmpty();
-        assertThat(r.agentLog()).as(r.toString()).anyMatch(l -> l.contains("not resent (") && l.contains("POST"));
+        assertThat(r.agentLog()).as(r.toString()).anyMatch(l -> l.contains("not resent (body_too_large_to_replay)") && l.contains("POST"));
     }
 
     @Test

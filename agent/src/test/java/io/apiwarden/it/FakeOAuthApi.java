@@ -13,9 +13,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The API of the spec in miniature, for MockWebServer: a token endpoint at {@code /auth/token}
  * that issues {@link #ISSUED_TOKEN}, and an API under {@code /api/v1} that accepts only that
- * token. The first {@link #rateLimitFirst} API requests are throttled. The token endpoint takes
- * the refresh-token grant and, for the client {@link #clientId} with {@link #clientSecret} (HTTP
- * Basic or in the form), the client-credentials grant; it counts requests per grant.
+ * token. The first {@link #rateLimitFirst} API requests are throttled, and the next one after each
+ * request to {@code /rate-limit-next} (outside the API: for an app that sets the scene itself). The
+ * token endpoint takes the refresh-token grant and, for the client {@link #clientId} with
+ * {@link #clientSecret} (HTTP Basic or in the form), the client-credentials grant; it counts requests
+ * per grant.
  */
 final class FakeOAuthApi extends Dispatcher {
     static final String ISSUED_TOKEN = "issued-access-7f3a9c";
@@ -26,6 +28,7 @@ final class FakeOAuthApi extends Dispatcher {
     final List<Long> apiArrivalNanos = new CopyOnWriteArrayList<>();
     final List<RecordedRequest> otherRequests = new CopyOnWriteArrayList<>();
     private final AtomicInteger throttled = new AtomicInteger();
+    private final AtomicInteger throttleNext = new AtomicInteger();
     volatile int rateLimitFirst;
     /**
      * When above zero, the first API request opens a window of this many milliseconds in which every
@@ -106,6 +109,10 @@ final class FakeOAuthApi extends Dispatcher {
             usesLeft.clear();
             return new MockResponse.Builder().code(200).body("revoked").build();
         }
+        if (path.equals("/rate-limit-next")) {
+            throttleNext.incrementAndGet();
+            return new MockResponse.Builder().code(200).body("next refused").build();
+        }
         if (!path.startsWith("/api/v1")) {
             otherRequests.add(request);
             return new MockResponse.Builder().code(200).body("other").build();
@@ -130,7 +137,7 @@ final class FakeOAuthApi extends Dispatcher {
                         .addHeader("Retry-After", Long.toString((left + 999_999_999L) / 1_000_000_000L)).build();
             }
         }
-        if (throttled.getAndIncrement() < rateLimitFirst) {
+        if (throttled.getAndIncrement() < rateLimitFirst || throttleNext.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
             return json(429, "{\"message\":\"API rate limit exceeded (global)\"}");
         }
         if (!accepts(request.getHeaders().get("Authorization"))) {

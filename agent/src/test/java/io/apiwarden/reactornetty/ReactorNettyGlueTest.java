@@ -71,7 +71,7 @@ class ReactorNettyGlueTest {
                 throw new AssertionError("a Reactor Netty call never blocks to wait");
             }
         };
-        glue = new ReactorNettyGlue(warden, signalling, Runnable::run);
+        glue = new ReactorNettyGlue(warden, signalling, Runnable::run, ReactorNettyGlue.SPRING_BODY_FUNCTIONS);
         client = HttpClient.create(pool).observe(AttemptHeadersObserver.INSTANCE);
     }
 
