@@ -18,7 +18,8 @@ import java.time.Duration;
 class ReactorNettyContractTest extends ClientAdapterContract {
     @Override
     protected ClientFace face(Warden warden, boolean followRedirects) {
-        ReactorNettyGlue glue = new ReactorNettyGlue(warden, warden.scheduler(), task -> Schedulers.parallel().schedule(task));
+        ReactorNettyGlue glue = new ReactorNettyGlue(warden, warden.scheduler(), task -> Schedulers.parallel().schedule(task),
+                ReactorNettyGlue.SPRING_BODY_FUNCTIONS);
         ConnectionProvider pool = ConnectionProvider.builder("contract").maxConnections(64).pendingAcquireMaxCount(-1).build();
         HttpClient client = HttpClient.create(pool).followRedirect(followRedirects).observe(AttemptHeadersObserver.INSTANCE);
         return new ReactorNettyFace(client, request -> request.mapConnect(connect -> glue.manage(request, connect)),
