@@ -6,10 +6,12 @@ import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -30,6 +32,28 @@ class ApacheHttpClientAgentIT extends AgainstFakeApi {
             jars.sorted().forEach(jvm::classPath);
         }
         return jvm;
+    }
+
+    @Test
+    void classicAndAsyncCallsStartedWhileTheWindowHoldsWaitAtTheGate(@TempDir Path dir) throws Exception {
+        api.rateLimitWindowMillis = 3000;
+        String user = url("/api/v1/user");
+        Path go = dir.resolve("go");
+        int prometheus = AgentMetrics.freePort();
+
+        CompletableFuture<AgentJvm.Result> run = app().property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN)
+                .property("apiwarden.backoff.initial-delay", "1s")
+                .property("apiwarden.metrics.prometheus.port", Integer.toString(prometheus))
+                .runInBackground(ApacheHttpClientApp.class, "fire:" + user, "await:" + go, "both:20:" + user);
+        // The fired call is refused and closes the gate; the gauge says so only after the gate has closed.
+        AgentMetrics.awaitLine(prometheus, "apiwarden_throttled 1.0", run);
+        Files.createFile(go);
+        AgentJvm.Result r = run.get(2, TimeUnit.MINUTES);
+
+        assertThat(r.stdout).as(r.toString()).contains("BOTH {ASYNC STATUS 200 user=20, STATUS 200 user=20}",
+                "FIRED ASYNC STATUS 200 user");
+        assertThat(api.duringWindow.get()).isZero();
+        assertThat(api.apiRequests).hasSize(1 + 1 + 40);
     }
 
     @Test

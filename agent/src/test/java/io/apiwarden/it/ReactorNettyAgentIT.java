@@ -4,10 +4,13 @@ import io.apiwarden.it.apps.ChildLoaderReactorNettyApp;
 import io.apiwarden.it.apps.JdkClientApp;
 import io.apiwarden.it.apps.ReactorNettyApp;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -31,6 +34,29 @@ class ReactorNettyAgentIT extends AgainstFakeApi {
 
     private static List<String> statuses(AgentJvm.Result r) {
         return r.stdout.stream().filter(l -> l.startsWith("STATUS")).map(l -> l.substring(0, l.indexOf(" on "))).toList();
+    }
+
+    @Test
+    void callsStartedWhileTheWindowHoldsWaitAtTheGate(@TempDir Path dir) throws Exception {
+        api.rateLimitWindowMillis = 3000;
+        String user = url("/api/v1/user");
+        Path go = dir.resolve("go");
+        int prometheus = AgentMetrics.freePort();
+
+        CompletableFuture<AgentJvm.Result> run = app().property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN)
+                .property("apiwarden.backoff.initial-delay", "1s")
+                .property("apiwarden.metrics.prometheus.port", Integer.toString(prometheus))
+                .runInBackground(ReactorNettyApp.class, "fire:" + user, "await:" + go, "many:16:" + user);
+        // The fired call is refused and closes the gate; the gauge says so only after the gate has closed.
+        AgentMetrics.awaitLine(prometheus, "apiwarden_throttled 1.0", run);
+        Files.createFile(go);
+        AgentJvm.Result r = run.get(2, TimeUnit.MINUTES);
+
+        assertThat(r.stdout).as(r.toString()).contains("MANY {STATUS 200 user=16}", "FIRED STATUS 200 user");
+        // The 16 (the app pool's 8 connections and 8 waiting for one) waited at the gate on the agent's timer,
+        // holding no event loop; the fired call's resend went first.
+        assertThat(api.duringWindow.get()).isZero();
+        assertThat(api.apiRequests).hasSize(1 + 1 + 16);
     }
 
     @Test

@@ -15,18 +15,16 @@ import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.Method;
 import org.apache.hc.core5.http.io.entity.EntityUtils;
 import org.apache.hc.core5.http.io.entity.InputStreamEntity;
-import org.apache.hc.core5.http.nio.AsyncEntityProducer;
-import org.apache.hc.core5.http.nio.DataStreamChannel;
 import org.apache.hc.core5.http.nio.support.BasicRequestProducer;
 import org.apache.hc.core5.io.CloseMode;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
@@ -41,7 +39,11 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code async-post-oneshot:URL}: an async POST whose body can be produced once only, prints
  *       {@code ASYNC STATUS code};
  *   <li>{@code async-get-cancel:URL}: an async GET whose future is cancelled a second later; prints
- *       whether the future and its callback were cancelled, and whether that was soon after the cancel.
+ *       whether the future and its callback were cancelled, and whether that was soon after the cancel;
+ *   <li>{@code fire:URL}: an async GET the app does not wait for; its {@code FIRED} line comes when the app ends;
+ *   <li>{@code await:FILE}: waits until the test has created the file;
+ *   <li>{@code both:N:URL}: N classic GETs on threads of their own and N async GETs, all at once; prints
+ *       {@code BOTH} and how they ended.
  * </ul>
  */
 public final class ApacheHttpClientApp {
@@ -71,6 +73,7 @@ public final class ApacheHttpClientApp {
     }
 
     private static void steps(CloseableHttpClient client, String[] args) throws Exception {
+        List<Future<SimpleHttpResponse>> fired = new ArrayList<>();
         for (String step : args) {
             String[] parts = step.split(":", 2);
             String url = parts[1];
@@ -100,10 +103,62 @@ public final class ApacheHttpClientApp {
                 case "async-get-cancel":
                     asyncGetCancel(url);
                     break;
+                case "fire":
+                    fired.add(async().execute(SimpleRequestBuilder.get(url).build(), null));
+                    break;
+                case "await":
+                    JdkClientApp.awaitFile(java.nio.file.Paths.get(url));
+                    break;
+                case "both":
+                    both(client, Integer.parseInt(url.substring(0, url.indexOf(':'))), url.substring(url.indexOf(':') + 1));
+                    break;
                 default:
                     throw new IllegalArgumentException("unknown step " + step);
             }
         }
+        for (Future<SimpleHttpResponse> f : fired) {
+            SimpleHttpResponse r = f.get(2, TimeUnit.MINUTES);
+            System.out.println("FIRED ASYNC STATUS " + r.getCode() + " " + r.getBodyText());
+        }
+    }
+
+    private static void both(CloseableHttpClient client, int n, String url) throws Exception {
+        List<CompletableFuture<String>> calls = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            CompletableFuture<String> classic = new CompletableFuture<>();
+            Thread t = new Thread(() -> {
+                try {
+                    classic.complete(client.execute(new HttpGet(url), r -> "STATUS " + r.getCode() + " " + text(r)));
+                } catch (IOException | RuntimeException e) {
+                    classic.complete("FAILURE " + e);
+                }
+            }, "app-classic-" + i);
+            t.start();
+            calls.add(classic);
+            CompletableFuture<String> asynchronous = new CompletableFuture<>();
+            async().execute(SimpleRequestBuilder.get(url).build(), new FutureCallback<>() {
+                @Override
+                public void completed(SimpleHttpResponse r) {
+                    asynchronous.complete("ASYNC STATUS " + r.getCode() + " " + r.getBodyText());
+                }
+
+                @Override
+                public void failed(Exception e) {
+                    asynchronous.complete("FAILURE " + e);
+                }
+
+                @Override
+                public void cancelled() {
+                    asynchronous.complete("CANCELLED");
+                }
+            });
+            calls.add(asynchronous);
+        }
+        java.util.TreeMap<String, Integer> counts = new java.util.TreeMap<>();
+        for (CompletableFuture<String> call : calls) {
+            counts.merge(call.get(2, TimeUnit.MINUTES), 1, Integer::sum);
+        }
+        System.out.println("BOTH " + counts);
     }
 
     private static void asyncGetCancel(String url) throws Exception {

@@ -20,7 +20,11 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code get}, {@code post} (body function),
  *       {@code post-once} (a body publisher handed over once): prints {@code STATUS code body};
  *   <li>{@code loop:url:other}: the API call is rate limited; once its first response is in, a
- *       call to {@code other} runs on the same event loop while the API call waits.
+ *       call to {@code other} runs on the same event loop while the API call waits;
+ *   <li>{@code fire:url}: a GET the app subscribes to and does not wait for; its {@code FIRED} line comes
+ *       when the app ends;
+ *   <li>{@code await:file}: waits until the test has created the file;
+ *   <li>{@code many:N:url}: N GETs subscribed at once; prints {@code MANY} and how they ended.
  * </ul>
  */
 public final class ReactorNettyApp {
@@ -35,6 +39,7 @@ public final class ReactorNettyApp {
         ConnectionProvider pool = ConnectionProvider.create("app-pool", 8);
         CountDownLatch firstResponse = new CountDownLatch(1);
         HttpClient client = HttpClient.create(pool).runOn(loop).doOnResponse((response, connection) -> firstResponse.countDown());
+        java.util.List<java.util.concurrent.CompletableFuture<String>> fired = new java.util.ArrayList<>();
         try {
             for (String arg : args) {
                 int colon = arg.indexOf(':');
@@ -55,14 +60,43 @@ public final class ReactorNettyApp {
                     case "loop":
                         whileWaiting(client, url, firstResponse);
                         break;
+                    case "fire":
+                        fired.add(call(client, url).toFuture());
+                        break;
+                    case "await":
+                        JdkClientApp.awaitFile(java.nio.file.Paths.get(url));
+                        break;
+                    case "many":
+                        many(client, Integer.parseInt(url.substring(0, url.indexOf(':'))), url.substring(url.indexOf(':') + 1));
+                        break;
                     default:
                         throw new IllegalArgumentException(mode);
                 }
+            }
+            for (java.util.concurrent.CompletableFuture<String> f : fired) {
+                System.out.println("FIRED " + withoutThread(f.get(2, java.util.concurrent.TimeUnit.MINUTES)));
             }
         } finally {
             pool.disposeLater().block(LIMIT);
             loop.disposeLater().block(LIMIT);
         }
+    }
+
+    private static void many(HttpClient client, int n, String url) throws Exception {
+        java.util.List<java.util.concurrent.CompletableFuture<String>> calls = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            calls.add(call(client, url).toFuture());
+        }
+        java.util.TreeMap<String, Integer> counts = new java.util.TreeMap<>();
+        for (java.util.concurrent.CompletableFuture<String> c : calls) {
+            counts.merge(withoutThread(c.get(2, java.util.concurrent.TimeUnit.MINUTES)), 1, Integer::sum);
+        }
+        System.out.println("MANY " + counts);
+    }
+
+    private static String withoutThread(String result) {
+        int on = result.lastIndexOf(" on ");
+        return on < 0 ? result : result.substring(0, on);
     }
 
     private static Mono<String> call(HttpClient client, String url) {
