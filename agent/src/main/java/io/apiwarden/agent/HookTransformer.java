@@ -146,7 +146,8 @@ final class HookTransformer implements ClassFileTransformer {
         try {
             type.getDeclaredField(UnmanagedCallWeaving.OVER);
             return true;
-        } catch (NoSuchFieldException | RuntimeException e) {
+        } catch (NoSuchFieldException | RuntimeException | LinkageError e) {
+            // A field type that cannot be loaded: treated as not woven, so the class is left as it is.
             return false;
         }
     }

@@ -53,11 +53,6 @@ final class ClassicExchange implements Exchange<ClassicHttpResponse> {
     private final ExecChain.Scope scope;
     private final ExecChain chain;
     private final CallDriver<ClassicHttpResponse> driver;
-    /**
-     * The app's execution, the request's method and URL: what tells the client's own resend of the
-     * request from a redirect's next hop, and from the app's next call with the same context.
-     */
-    private final String key;
 
     ClassicExchange(Warden warden, ClassicHttpRequest request, Target target, ExecChain.Scope scope, ExecChain chain) {
         this.warden = warden;
@@ -68,7 +63,9 @@ final class ClassicExchange implements Exchange<ClassicHttpResponse> {
         // and apply to every attempt as the app set them.
         this.driver = new CallDriver<>(warden, request.getMethod(), target.url(), target.host, target.port,
                 target.rawPath, null);
-        this.key = EarlierRun.key(scope.exchangeId, request.getMethod(), target.url());
+        // The client's own retry of a 429 the agent gave up on is this call again, not a new one.
+        EarlierRun.carryOver(scope.clientContext, EarlierRun.key(scope.exchangeId, request.getMethod(), target.url()),
+                driver.state());
     }
 
     /**
@@ -78,7 +75,6 @@ final class ClassicExchange implements Exchange<ClassicHttpResponse> {
      * execution's context, and never gets a second back-off or refresh.
      */
     ClassicHttpResponse run() throws IOException, HttpException {
-        EarlierRun.carryOver(scope.clientContext, key, driver.state());
         try {
             return driver.run(this);
         } catch (ChainFailure e) {
@@ -342,8 +338,6 @@ final class ClassicExchange implements Exchange<ClassicHttpResponse> {
      * app's own request. Its type also tells the agent's second handler, lower in the chain, that
      * the request is managed already (see {@link WardenApacheHttp#manage}).
      */
-    /** Where the run of a request is kept in the execution's context, for the client's own resends of it. */
-
     static final class AttemptRequest extends BasicClassicHttpRequest {
         private static final long serialVersionUID = 1L;
 

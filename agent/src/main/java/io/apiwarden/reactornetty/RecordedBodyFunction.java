@@ -35,7 +35,14 @@ final class RecordedBodyFunction implements BiFunction<HttpClientRequest, NettyO
         }
         BodyReplay replay = recording.replay();
         if (replay == BodyReplay.REPEATABLE) {
-            ReplayOutbound replaying = new ReplayOutbound(outbound, recording.buffers());
+            java.util.List<java.nio.ByteBuffer> recorded;
+            try {
+                recorded = recording.buffers();
+            } catch (IllegalStateException callEndedMeanwhile) {
+                // The call ended (cancelled) between the check and now: the function writes its body as without the agent.
+                return app.apply(request, outbound);
+            }
+            ReplayOutbound replaying = new ReplayOutbound(outbound, recorded);
             Publisher<Void> written = app.apply(request, replaying);
             // The outbound handed back untouched: Reactor Netty sends the request without a body, as it would.
             return written == replaying ? outbound : written;

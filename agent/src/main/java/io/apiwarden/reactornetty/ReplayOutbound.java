@@ -48,17 +48,36 @@ final class ReplayOutbound implements NettyOutbound {
 
     @Override
     public NettyOutbound send(Publisher<? extends ByteBuf> dataStream) {
-        return replayed.compareAndSet(false, true) ? next(delegate.send(recordingShapedAs(dataStream))) : this;
+        return replayed.compareAndSet(false, true) ? next(delegate.send(recordingShapedAs(dataStream))) : unsent(dataStream);
     }
 
     @Override
     public NettyOutbound send(Publisher<? extends ByteBuf> dataStream, Predicate<ByteBuf> predicate) {
-        return replayed.compareAndSet(false, true) ? next(delegate.send(recordingShapedAs(dataStream), predicate)) : this;
+        return replayed.compareAndSet(false, true) ? next(delegate.send(recordingShapedAs(dataStream), predicate))
+                : unsent(dataStream);
     }
 
     @Override
     public NettyOutbound sendObject(Publisher<?> dataStream, Predicate<Object> predicate) {
-        return replayed.compareAndSet(false, true) ? next(delegate.sendObject(recordingShapedAs(dataStream), predicate)) : this;
+        return replayed.compareAndSet(false, true) ? next(delegate.sendObject(recordingShapedAs(dataStream), predicate))
+                : unsent(dataStream);
+    }
+
+    /** A later send of the function's: the recording holds its bytes already; what it holds is released. */
+    private NettyOutbound unsent(Publisher<?> appsData) {
+        releaseHeld(appsData);
+        return this;
+    }
+
+    /**
+     * Releases the buffer a {@code Mono} of the app's holds. Spring encodes a value ({@code bodyValue}, JSON)
+     * into a pooled buffer before it hands the {@code Mono} over: never subscribed, that buffer would never go
+     * back to the pool. A {@code Flux} may be a stream that must not be read again, and is left alone.
+     */
+    private static void releaseHeld(Publisher<?> appsData) {
+        if (appsData instanceof Mono) {
+            ((Mono<?>) appsData).subscribe(ReferenceCountUtil::release, failure -> { });
+        }
     }
 
     @Override
@@ -104,7 +123,9 @@ final class ReplayOutbound implements NettyOutbound {
     /** The recording as a {@code Mono} of one buffer when the app sent a {@code Mono}, else one buffer per recorded chunk. */
     private Publisher<ByteBuf> recordingShapedAs(Publisher<?> appsData) {
         if (appsData instanceof Mono) {
-            return Mono.fromSupplier(this::wholeRecording);
+            // The app's buffer is released once, then the recording goes in its place, still as one message.
+            return ((Mono<?>) appsData).doOnNext(ReferenceCountUtil::release).onErrorResume(failure -> Mono.empty())
+                    .then(Mono.fromSupplier(this::wholeRecording));
         }
         return Flux.fromIterable(recording).map(b -> Unpooled.wrappedBuffer(b.duplicate()));
     }

@@ -175,8 +175,9 @@ public final class CallDriver<R> implements Judge {
                 throw e;
             }
             try {
-                observe(attempt, sent);
+                // The gate first: once anything outside (a span, the throttled gauge) says the limit holds, it does.
                 tellGate(sent);
+                observe(attempt, sent);
                 if (sent.followedRedirect()) {
                     continue;
                 }
@@ -337,8 +338,8 @@ public final class CallDriver<R> implements Judge {
             return;
         }
         try {
-            observe(currentAttempt, sent);
             tellGate(sent);
+            observe(currentAttempt, sent);
             next(sent);
         } catch (RuntimeException e) {
             // Never resend here: the request may have been processed, and its body may be spent.
