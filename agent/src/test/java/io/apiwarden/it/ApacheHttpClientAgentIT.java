@@ -11,7 +11,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -36,19 +35,7 @@ class ApacheHttpClientAgentIT extends AgainstFakeApi {
 
     @Test
     void classicAndAsyncCallsStartedWhileTheWindowHoldsWaitAtTheGate(@TempDir Path dir) throws Exception {
-        api.rateLimitWindowMillis = 3000;
-        String user = url("/api/v1/user");
-        Path go = dir.resolve("go");
-        int prometheus = AgentMetrics.freePort();
-
-        CompletableFuture<AgentJvm.Result> run = app().property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN)
-                .property("apiwarden.backoff.initial-delay", "1s")
-                .property("apiwarden.metrics.prometheus.port", Integer.toString(prometheus))
-                .runInBackground(ApacheHttpClientApp.class, "fire:" + user, "await:" + go, "both:20:" + user);
-        // The fired call is refused and closes the gate; the gauge says so only after the gate has closed.
-        AgentMetrics.awaitLine(prometheus, "apiwarden_throttled 1.0", run);
-        Files.createFile(go);
-        AgentJvm.Result r = run.get(2, TimeUnit.MINUTES);
+        AgentJvm.Result r = runIntoAClosedGate(app(), ApacheHttpClientApp.class, dir, "both:20:");
 
         assertThat(r.stdout).as(r.toString()).contains("BOTH {ASYNC STATUS 200 user=20, STATUS 200 user=20}",
                 "FIRED ASYNC STATUS 200 user");

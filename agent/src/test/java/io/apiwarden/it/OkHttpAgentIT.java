@@ -14,8 +14,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -139,19 +137,7 @@ class OkHttpAgentIT extends AgainstFakeApi {
     @ParameterizedTest
     @ValueSource(strings = {"okhttp3", "okhttp5"})
     void callsStartedWhileTheWindowHoldsWaitAtTheGateOnBothFaces(String okhttp, @TempDir Path dir) throws Exception {
-        api.rateLimitWindowMillis = 3000;
-        String user = url("/api/v1/user");
-        Path go = dir.resolve("go");
-        int prometheus = AgentMetrics.freePort();
-
-        CompletableFuture<AgentJvm.Result> run = app(okhttp).property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN)
-                .property("apiwarden.backoff.initial-delay", "1s")
-                .property("apiwarden.metrics.prometheus.port", Integer.toString(prometheus))
-                .runInBackground(OkHttpApp.class, "fire:" + user, "await:" + go, "both:20:" + user);
-        // The fired call is refused and closes the gate; the agent's gauge says so only after the gate has closed.
-        AgentMetrics.awaitLine(prometheus, "apiwarden_throttled 1.0", run);
-        Files.createFile(go);
-        AgentJvm.Result r = run.get(2, TimeUnit.MINUTES);
+        AgentJvm.Result r = runIntoAClosedGate(app(okhttp), OkHttpApp.class, dir, "both:20:");
 
         assertThat(r.stdout).as(r.toString()).containsExactly("BOTH {STATUS 200 user=40}", "FIRED STATUS 200 user");
         // The 40 waited at the gate on their own thread (execute) or on the timer (enqueue); the fired call's resend

@@ -9,8 +9,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,19 +36,7 @@ class ReactorNettyAgentIT extends AgainstFakeApi {
 
     @Test
     void callsStartedWhileTheWindowHoldsWaitAtTheGate(@TempDir Path dir) throws Exception {
-        api.rateLimitWindowMillis = 3000;
-        String user = url("/api/v1/user");
-        Path go = dir.resolve("go");
-        int prometheus = AgentMetrics.freePort();
-
-        CompletableFuture<AgentJvm.Result> run = app().property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN)
-                .property("apiwarden.backoff.initial-delay", "1s")
-                .property("apiwarden.metrics.prometheus.port", Integer.toString(prometheus))
-                .runInBackground(ReactorNettyApp.class, "fire:" + user, "await:" + go, "many:16:" + user);
-        // The fired call is refused and closes the gate; the gauge says so only after the gate has closed.
-        AgentMetrics.awaitLine(prometheus, "apiwarden_throttled 1.0", run);
-        Files.createFile(go);
-        AgentJvm.Result r = run.get(2, TimeUnit.MINUTES);
+        AgentJvm.Result r = runIntoAClosedGate(app(), ReactorNettyApp.class, dir, "many:16:");
 
         assertThat(r.stdout).as(r.toString()).contains("MANY {STATUS 200 user=16}", "FIRED STATUS 200 user");
         // The 16 (the app pool's 8 connections and 8 waiting for one) waited at the gate on the agent's timer,
