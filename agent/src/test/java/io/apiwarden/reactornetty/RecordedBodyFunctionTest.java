@@ -138,10 +138,13 @@ class RecordedBodyFunctionTest {
 
     @Test
     void aBufferTheFunctionEncodedBeforeHandingItOverGoesBackToThePoolOnTheResend() throws Exception {
-        // Spring's bodyValue: the value is encoded into a pooled buffer first, then handed over in a Mono.
+        // Spring's bodyValue: the value is encoded into a buffer first (from out.alloc()), then handed over in a
+        // Mono. Here from an allocator that never recycles its buffers, so that a count of 0 is this buffer's own:
+        // a pooled one, freed, may be handed out again and counted for its next user.
         java.util.List<ByteBuf> encoded = new java.util.concurrent.CopyOnWriteArrayList<>();
         HttpClient request = (HttpClient) client.post().uri(server.url("/api/v1/items").toString()).send((req, out) -> {
-            ByteBuf body = out.alloc().buffer().writeBytes(BODY.getBytes(StandardCharsets.UTF_8));
+            ByteBuf body = io.netty.buffer.UnpooledByteBufAllocator.DEFAULT.directBuffer()
+                    .writeBytes(BODY.getBytes(StandardCharsets.UTF_8));
             encoded.add(body);
             return out.send(Mono.just(body));
         });
