@@ -1,5 +1,6 @@
 package io.apiwarden.core.throttle;
 
+import io.apiwarden.core.time.SystemDelayScheduler;
 import io.apiwarden.testing.MutableClock;
 import io.apiwarden.testing.VirtualTimeScheduler;
 import org.junit.jupiter.api.Test;
@@ -190,6 +191,61 @@ class ThrottleGateTest {
         assertThat(waiting).isDone();
         assertThat(time.pending()).as("only the waiter's longest-wait timer, none for the shorter window")
                 .isEqualTo(0);
+    }
+
+    // Issue 19: windows nobody can vouch for.
+
+    @Test
+    void noWindowIsLongerThanTheLongestWhoeverClaimsIt() {
+        assertThat(gate.heard(Duration.ofDays(365))).as("a fleet message").isEqualTo(LONGEST_WINDOW);
+        assertThat(gate.opensAt()).isEqualTo(clock.instant().plus(LONGEST_WINDOW));
+        assertThat(gate.answered(gate.enter(LONGEST_WAIT).join(), Duration.ofDays(1))).as("an exhausted RateLimit header")
+                .isEqualTo(LONGEST_WINDOW);
+        assertThat(gate.refused(gate.enter(LONGEST_WAIT).join(), Duration.ofDays(1))).isEqualTo(LONGEST_WINDOW);
+        assertThat(gate.opensAt()).isEqualTo(clock.instant().plus(LONGEST_WINDOW));
+    }
+
+    @Test
+    void aWindowTooLongForAnyTimerNeverThrowsIntoTheCallThatMeetsIt() {
+        // The real scheduler: its timers are nanoseconds in a long, which 2^63 ms overflowed (ArithmeticException).
+        ThrottleGate real = new ThrottleGate(clock, new SystemDelayScheduler(), LONGEST_WINDOW);
+        real.heard(Duration.ofMillis(Long.MAX_VALUE));
+
+        CompletableFuture<ThrottleGate.Pass> cannotWaitItOut = real.enter(LONGEST_WAIT);
+        CompletableFuture<ThrottleGate.Pass> waits = real.enter(LONGEST_WINDOW.plusSeconds(1));
+
+        assertThat(cannotWaitItOut).isCompleted();
+        assertThat(waits).isNotDone();
+        waits.cancel(false);
+    }
+
+    @Test
+    void aCallThatCannotWaitOutTheWindowGoesAtOnceAndItsSuccessOpensTheGateForEveryone() {
+        gate.refused(gate.enter(LONGEST_WAIT).join(), Duration.ofSeconds(30));
+        CompletableFuture<ThrottleGate.Pass> patient = gate.enter(LONGEST_WAIT);
+        CompletableFuture<ThrottleGate.Pass> hurried = gate.enter(Duration.ofSeconds(3));
+
+        assertThat(patient).isNotDone();
+        assertThat(hurried).isCompleted();
+        assertThat(hurried.join().first()).isFalse();
+
+        gate.answered(hurried.join(), null);
+
+        assertThat(patient).isCompleted();
+        assertThat(gate.isClosed()).isFalse();
+        assertThat(time.pending()).as("no timer left behind").isZero();
+    }
+
+    @Test
+    void aSuccessOfACallThatWentThroughBeforeTheLatestRefusalSaysNothingAboutTheWindow() {
+        gate.refused(gate.enter(LONGEST_WAIT).join(), Duration.ofSeconds(30));
+        ThrottleGate.Pass hurried = gate.enter(Duration.ofSeconds(3)).join();
+        ThrottleGate.Pass other = gate.enter(Duration.ofSeconds(3)).join();
+        gate.refused(other, Duration.ofSeconds(2));
+
+        gate.answered(hurried, null);
+
+        assertThat(gate.isClosed()).isTrue();
     }
 
     private List<CompletableFuture<ThrottleGate.Pass>> enterMany(int n) {
