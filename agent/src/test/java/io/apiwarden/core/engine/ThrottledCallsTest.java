@@ -224,8 +224,12 @@ class ThrottledCallsTest {
         }
         Instant start = clock.instant();
         List<Duration> took = new ArrayList<>();
+        // All sent before the first refusal comes back, as concurrent callers are.
+        client.wire = new CompletableFuture<>();
         List<CompletableFuture<FakeExchange.Reply>> calls = start(warden, 100, this);
         calls.forEach(c -> c.whenComplete((r, e) -> took.add(Duration.between(start, clock.instant()))));
+        client.wire.complete(null);
+        client.wire = null;
 
         time.advance(Duration.ofMinutes(10));
 
