@@ -28,6 +28,7 @@ import io.apiwarden.core.log.AgentLog;
 
 import java.net.http.HttpClient;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.function.Supplier;
 
 /**
@@ -67,7 +68,7 @@ public final class Warden {
         this.resendPolicy = new ResendPolicy(
                 new BackoffPolicy(config.backoffInitialDelay(), config.backoffMaxRetries(), config.backoffMaxDelay()), clock,
                 new RetryBudget(clock, config.retryBudgetRatio(), config.retryBudgetMinPerSecond()));
-        this.gate = config.throttleGateEnabled() ? new ThrottleGate(clock, scheduler, resendPolicy.wholeBackOff()) : null;
+        this.gate = config.throttleGateEnabled() ? new ThrottleGate(clock, scheduler, config.backoffMaxDelay()) : null;
         this.fleetWindow = gate == null ? FleetWindow.NONE : fleetWindow(config, scheduler, gate, telemetry);
         this.tokens = new TokenManager(tokenEndpoint, config.accessToken().orElse(null), config.refreshToken().orElse(null),
                 config.refreshTokenFile().map(RefreshTokenFile::new).orElse(null), clock,
@@ -116,8 +117,10 @@ public final class Warden {
             FleetWindow fleet = new RedisThrottleWindow(settings, settings.throttleKey(config.scope().baseUrl()),
                     new LazyThread("apiwarden-throttle-announce"), scheduler);
             fleet.listen(window -> {
-                gate.heard(window);
-                telemetry.fleetWindowHeard(window);
+                Duration closedFor = gate.heard(window);
+                if (closedFor != null) {
+                    telemetry.fleetWindowHeard(closedFor);
+                }
             });
             return fleet;
         } catch (RuntimeException | LinkageError e) {

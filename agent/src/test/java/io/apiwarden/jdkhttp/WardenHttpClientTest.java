@@ -188,14 +188,17 @@ class WardenHttpClientTest {
     }
 
     @Test
-    void aLongerRetryAfterIsHonouredUpToTheCap() throws Exception {
+    void aLongerRetryAfterIsHonouredWhileTheCallsWaitsStayWithinItsWholeBackOff() throws Exception {
         server.enqueue(new MockResponse.Builder().code(429).addHeader("Retry-After", "7").build());
+        server.enqueue(new MockResponse.Builder().code(429).addHeader("Retry-After", "40").build());
         server.enqueue(new MockResponse.Builder().code(429).addHeader("Retry-After", "3600").build());
         server.enqueue(response(200, "user"));
 
-        client.send(get("/api/v1/user"), BodyHandlers.ofString());
+        HttpResponse<String> response = client.send(get("/api/v1/user"), BodyHandlers.ofString());
 
-        assertThat(scheduler.delays()).containsExactly(Duration.ofSeconds(7), Duration.ofMinutes(5));
+        assertThat(scheduler.delays()).containsExactly(Duration.ofSeconds(7), Duration.ofSeconds(40));
+        assertThat(response.statusCode()).as("7 + 40 s waited: 5 minutes more would pass the 62 s of one call").isEqualTo(429);
+        assertThat(response.headers().firstValue("Retry-After")).hasValue("3600");
     }
 
     @Test

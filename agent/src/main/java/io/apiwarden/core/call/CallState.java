@@ -1,5 +1,7 @@
 package io.apiwarden.core.call;
 
+import java.time.Duration;
+
 /**
  * What one logical call has used up so far. Owned by one call; its attempts run one after the
  * other, never at once, so it needs no locking beyond safe publication between threads, which
@@ -11,6 +13,8 @@ public final class CallState {
     private final String rawPath;
     private int refreshes;
     private int rateLimitRetries;
+    /** Spent waiting so far: at the rate-limit gate and backing off. */
+    private Duration waited = Duration.ZERO;
     private long tokenGeneration = -1;
     private long refusedGeneration = -1;
 
@@ -60,6 +64,16 @@ public final class CallState {
         return rateLimitRetries;
     }
 
+    /** How long the call has spent waiting so far: at the rate-limit gate, and backing off before its resends. */
+    public Duration waited() {
+        return waited;
+    }
+
+    /** The call waited {@code d} at the rate-limit gate. */
+    public void waitedAtGate(Duration d) {
+        waited = waited.plus(d);
+    }
+
     /** How many times the call was resent. */
     public int resends() {
         return refreshes + rateLimitRetries;
@@ -73,6 +87,7 @@ public final class CallState {
     public void continues(CallState earlier) {
         refreshes = earlier.refreshes;
         rateLimitRetries = earlier.rateLimitRetries;
+        waited = earlier.waited;
         refusedGeneration = earlier.refusedGeneration;
     }
 
@@ -87,7 +102,9 @@ public final class CallState {
         return refusedGeneration;
     }
 
-    void countRateLimitRetry() {
+    /** Counts a rate-limit resend that waits {@code delay} first. */
+    void countRateLimitRetry(Duration delay) {
         rateLimitRetries++;
+        waited = waited.plus(delay);
     }
 }

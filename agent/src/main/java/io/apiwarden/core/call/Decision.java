@@ -34,6 +34,11 @@ public final class Decision {
     static final Decision REFUSED_FOR_RIGHTS = notResent("refused_for_rights");
     /** The rate-limit retries of the call are spent. */
     static final Decision RETRIES_SPENT = notResent("retries_spent");
+    /**
+     * The next wait would make the call's waits (at the gate and backing off) longer than the whole
+     * back-off of one call: 2 + 4 + 8 + 16 + 32 s by default, the spec's bound.
+     */
+    static final Decision WAITS_SPENT = notResent("waits_spent");
     /** The JVM's rate-limit resends are spent for now ({@code apiwarden.throttle.retry-budget.*}). */
     static final Decision RETRY_BUDGET_SPENT = notResent("retry_budget");
 

@@ -15,7 +15,8 @@ import java.util.Optional;
  *
  * <p>A logical call earns at most one token refresh (the spec folds "insufficient permissions"
  * into the invalid-token error, so a second refresh could only loop) and at most
- * {@code maxRetries} waits for a global rate limit. Nothing is resent whose body cannot be
+ * {@code maxRetries} waits for a global rate limit, which with its waits at the rate-limit gate
+ * take no longer than {@link #wholeBackOff()} together. Nothing is resent whose body cannot be
  * sent twice (by the client, or from a whole recording of it: see {@link BodyReplay}), and no
  * wait is begun that would outlive the app's own time limit for the call ({@link CallState#deadline()}): the app gets the response it would have had without the agent.
  */
@@ -25,6 +26,8 @@ public final class ResendPolicy {
     private final RefusalMemory refusals = new RefusalMemory();
     /** Bounds the rate-limit resends of the whole JVM; null: only each call's own. */
     private final RetryBudget budget;
+    /** The longest one call spends waiting, at the gate and backing off: the spec's bound (62 s by default). */
+    private final Duration wholeBackOff;
 
     public ResendPolicy(BackoffPolicy backoff, Clock clock) {
         this(backoff, clock, null);
@@ -34,6 +37,11 @@ public final class ResendPolicy {
         this.backoff = backoff;
         this.clock = clock;
         this.budget = budget;
+        Duration sum = Duration.ZERO;
+        for (int retry = 1; retry <= backoff.maxRetries(); retry++) {
+            sum = sum.plus(backoff.delayBefore(retry, Optional.empty()));
+        }
+        this.wholeBackOff = sum;
     }
 
     /** A new managed call starts: it counts towards the resends the budget allows. */
@@ -53,13 +61,25 @@ public final class ResendPolicy {
         return backoff.maxRetries() == 0 ? asked.orElse(Duration.ZERO) : backoff.delayBefore(1, asked);
     }
 
-    /** The longest one call can spend backing off: no call waits at the gate longer than this. */
+    /**
+     * The longest one call spends waiting, at the gate and backing off together: the sum of the
+     * back-off's waits (2 + 4 + 8 + 16 + 32 = 62 s by default), the bound the spec's rule sets.
+     * Without it a call's gate waits stacked on its back-off (measured: up to 435 s).
+     */
     public Duration wholeBackOff() {
-        Duration sum = Duration.ZERO;
-        for (int retry = 1; retry <= backoff.maxRetries(); retry++) {
-            sum = sum.plus(backoff.delayBefore(retry, Optional.empty()));
+        return wholeBackOff;
+    }
+
+    /**
+     * How long {@code state}'s call may wait at the rate-limit gate now: what is left of its whole
+     * back-off, and of the app's own time limit when that is shorter.
+     */
+    public Duration mayWait(CallState state) {
+        Duration left = wholeBackOff.minus(state.waited());
+        if (state.deadline().isSet() && state.deadline().remaining().compareTo(left) < 0) {
+            left = state.deadline().remaining();
         }
-        return sum;
+        return left.isNegative() ? Duration.ZERO : left;
     }
 
     /**
@@ -108,10 +128,15 @@ public final class ResendPolicy {
             // Without the agent the app would have had this response at once.
             return Decision.RETURN_AT_DEADLINE;
         }
+        if (state.waited().plus(delay).compareTo(wholeBackOff) > 0) {
+            // Resending sooner than asked would break the spec's rule (or the server's Retry-After):
+            // the app gets the refusal now instead of a wait past the bound.
+            return Decision.WAITS_SPENT;
+        }
         if (budget != null && !budget.tryResend()) {
             return Decision.RETRY_BUDGET_SPENT;
         }
-        state.countRateLimitRetry();
+        state.countRateLimitRetry(delay);
         return Decision.waitAndResend(delay, retry, delay.compareTo(exponential) > 0 ? "retry-after" : "backoff");
     }
 

@@ -468,7 +468,8 @@ public final class CallDriver<R> implements Judge {
     private CompletableFuture<ThrottleGate.Pass> enterGate() {
         boolean retry = nextIsRateLimitRetry;
         nextIsRateLimitRetry = false;
-        return retry ? gate.enterRetry() : gate.enter();
+        Duration mayWait = warden.resendPolicy().mayWait(state);
+        return retry ? gate.enterRetry(mayWait) : gate.enter(mayWait);
     }
 
     /** Waits at the gate on this thread, no longer than the app's limit allows; null when the wait ended first. */
@@ -490,6 +491,7 @@ public final class CallDriver<R> implements Judge {
         pass = p;
         gatePassed = true;
         if (p != null && !p.waited().isZero()) {
+            state.waitedAtGate(p.waited());
             observer.gateWaited(p.waited(), p.first());
         }
     }
@@ -505,14 +507,14 @@ public final class CallDriver<R> implements Judge {
             Decision d = sent.decision();
             Duration window = d.action() == Decision.Action.WAIT_AND_RESEND ? d.delay()
                     : warden.resendPolicy().windowAfter(sent.retryAfter());
-            gate.refused(p, window);
-            warden.fleetWindow().announce(window);
-            observer.gateClosed(window);
+            Duration closedFor = gate.refused(p, window);
+            warden.fleetWindow().announce(closedFor);
+            observer.gateClosed(closedFor);
         } else {
             Duration exhausted = RateLimitHeaders.exhaustion(sent.headers(), warden.clock().instant());
-            gate.answered(p, exhausted);
-            if (exhausted != null) {
-                observer.gateClosed(exhausted);
+            Duration closedFor = gate.answered(p, exhausted);
+            if (closedFor != null) {
+                observer.gateClosed(closedFor);
             }
         }
     }

@@ -19,10 +19,16 @@ import java.util.concurrent.CompletableFuture;
  * closes it for the next window.
  *
  * <ul>
- *   <li>Open, {@link #enter()} costs one volatile read and returns a shared, completed pass.
+ *   <li>Open, {@link #enter} costs one volatile read and returns a shared, completed pass.
  *   <li>A call waiting here has not been refused: its retries are not spent. It never waits
- *       longer than {@code longestWait} (the whole back-off of one call), then goes to the API
- *       itself.
+ *       longer than it may ({@code mayWait}: what is left of its whole back-off and of the app's
+ *       own time limit), then goes to the API itself; a call that cannot wait out the window goes
+ *       at once, and gets the API's answer rather than a time-out here.
+ *   <li>A window is never longer than {@code longestWindow} ({@code apiwarden.backoff.max-delay}),
+ *       whoever claims it (a refusal's {@code Retry-After}, an exhausted {@code RateLimit} header,
+ *       another JVM of the fleet): no header or message closes the gate for a day or a year. And
+ *       the API's answer to a call that went through while the gate was closed opens it at once:
+ *       the API has just shown that the window was not what it was said to be.
  *   <li>Waiting holds no thread: a pass is a future, completed by whoever opens the gate or by the
  *       scheduler. Cancelling that future gives up the place.
  * </ul>
@@ -34,10 +40,13 @@ public final class ThrottleGate {
     public static final class Pass {
         private final boolean first;
         private final Duration waited;
+        /** Which closing of the gate this pass went through; {@link #NOT_CLOSED} for the open gate's. */
+        private final long closing;
 
-        Pass(boolean first, Duration waited) {
+        Pass(boolean first, Duration waited, long closing) {
             this.first = first;
             this.waited = waited;
+            this.closing = closing;
         }
 
         /** Whether this call was sent first after a window, its answer deciding for the others. */
@@ -56,17 +65,24 @@ public final class ThrottleGate {
         }
     }
 
-    private static final Pass OPEN = new Pass(false, Duration.ZERO);
+    private static final long NOT_CLOSED = -1;
+    private static final Pass OPEN = new Pass(false, Duration.ZERO, NOT_CLOSED);
     private static final CompletableFuture<Pass> OPEN_NOW = CompletableFuture.completedFuture(OPEN);
 
     private final Clock clock;
     private final DelayScheduler scheduler;
-    private final Duration longestWait;
+    private final Duration longestWindow;
     private final Object lock = new Object();
 
     /** The hot path's only read: false while no window is known. */
     private volatile boolean closed;
     private Instant opensAt = Instant.MIN;
+    /**
+     * Counts the refusals and announcements that closed the gate or held it closed. A pass
+     * remembers the count it was given under, so that an answer can tell whether its call was sent
+     * after the latest of them (it then speaks for the window) or before (a late answer, which does not).
+     */
+    private long closings;
     private Pass firstInFlight;
     /**
      * Whether a timer is set for the end of the window. Only calls waiting here need one: a refused
@@ -78,47 +94,67 @@ public final class ThrottleGate {
     private final Deque<Waiter> retries = new ArrayDeque<>();
     private final Deque<Waiter> fresh = new ArrayDeque<>();
 
-    public ThrottleGate(Clock clock, DelayScheduler scheduler, Duration longestWait) {
+    /**
+     * @param longestWindow the longest any window closes the gate ({@code apiwarden.backoff.max-delay}):
+     *                      a longer claim is cut to it
+     */
+    public ThrottleGate(Clock clock, DelayScheduler scheduler, Duration longestWindow) {
+        if (longestWindow.isNegative()) {
+            throw new IllegalArgumentException("the longest window of a throttle gate cannot be negative");
+        }
         this.clock = clock;
         this.scheduler = scheduler;
-        this.longestWait = longestWait;
+        this.longestWindow = longestWindow;
     }
 
-    /** A call that has not been sent yet asks to go. */
-    public CompletableFuture<Pass> enter() {
-        return closed ? join(false) : OPEN_NOW;
+    /**
+     * A call that has not been sent yet asks to go.
+     *
+     * @param mayWait the longest this call may wait here: what is left of its whole back-off and of
+     *                the app's own time limit for it. A call that cannot wait out the window goes at once.
+     */
+    public CompletableFuture<Pass> enter(Duration mayWait) {
+        return closed ? join(false, mayWait) : OPEN_NOW;
     }
 
-    /** A refused call whose own back-off is over asks to go again. */
-    public CompletableFuture<Pass> enterRetry() {
-        return closed ? join(true) : OPEN_NOW;
+    /** A refused call whose own back-off is over asks to go again; {@code mayWait} as for {@link #enter}. */
+    public CompletableFuture<Pass> enterRetry(Duration mayWait) {
+        return closed ? join(true, mayWait) : OPEN_NOW;
     }
 
     /**
      * The API refused {@code pass}'s call for the global rate limit: closed for {@code window} from
-     * now (the wait this call computed: its back-off or the server's {@code Retry-After}, capped).
+     * now (the wait this call computed: its back-off or the server's {@code Retry-After}).
+     *
+     * @return the window the gate closed for: {@code window}, cut to the longest one
      */
-    public void refused(Pass pass, Duration window) {
+    public Duration refused(Pass pass, Duration window) {
+        Duration closedFor = bounded(window);
         List<Waiter> release;
         synchronized (lock) {
             if (pass == firstInFlight) {
                 firstInFlight = null;
             }
-            closeUntil(clock.instant().plus(window));
+            closeUntil(clock.instant().plus(closedFor));
             release = releaseFirstIfDue();
         }
         complete(release);
         armWindowTimer();
+        return closedFor;
     }
 
     /**
      * The API answered {@code pass}'s call without a rate-limit refusal. When the answer announced
      * that nothing remains of the window, {@code exhaustedFor} is how long until it resets (else null):
      * the gate closes for it before anyone is refused.
+     *
+     * @return the window the gate closed for ({@code exhaustedFor}, cut to the longest one), or null
      */
-    public void answered(Pass pass, Duration exhaustedFor) {
-        if (!closed && exhaustedFor == null) {
-            return;
+    public Duration answered(Pass pass, Duration exhaustedFor) {
+        Duration closedFor = exhaustedFor == null || exhaustedFor.isNegative() || exhaustedFor.isZero()
+                ? null : bounded(exhaustedFor);
+        if (!closed && closedFor == null) {
+            return null;
         }
         List<Waiter> release;
         synchronized (lock) {
@@ -126,11 +162,12 @@ public final class ThrottleGate {
             if (pass == firstInFlight) {
                 firstInFlight = null;
             }
-            if (exhaustedFor != null) {
-                closeUntil(now.plus(exhaustedFor));
+            if (closedFor != null) {
+                closeUntil(now.plus(closedFor));
                 release = releaseFirstIfDue();
-            } else if (!now.isBefore(opensAt)) {
-                // An answer after the window ended, whoever sent it: the limit has let go.
+            } else if (!now.isBefore(opensAt) || (pass != OPEN && pass.closing == closings)) {
+                // An answer after the window ended, whoever sent it, or to a call sent through the gate
+                // since it last closed: the limit has let go, whatever the window was said to be.
                 release = open();
             } else {
                 // Sent before the gate closed and answered late: says nothing about the window.
@@ -139,23 +176,34 @@ public final class ThrottleGate {
         }
         complete(release);
         armWindowTimer();
+        return closedFor;
     }
 
     /**
      * Another JVM of the fleet was refused: the limit holds for {@code window} more. Closes the gate
      * as this JVM's own refusal would, without one of its calls having been refused.
+     *
+     * @return the window the gate closed for ({@code window}, cut to the longest one), or null when
+     *         there was none to close for
      */
-    public void heard(Duration window) {
+    public Duration heard(Duration window) {
         if (window.isNegative() || window.isZero()) {
-            return;
+            return null;
         }
+        Duration closedFor = bounded(window);
         List<Waiter> release;
         synchronized (lock) {
-            closeUntil(clock.instant().plus(window));
+            closeUntil(clock.instant().plus(closedFor));
             release = releaseFirstIfDue();
         }
         complete(release);
         armWindowTimer();
+        return closedFor;
+    }
+
+    /** {@code window}, no longer than the longest window the gate closes for. */
+    private Duration bounded(Duration window) {
+        return window.compareTo(longestWindow) > 0 ? longestWindow : window;
     }
 
     /** {@code pass}'s call ended with no answer (an I/O failure, cancelled): another call goes first instead. */
@@ -194,7 +242,7 @@ public final class ThrottleGate {
         }
     }
 
-    private CompletableFuture<Pass> join(boolean retry) {
+    private CompletableFuture<Pass> join(boolean retry, Duration mayWait) {
         Waiter w;
         synchronized (lock) {
             if (!closed) {
@@ -202,15 +250,19 @@ public final class ThrottleGate {
             }
             Instant now = clock.instant();
             if (!now.isBefore(opensAt) && firstInFlight == null) {
-                firstInFlight = new Pass(true, Duration.ZERO);
+                firstInFlight = new Pass(true, Duration.ZERO, closings);
                 return CompletableFuture.completedFuture(firstInFlight);
+            }
+            if (mayWait.isNegative() || mayWait.isZero() || opensAt.isAfter(now.plus(mayWait))) {
+                // Waiting would end in a time-out here, or at the same refusal later: the API answers now.
+                return CompletableFuture.completedFuture(new Pass(false, Duration.ZERO, closings));
             }
             w = new Waiter(now);
             (retry ? retries : fresh).addLast(w);
         }
         // Outside the lock: a scheduler that runs the task at once must not find the lock held.
         armWindowTimer();
-        w.timeout = scheduler.schedule(longestWait, () -> waitedLongest(w));
+        w.timeout = scheduler.schedule(mayWait, () -> waitedLongest(w));
         if (w.future.isDone()) {
             // Released before its timer was set.
             cancelTimeout(w);
@@ -230,7 +282,11 @@ public final class ThrottleGate {
             }
         }
         // It goes to the API itself; its answer counts like any other.
-        w.future.complete(new Pass(false, Duration.between(w.since, clock.instant())));
+        long closing;
+        synchronized (lock) {
+            closing = closings;
+        }
+        w.future.complete(new Pass(false, Duration.between(w.since, clock.instant()), closing));
     }
 
     private void giveUp(Waiter w) {
@@ -246,6 +302,7 @@ public final class ThrottleGate {
         if (until.isAfter(opensAt)) {
             opensAt = until;
         }
+        closings++;
         closed = true;
     }
 
@@ -289,7 +346,7 @@ public final class ThrottleGate {
             // No one waits: the next call to come goes first.
             return List.of();
         }
-        firstInFlight = new Pass(true, Duration.between(next.since, now));
+        firstInFlight = new Pass(true, Duration.between(next.since, now), closings);
         next.pass = firstInFlight;
         return List.of(next);
     }
@@ -311,7 +368,7 @@ public final class ThrottleGate {
         fresh.clear();
         Instant now = clock.instant();
         for (Waiter w : all) {
-            w.pass = new Pass(false, Duration.between(w.since, now));
+            w.pass = new Pass(false, Duration.between(w.since, now), NOT_CLOSED);
         }
         return all;
     }

@@ -47,6 +47,39 @@ class ResendPolicyTest {
     }
 
     @Test
+    void waitsAtTheGateAndBackingOffTogetherStayWithinOneCallsWholeBackOff() {
+        assertThat(policy.wholeBackOff()).as("2 + 4 + 8 + 16 + 32 s").isEqualTo(Duration.ofSeconds(62));
+        assertThat(decide(Verdict.GLOBAL_RATE_LIMIT).delay()).isEqualTo(Duration.ofSeconds(2));
+        state.waitedAtGate(Duration.ofSeconds(40));
+        assertThat(policy.mayWait(state)).isEqualTo(Duration.ofSeconds(20));
+
+        assertThat(decide(Verdict.GLOBAL_RATE_LIMIT).delay()).as("2 + 40 + 4 s").isEqualTo(Duration.ofSeconds(4));
+        Decision third = decide(Verdict.GLOBAL_RATE_LIMIT);
+
+        assertThat(third.action()).as("46 s + 8 s fit; 54 s + 16 s do not").isEqualTo(Decision.Action.WAIT_AND_RESEND);
+        assertThat(decide(Verdict.GLOBAL_RATE_LIMIT).reason()).isEqualTo("waits_spent");
+        assertThat(policy.mayWait(state)).isEqualTo(Duration.ofSeconds(8));
+    }
+
+    @Test
+    void aRetryAfterLongerThanWhatIsLeftOfTheWholeBackOffGoesToTheApp() {
+        Decision d = policy.decide(state, Verdict.GLOBAL_RATE_LIMIT, "99999999", BodyReplay.REPEATABLE, true, true);
+
+        assertThat(d.reason()).as("never 5 minutes for one call: the app gets the 429 with its Retry-After").isEqualTo("waits_spent");
+        assertThat(state.resends()).isZero();
+    }
+
+    @Test
+    void aCallWithAShortTimeLimitMayWaitAtTheGateNoLongerThanItsLimit() {
+        MutableClock clock = MutableClock.atEpochDay();
+        CallState limited = new CallState(Deadline.after(Duration.ofSeconds(3), clock), "GET", "/");
+
+        assertThat(policy.mayWait(limited)).isEqualTo(Duration.ofSeconds(3));
+        clock.advance(Duration.ofSeconds(5));
+        assertThat(policy.mayWait(limited)).isZero();
+    }
+
+    @Test
     void nothingIsResentWhenItCannotHelpOrCannotBeRepeatedAndEachRefusalSaysWhy() {
         assertThat(policy.decide(state, Verdict.GLOBAL_RATE_LIMIT, null, BodyReplay.NOT_REPEATABLE, true, true).reason()).isEqualTo("body_not_repeatable");
         assertThat(policy.decide(state, Verdict.INVALID_TOKEN, null, BodyReplay.TOO_LARGE_TO_REPLAY, true, true).reason()).isEqualTo("body_too_large_to_replay");

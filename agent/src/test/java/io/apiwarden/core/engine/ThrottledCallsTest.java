@@ -6,8 +6,11 @@ import io.apiwarden.testing.MutableClock;
 import io.apiwarden.testing.TestWardens;
 import io.apiwarden.testing.VirtualTimeScheduler;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -34,8 +37,13 @@ class ThrottledCallsTest {
     }
 
     private CompletableFuture<FakeExchange.Reply> start(Warden warden) {
+        return start(warden, null);
+    }
+
+    /** A call with the app's own time limit {@code appTimeout} (null: none). */
+    private CompletableFuture<FakeExchange.Reply> start(Warden warden, Duration appTimeout) {
         return new CallDriver<FakeExchange.Reply>(warden, "GET", "https://api.example/v1/user", "api.example", -1,
-                "/v1/user", null).runAsync(client);
+                "/v1/user", appTimeout).runAsync(client);
     }
 
     private static List<CompletableFuture<FakeExchange.Reply>> start(Warden warden, int calls, ThrottledCallsTest t) {
@@ -138,5 +146,101 @@ class ThrottledCallsTest {
         assertThat(reply.status).isEqualTo(429);
         assertThat(client.sent).hasSize(1);
         assertThat(warden.throttleGate().isClosed()).as("the window holds for the others all the same").isTrue();
+    }
+
+    // Issue 19: windows the agent cannot justify, and waits that outgrow one call's bound.
+
+    /** With the back-off starting at 1 s: 1 + 2 + 4 + 8 + 16 s, all one call may spend waiting. */
+    private static final Duration WHOLE_BACK_OFF = Duration.ofSeconds(31);
+
+    @ParameterizedTest
+    @ValueSource(strings = {"RateLimit: \"p\";r=0;t=86400", "RateLimit: remaining=0, reset=86400",
+            "X-RateLimit-Remaining: 0|X-RateLimit-Reset: 86400", "X-RateLimit-Remaining: 0|X-RateLimit-Reset: A DAY AHEAD"})
+    void oneSuccessAnnouncingADayLongWindowHoldsNoLaterCall(String announcement) {
+        Warden warden = warden();
+        List<String> headers = new ArrayList<>();
+        for (String h : announcement.split("\\|")) {
+            int colon = h.indexOf(':');
+            headers.add(h.substring(0, colon));
+            headers.add(h.substring(colon + 2).replace("A DAY AHEAD",
+                    Long.toString(clock.instant().plus(Duration.ofDays(1)).getEpochSecond())));
+        }
+        client.reply(200, "announces a day", headers.toArray(new String[0]));
+        assertThat(start(warden).join().status).isEqualTo(200);
+        client.reply(200, "at once").reply(200, "at once").reply(200, "at once");
+
+        CompletableFuture<FakeExchange.Reply> unlimited = start(warden);
+        CompletableFuture<FakeExchange.Reply> limited = start(warden, Duration.ofSeconds(3));
+
+        assertThat(unlimited).as("no call can wait out a window longer than its whole back-off: it goes").isCompleted();
+        assertThat(unlimited.join().body).isEqualTo("at once");
+        assertThat(limited).isCompleted();
+        assertThat(limited.join().body).isEqualTo("at once");
+        assertThat(warden.throttleGate().isClosed()).as("the API's answer to a call that went through reopened it").isFalse();
+        assertThat(answeredNow(start(warden)).body).isEqualTo("at once");
+    }
+
+    @Test
+    void aSuccessForACallThatWentThroughAClosedGateOpensItForEveryoneWaiting() {
+        Warden warden = warden();
+        client.reply(200, "last of the window", "X-RateLimit-Remaining", "0", "X-RateLimit-Reset", "20");
+        start(warden).join();
+        List<CompletableFuture<FakeExchange.Reply>> waiting = start(warden, 3, this);
+        assertThat(waiting).as("20 s is within a call's bound: they wait").noneMatch(CompletableFuture::isDone);
+        client.reply(200, "ok").reply(200, "ok").reply(200, "ok").reply(200, "ok");
+
+        CompletableFuture<FakeExchange.Reply> hurried = start(warden, Duration.ofSeconds(3));
+
+        assertThat(hurried).as("its 3 s cannot cover the window: it goes at once instead of timing out").isCompleted();
+        assertThat(hurried.join().status).isEqualTo(200);
+        assertThat(waiting).as("the API answered: the window was not what it said").allMatch(f -> f.join().status == 200);
+        assertThat(warden.throttleGate().isClosed()).isFalse();
+    }
+
+    @Test
+    void aCallWithATimeLimitShorterThanARetryAfterWindowGetsTheApisAnswerNotATimeout() {
+        Warden warden = warden();
+        client.reply(429, RATE_LIMIT, "Retry-After", "99999999");
+        assertThat(answeredNow(start(warden)).status).as("no call waits 5 minutes").isEqualTo(429);
+        assertThat(warden.throttleGate().opensAt()).as("capped by apiwarden.backoff.max-delay")
+                .isEqualTo(clock.instant().plus(Duration.ofMinutes(5)));
+        client.reply(429, RATE_LIMIT, "Retry-After", "99999999").reply(200, "over");
+
+        CompletableFuture<FakeExchange.Reply> refused = start(warden, Duration.ofSeconds(3));
+        CompletableFuture<FakeExchange.Reply> answered = start(warden, Duration.ofSeconds(3));
+
+        assertThat(refused).isCompleted();
+        assertThat(refused.join().status).isEqualTo(429);
+        assertThat(answered).isCompleted();
+        assertThat(answered.join().body).isEqualTo("over");
+        assertThat(client.sent).hasSize(3);
+    }
+
+    @Test
+    void aHundredCallsIntoAThrottleThatNeverEndsAreAnsweredWithinOneCallsWholeBackOff() {
+        Warden warden = warden("apiwarden.throttle.retry-budget.min-per-second", "1000");
+        for (int i = 0; i < 100 * 6; i++) {
+            client.reply(429, RATE_LIMIT);
+        }
+        Instant start = clock.instant();
+        List<Duration> took = new ArrayList<>();
+        // All sent before the first refusal comes back, as concurrent callers are.
+        client.wire = new CompletableFuture<>();
+        List<CompletableFuture<FakeExchange.Reply>> calls = start(warden, 100, this);
+        calls.forEach(c -> c.whenComplete((r, e) -> took.add(Duration.between(start, clock.instant()))));
+        client.wire.complete(null);
+        client.wire = null;
+
+        time.advance(Duration.ofMinutes(10));
+
+        assertThat(took).hasSize(100);
+        assertThat(calls).allMatch(f -> f.join().status == 429);
+        assertThat(took.stream().max(Duration::compareTo).get()).as("the longest call").isLessThanOrEqualTo(WHOLE_BACK_OFF);
+    }
+
+    /** The call's answer, which must be there without any time passing (a join would hang the test otherwise). */
+    private static FakeExchange.Reply answeredNow(CompletableFuture<FakeExchange.Reply> call) {
+        assertThat(call).isCompleted();
+        return call.join();
     }
 }

@@ -1,5 +1,6 @@
 package io.apiwarden.core.throttle;
 
+import io.apiwarden.core.time.SystemDelayScheduler;
 import io.apiwarden.testing.MutableClock;
 import io.apiwarden.testing.VirtualTimeScheduler;
 import org.junit.jupiter.api.Test;
@@ -13,15 +14,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class ThrottleGateTest {
     private static final Duration LONGEST_WAIT = Duration.ofSeconds(62);
+    private static final Duration LONGEST_WINDOW = Duration.ofMinutes(5);
 
     private final MutableClock clock = MutableClock.atEpochDay();
     private final VirtualTimeScheduler time = new VirtualTimeScheduler(clock);
-    private final ThrottleGate gate = new ThrottleGate(clock, time, LONGEST_WAIT);
+    private final ThrottleGate gate = new ThrottleGate(clock, time, LONGEST_WINDOW);
 
     @Test
     void openTheGateHandsOutOneSharedPassAndSchedulesNothing() {
-        CompletableFuture<ThrottleGate.Pass> a = gate.enter();
-        CompletableFuture<ThrottleGate.Pass> b = gate.enter();
+        CompletableFuture<ThrottleGate.Pass> a = gate.enter(LONGEST_WAIT);
+        CompletableFuture<ThrottleGate.Pass> b = gate.enter(LONGEST_WAIT);
 
         assertThat(a).isCompleted().isSameAs(b);
         gate.answered(a.join(), null);
@@ -31,7 +33,7 @@ class ThrottleGateTest {
 
     @Test
     void aRefusalClosesTheGateForTheWindowAndNewCallsWait() {
-        ThrottleGate.Pass sent = gate.enter().join();
+        ThrottleGate.Pass sent = gate.enter(LONGEST_WAIT).join();
         gate.refused(sent, Duration.ofSeconds(3));
 
         List<CompletableFuture<ThrottleGate.Pass>> waiting = enterMany(5);
@@ -44,7 +46,7 @@ class ThrottleGateTest {
 
     @Test
     void whenTheWindowEndsOneCallGoesFirstAndItsAnswerOpensTheGateForTheRest() {
-        gate.refused(gate.enter().join(), Duration.ofSeconds(3));
+        gate.refused(gate.enter(LONGEST_WAIT).join(), Duration.ofSeconds(3));
         List<CompletableFuture<ThrottleGate.Pass>> waiting = enterMany(5);
 
         time.advance(Duration.ofSeconds(3));
@@ -65,7 +67,7 @@ class ThrottleGateTest {
 
     @Test
     void aRefusalOfTheFirstCallClosesTheGateForTheNextWindowAndTheNextGoesFirstThen() {
-        gate.refused(gate.enter().join(), Duration.ofSeconds(2));
+        gate.refused(gate.enter(LONGEST_WAIT).join(), Duration.ofSeconds(2));
         List<CompletableFuture<ThrottleGate.Pass>> waiting = enterMany(3);
         time.advance(Duration.ofSeconds(2));
         ThrottleGate.Pass first = waiting.get(0).join();
@@ -81,12 +83,12 @@ class ThrottleGateTest {
 
     @Test
     void aDueRetryGoesFirstBeforeCallsThatWereNeverSent() {
-        ThrottleGate.Pass refusedCall = gate.enter().join();
+        ThrottleGate.Pass refusedCall = gate.enter(LONGEST_WAIT).join();
         gate.refused(refusedCall, Duration.ofSeconds(2));
-        CompletableFuture<ThrottleGate.Pass> freshCall = gate.enter();
+        CompletableFuture<ThrottleGate.Pass> freshCall = gate.enter(LONGEST_WAIT);
         time.advance(Duration.ofMillis(1999));
         // The refused call's own back-off ends with the window: it asks again just as it ends.
-        CompletableFuture<ThrottleGate.Pass> retry = gate.enterRetry();
+        CompletableFuture<ThrottleGate.Pass> retry = gate.enterRetry(LONGEST_WAIT);
 
         time.advance(Duration.ofMillis(1));
 
@@ -96,11 +98,11 @@ class ThrottleGateTest {
 
     @Test
     void whenNobodyWaitsAsTheWindowEndsTheNextCallToComeGoesFirst() {
-        gate.refused(gate.enter().join(), Duration.ofSeconds(1));
+        gate.refused(gate.enter(LONGEST_WAIT).join(), Duration.ofSeconds(1));
         time.advance(Duration.ofSeconds(5));
 
-        CompletableFuture<ThrottleGate.Pass> next = gate.enter();
-        CompletableFuture<ThrottleGate.Pass> after = gate.enter();
+        CompletableFuture<ThrottleGate.Pass> next = gate.enter(LONGEST_WAIT);
+        CompletableFuture<ThrottleGate.Pass> after = gate.enter(LONGEST_WAIT);
 
         assertThat(next.join().first()).isTrue();
         assertThat(after).isNotDone();
@@ -110,10 +112,10 @@ class ThrottleGateTest {
 
     @Test
     void anAnnouncedEmptyWindowClosesTheGateBeforeAnyoneIsRefused() {
-        ThrottleGate.Pass sent = gate.enter().join();
+        ThrottleGate.Pass sent = gate.enter(LONGEST_WAIT).join();
         gate.answered(sent, Duration.ofSeconds(4));
 
-        CompletableFuture<ThrottleGate.Pass> next = gate.enter();
+        CompletableFuture<ThrottleGate.Pass> next = gate.enter(LONGEST_WAIT);
         time.advance(Duration.ofMillis(3999));
         assertThat(next).isNotDone();
         time.advance(Duration.ofMillis(1));
@@ -122,10 +124,10 @@ class ThrottleGateTest {
 
     @Test
     void aLateAnswerToACallSentBeforeTheWindowDoesNotOpenIt() {
-        ThrottleGate.Pass early = gate.enter().join();
-        ThrottleGate.Pass other = gate.enter().join();
+        ThrottleGate.Pass early = gate.enter(LONGEST_WAIT).join();
+        ThrottleGate.Pass other = gate.enter(LONGEST_WAIT).join();
         gate.refused(other, Duration.ofSeconds(3));
-        CompletableFuture<ThrottleGate.Pass> waiting = gate.enter();
+        CompletableFuture<ThrottleGate.Pass> waiting = gate.enter(LONGEST_WAIT);
 
         gate.answered(early, null);
 
@@ -135,12 +137,12 @@ class ThrottleGateTest {
 
     @Test
     void noCallWaitsLongerThanTheWholeBackOffOfOneCallThenItGoesItself() {
-        gate.refused(gate.enter().join(), Duration.ofSeconds(30));
+        gate.refused(gate.enter(LONGEST_WAIT).join(), Duration.ofSeconds(30));
         time.advance(Duration.ofSeconds(30));
-        CompletableFuture<ThrottleGate.Pass> first = gate.enter();
+        CompletableFuture<ThrottleGate.Pass> first = gate.enter(LONGEST_WAIT);
         assertThat(first.join().first()).isTrue();
         // The first call never reports back (its answer is slow): the others must not wait for ever.
-        CompletableFuture<ThrottleGate.Pass> stuck = gate.enter();
+        CompletableFuture<ThrottleGate.Pass> stuck = gate.enter(LONGEST_WAIT);
 
         time.advance(LONGEST_WAIT.minusMillis(1));
         assertThat(stuck).isNotDone();
@@ -153,9 +155,9 @@ class ThrottleGateTest {
 
     @Test
     void aCancelledWaiterGivesUpItsPlaceAndItsTimer() {
-        gate.refused(gate.enter().join(), Duration.ofSeconds(3));
-        CompletableFuture<ThrottleGate.Pass> cancelled = gate.enter();
-        CompletableFuture<ThrottleGate.Pass> other = gate.enter();
+        gate.refused(gate.enter(LONGEST_WAIT).join(), Duration.ofSeconds(3));
+        CompletableFuture<ThrottleGate.Pass> cancelled = gate.enter(LONGEST_WAIT);
+        CompletableFuture<ThrottleGate.Pass> other = gate.enter(LONGEST_WAIT);
 
         cancelled.cancel(false);
 
@@ -166,7 +168,7 @@ class ThrottleGateTest {
 
     @Test
     void aFirstCallThatEndsWithNoAnswerHandsTheTurnToTheNext() {
-        gate.refused(gate.enter().join(), Duration.ofSeconds(1));
+        gate.refused(gate.enter(LONGEST_WAIT).join(), Duration.ofSeconds(1));
         List<CompletableFuture<ThrottleGate.Pass>> waiting = enterMany(2);
         time.advance(Duration.ofSeconds(1));
 
@@ -177,12 +179,12 @@ class ThrottleGateTest {
 
     @Test
     void overlappingRefusalsKeepTheLaterEndOfTheWindow() {
-        ThrottleGate.Pass a = gate.enter().join();
-        ThrottleGate.Pass b = gate.enter().join();
+        ThrottleGate.Pass a = gate.enter(LONGEST_WAIT).join();
+        ThrottleGate.Pass b = gate.enter(LONGEST_WAIT).join();
         gate.refused(a, Duration.ofSeconds(4));
         gate.refused(b, Duration.ofSeconds(2));
 
-        CompletableFuture<ThrottleGate.Pass> waiting = gate.enter();
+        CompletableFuture<ThrottleGate.Pass> waiting = gate.enter(LONGEST_WAIT);
         time.advance(Duration.ofSeconds(3));
         assertThat(waiting).isNotDone();
         time.advance(Duration.ofSeconds(1));
@@ -191,10 +193,65 @@ class ThrottleGateTest {
                 .isEqualTo(0);
     }
 
+    // Issue 19: windows nobody can vouch for.
+
+    @Test
+    void noWindowIsLongerThanTheLongestWhoeverClaimsIt() {
+        assertThat(gate.heard(Duration.ofDays(365))).as("a fleet message").isEqualTo(LONGEST_WINDOW);
+        assertThat(gate.opensAt()).isEqualTo(clock.instant().plus(LONGEST_WINDOW));
+        assertThat(gate.answered(gate.enter(LONGEST_WAIT).join(), Duration.ofDays(1))).as("an exhausted RateLimit header")
+                .isEqualTo(LONGEST_WINDOW);
+        assertThat(gate.refused(gate.enter(LONGEST_WAIT).join(), Duration.ofDays(1))).isEqualTo(LONGEST_WINDOW);
+        assertThat(gate.opensAt()).isEqualTo(clock.instant().plus(LONGEST_WINDOW));
+    }
+
+    @Test
+    void aWindowTooLongForAnyTimerNeverThrowsIntoTheCallThatMeetsIt() {
+        // The real scheduler: its timers are nanoseconds in a long, which 2^63 ms overflowed (ArithmeticException).
+        ThrottleGate real = new ThrottleGate(clock, new SystemDelayScheduler(), LONGEST_WINDOW);
+        real.heard(Duration.ofMillis(Long.MAX_VALUE));
+
+        CompletableFuture<ThrottleGate.Pass> cannotWaitItOut = real.enter(LONGEST_WAIT);
+        CompletableFuture<ThrottleGate.Pass> waits = real.enter(LONGEST_WINDOW.plusSeconds(1));
+
+        assertThat(cannotWaitItOut).isCompleted();
+        assertThat(waits).isNotDone();
+        waits.cancel(false);
+    }
+
+    @Test
+    void aCallThatCannotWaitOutTheWindowGoesAtOnceAndItsSuccessOpensTheGateForEveryone() {
+        gate.refused(gate.enter(LONGEST_WAIT).join(), Duration.ofSeconds(30));
+        CompletableFuture<ThrottleGate.Pass> patient = gate.enter(LONGEST_WAIT);
+        CompletableFuture<ThrottleGate.Pass> hurried = gate.enter(Duration.ofSeconds(3));
+
+        assertThat(patient).isNotDone();
+        assertThat(hurried).isCompleted();
+        assertThat(hurried.join().first()).isFalse();
+
+        gate.answered(hurried.join(), null);
+
+        assertThat(patient).isCompleted();
+        assertThat(gate.isClosed()).isFalse();
+        assertThat(time.pending()).as("no timer left behind").isZero();
+    }
+
+    @Test
+    void aSuccessOfACallThatWentThroughBeforeTheLatestRefusalSaysNothingAboutTheWindow() {
+        gate.refused(gate.enter(LONGEST_WAIT).join(), Duration.ofSeconds(30));
+        ThrottleGate.Pass hurried = gate.enter(Duration.ofSeconds(3)).join();
+        ThrottleGate.Pass other = gate.enter(Duration.ofSeconds(3)).join();
+        gate.refused(other, Duration.ofSeconds(2));
+
+        gate.answered(hurried, null);
+
+        assertThat(gate.isClosed()).isTrue();
+    }
+
     private List<CompletableFuture<ThrottleGate.Pass>> enterMany(int n) {
         List<CompletableFuture<ThrottleGate.Pass>> all = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            all.add(gate.enter());
+            all.add(gate.enter(LONGEST_WAIT));
         }
         return all;
     }

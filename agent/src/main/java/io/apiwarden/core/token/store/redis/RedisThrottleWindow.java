@@ -31,6 +31,12 @@ public final class RedisThrottleWindow implements FleetWindow {
     static final Duration PING_EVERY = Duration.ofSeconds(20);
     static final Duration SILENCE_LIMIT = Duration.ofSeconds(60);
     static final Duration LONGEST_RECONNECT_WAIT = Duration.ofSeconds(30);
+    /**
+     * The longest window read from the key or the channel: the longest a timer can be set for (a
+     * long of nanoseconds, 292 years). Anything longer is not a window but garbage, and ignored; the
+     * gate cuts what is read here to its own longest window ({@code apiwarden.backoff.max-delay}).
+     */
+    static final long LONGEST_READABLE_MILLIS = Long.MAX_VALUE / 1_000_000L;
 
     /** KEYS[1] the window; ARGV: its length in ms, the announcer. Only a longer window replaces the one in force. */
     private static final byte[] ANNOUNCE = bytes(
@@ -142,8 +148,10 @@ public final class RedisThrottleWindow implements FleetWindow {
                     Connection c = new Connection(sockets, RedisLink.clientConfig(settings));
                     connection = c;
                     Object left = c.executeCommand(new CommandArguments(Command.PTTL).add(key));
-                    if (left instanceof Long && (Long) left > 0) {
-                        heard.accept(Duration.ofMillis((Long) left));
+                    // -2: no window in force; -1: a key that never expires, which no JVM of the fleet sets.
+                    Duration window = left instanceof Long && (Long) left != -2 ? window((Long) left) : null;
+                    if (window != null) {
+                        heard.accept(window);
                     }
                     waitMillis = 1000;
                     keepAlive();
@@ -172,12 +180,12 @@ public final class RedisThrottleWindow implements FleetWindow {
                 return;
             }
             try {
-                long millis = Long.parseLong(message.substring(0, space));
-                if (millis > 0) {
-                    heard.accept(Duration.ofMillis(millis));
+                Duration window = window(Long.parseLong(message.substring(0, space)));
+                if (window != null) {
+                    heard.accept(window);
                 }
             } catch (NumberFormatException e) {
-                AgentLog.debug("a message on " + key + " was not a window");
+                AgentLog.debug("a message on " + key + " was not a window (not a number of milliseconds a long can hold)");
             } catch (RuntimeException e) {
                 AgentLog.debug("a heard window could not be used: " + e.getClass().getSimpleName());
             }
@@ -237,6 +245,19 @@ public final class RedisThrottleWindow implements FleetWindow {
                 closed = true;
             }
         }
+    }
+
+    /**
+     * The window {@code millis} read from Redis stands for; null, with one debug line, when it is none
+     * a JVM could have announced (not positive, or beyond {@link #LONGEST_READABLE_MILLIS}).
+     */
+    static Duration window(long millis) {
+        if (millis <= 0 || millis > LONGEST_READABLE_MILLIS) {
+            AgentLog.debug("a rate-limit window of " + millis + " ms read from Redis was ignored: a window lasts more than"
+                    + " 0 ms and less than " + LONGEST_READABLE_MILLIS + " ms");
+            return null;
+        }
+        return Duration.ofMillis(millis);
     }
 
     private static byte[] bytes(String s) {

@@ -102,6 +102,32 @@ class RedisThrottleWindowTest {
     }
 
     @Test
+    void windowsNoJvmCouldHaveAnnouncedAreIgnoredAndAYearIsHeardAsAYearForTheGateToCut() throws Exception {
+        try (RedisThrottleWindow w = window(); redis.clients.jedis.Jedis other = new redis.clients.jedis.Jedis("127.0.0.1", redis.port())) {
+            BlockingQueue<Duration> heard = listening(w);
+            String channel = RedisTestSettings.of(redis.url()).throttleKey(BASE_URL);
+
+            other.publish(channel, Long.MAX_VALUE + " someone-else");
+            other.publish(channel, "9223372036854775808 someone-else");
+            other.publish(channel, "-5 someone-else");
+            other.publish(channel, "31536000000 someone-else");
+
+            assertThat(heard.poll(5, TimeUnit.SECONDS)).as("only the year: ThrottleGate cuts it to apiwarden.backoff.max-delay")
+                    .isEqualTo(Duration.ofDays(365));
+            assertThat(heard).isEmpty();
+        }
+    }
+
+    @Test
+    void aWindowIsAPositiveNumberOfMillisecondsATimerCanWaitFor() {
+        assertThat(RedisThrottleWindow.window(31_536_000_000L)).isEqualTo(Duration.ofDays(365));
+        assertThat(RedisThrottleWindow.window(RedisThrottleWindow.LONGEST_READABLE_MILLIS).toNanos()).isPositive();
+        assertThat(RedisThrottleWindow.window(Long.MAX_VALUE)).isNull();
+        assertThat(RedisThrottleWindow.window(0)).isNull();
+        assertThat(RedisThrottleWindow.window(-1)).as("a key that never expires").isNull();
+    }
+
+    @Test
     void theKeyIsTheApisNotAnOAuthClients() {
         RedisStoreSettings derived = RedisTestSettings.of("redis://127.0.0.1:6379");
         assertThat(derived.throttleKey(BASE_URL)).startsWith("apiwarden:").endsWith(":throttle")
