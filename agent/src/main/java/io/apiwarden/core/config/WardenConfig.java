@@ -408,6 +408,11 @@ public final class WardenConfig {
                     warnings.add("the folder of " + ConfigProperty.REFRESH_TOKEN_FILE.key() + " (" + folder
                             + ") is not writable: a rotated refresh token will be kept in memory only");
                 }
+                String exposure = SecretFile.exposure(refreshTokenFile);
+                if (exposure != null) {
+                    warnings.add(ConfigProperty.REFRESH_TOKEN_FILE.key() + " " + exposure
+                            + ": whoever can read or replace the refresh token can act as this app");
+                }
             }
         }
 
