@@ -403,7 +403,8 @@ public final class WardenConfig {
             warnAboutCleartext(ConfigProperty.BASE_URL, scope == null ? null : scope.baseUrl());
             warnAboutCleartext(ConfigProperty.TOKEN_URL, tokenUrl);
             if (refreshTokenFile != null && refreshToken != null) {
-                Path folder = refreshTokenFile.toAbsolutePath().getParent();
+                // Where a rotated token is written: beside the file a symbolic link points at.
+                Path folder = realPath(refreshTokenFile).getParent();
                 if (folder == null || !Files.isWritable(folder)) {
                     warnings.add("the folder of " + ConfigProperty.REFRESH_TOKEN_FILE.key() + " (" + folder
                             + ") is not writable: a rotated refresh token will be kept in memory only");
@@ -413,6 +414,14 @@ public final class WardenConfig {
                     warnings.add(ConfigProperty.REFRESH_TOKEN_FILE.key() + " " + exposure
                             + ": whoever can read or replace the refresh token can act as this app");
                 }
+            }
+        }
+
+        private static Path realPath(Path file) {
+            try {
+                return file.toRealPath();
+            } catch (IOException | RuntimeException e) {
+                return file.toAbsolutePath();
             }
         }
 

@@ -47,7 +47,7 @@ final class SideFile {
             return;
         }
         AgentLog.once(AgentLog.Level.WARN, "store-exposed " + file, "the token store's file " + exposure
-                + "; it holds the access token, so the agent makes it owner-only", null);
+                + "; it holds the access token (the agent makes it owner-only)", null);
         try {
             PosixFileAttributeView view = Files.getFileAttributeView(file, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
             if (view != null) {
