@@ -403,11 +403,25 @@ public final class WardenConfig {
             warnAboutCleartext(ConfigProperty.BASE_URL, scope == null ? null : scope.baseUrl());
             warnAboutCleartext(ConfigProperty.TOKEN_URL, tokenUrl);
             if (refreshTokenFile != null && refreshToken != null) {
-                Path folder = refreshTokenFile.toAbsolutePath().getParent();
+                // Where a rotated token is written: beside the file a symbolic link points at.
+                Path folder = realPath(refreshTokenFile).getParent();
                 if (folder == null || !Files.isWritable(folder)) {
                     warnings.add("the folder of " + ConfigProperty.REFRESH_TOKEN_FILE.key() + " (" + folder
                             + ") is not writable: a rotated refresh token will be kept in memory only");
                 }
+                String exposure = SecretFile.exposure(refreshTokenFile);
+                if (exposure != null) {
+                    warnings.add(ConfigProperty.REFRESH_TOKEN_FILE.key() + " " + exposure
+                            + ": whoever can read or replace the refresh token can act as this app");
+                }
+            }
+        }
+
+        private static Path realPath(Path file) {
+            try {
+                return file.toRealPath();
+            } catch (IOException | RuntimeException e) {
+                return file.toAbsolutePath();
             }
         }
 

@@ -9,6 +9,8 @@ import java.nio.file.Path;
 /**
  * Writes a rotated refresh token back to its file so a restart does not log the app out: one
  * token and a newline, replaced atomically with owner-only permissions ({@link AtomicFile}).
+ * When the path is a symbolic link (a secret kept elsewhere), the file it points at gets the
+ * new token and the link stays.
  *
  * <p>A write comes in two parts so that the token is on disk soon after it arrives: {@link #prepare()}
  * does everything that does not need the token before the token request goes out;
@@ -18,7 +20,7 @@ public final class RefreshTokenFile {
     private final AtomicFile file;
 
     public RefreshTokenFile(Path file) {
-        this.file = new AtomicFile(file);
+        this.file = AtomicFile.throughLinks(file);
     }
 
     public Path path() {

@@ -131,7 +131,8 @@ final class StoreRefresh {
     private void warnUnavailable(Exception e) {
         if (!warnedUnavailable) {
             warnedUnavailable = true;
-            AgentLog.warn(e.getMessage() + "; this JVM refreshes on its own until the store answers again");
+            AgentLog.warn(e.getMessage() + "; this JVM refreshes on its own until the store answers again, with the newest"
+                    + " tokens kept in memory and used, and written to the store as soon as it takes them");
         }
     }
 
@@ -337,7 +338,7 @@ final class StoreRefresh {
                 if (refusedNow.permanent() && shared && !retriedAfterRefusal) {
                     // Before giving up for good: did another JVM rotate the refresh token we used?
                     TokenState now = read();
-                    if (now != null && now.refreshToken() != null && !now.refreshToken().equals(base.refreshToken())) {
+                    if (now != null && now.refreshToken() != null && !now.refreshToken().equals(base.refreshToken()) && !spentHere(now)) {
                         retriedAfterRefusal = true;
                         if (usable(now, failed)) {
                             releaseLease();
@@ -362,9 +363,22 @@ final class StoreRefresh {
             }
         }
 
+        /**
+         * Keeps {@code next} for the store. When the store missed the refresh before this one too
+         * (a read-only folder, a full disk), it still holds the state that one was refreshed from:
+         * the chain is kept with that base, so that the store's state is known for the spent one it
+         * is, never taken for another JVM's newer one, and its refresh token never sent again.
+         */
         void keepUnwritten(TokenState base, TokenState next) {
-            unwritten = new Unwritten(base, next);
+            Unwritten before = unwritten;
+            unwritten = new Unwritten(before != null && before.state.equals(base) ? before.base : base, next);
             retryUnwritten(1);
+        }
+
+        /** Whether {@code stored} is the state that this JVM's unwritten refreshes started from: its refresh token is spent. */
+        boolean spentHere(TokenState stored) {
+            Unwritten u = unwritten;
+            return u != null && stored.refreshToken() != null && stored.refreshToken().equals(u.base.refreshToken());
         }
 
         /**

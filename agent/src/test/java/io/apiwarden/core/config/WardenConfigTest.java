@@ -6,6 +6,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -129,6 +130,29 @@ class WardenConfigTest {
 
         assertThat(c.refreshToken()).contains("file-token");
         assertThat(c.refreshTokenFile()).contains(file);
+    }
+
+    @Test
+    void aRefreshTokenFileOthersCanReadOrReplaceIsWarnedAboutByName() throws Exception {
+        Path folder = Files.createDirectory(dir.resolve("secrets"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Path file = Files.writeString(folder.resolve("refresh"), "file-token\n");
+        props.put("apiwarden.base-url", "https://api.example.com");
+        props.put("apiwarden.auth-url", "https://auth.example.com");
+        props.put("apiwarden.refresh-token-file", file.toString());
+
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        assertThat(read().warnings()).isEmpty();
+
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+        assertThat(read().warnings()).singleElement().asString().contains("apiwarden.refresh-token-file", file.toString(), "every user");
+
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        Files.setPosixFilePermissions(folder, PosixFilePermissions.fromString("rwxrwxrwx"));
+        assertThat(read().warnings()).singleElement().asString().contains(file.toString(), "folder every user may write");
+
+        Files.setPosixFilePermissions(folder, PosixFilePermissions.fromString("rwx------"));
+        Files.setAttribute(file, "unix:uid", 12345);
+        assertThat(read().warnings()).singleElement().asString().contains(file.toString(), "owned by", "not by the user this process runs as");
     }
 
     @Test

@@ -83,6 +83,20 @@ class RefreshTokenFileTest {
     }
 
     @Test
+    void aFileBehindASymbolicLinkIsReplacedWhereTheLinkPointsAndTheLinkStays() throws Exception {
+        Path secrets = Files.createDirectory(dir.resolve("secrets"));
+        Path secret = Files.writeString(secrets.resolve("refresh-token"), "old\n");
+        Path link = Files.createSymbolicLink(dir.resolve("token"), secret);
+
+        new RefreshTokenFile(link).write("new");
+
+        assertThat(Files.isSymbolicLink(link)).isTrue();
+        assertThat(Files.readString(secret)).isEqualTo("new\n");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(secret))).isEqualTo("rw-------");
+        assertThat(files()).containsExactly("secrets", "token");
+    }
+
+    @Test
     void aMissingFolderIsAnErrorAndNothingIsWritten() {
         Path file = dir.resolve("missing").resolve("token");
 

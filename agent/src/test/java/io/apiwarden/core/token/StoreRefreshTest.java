@@ -173,10 +173,34 @@ class StoreRefreshTest {
         assertThat(tokenService.requests()).isEqualTo(4);
     }
 
-    /** A store whose answers a test can cut off. */
+    @Test
+    void aStoreThatCannotBeWrittenNeverTakesBackASpentRefreshTokenOverTheNewestInMemory() {
+        // The refresh-token file in a read-only folder (a mounted secret), or on a full disk: read, never written.
+        store.inner.compareAndSet(new TokenState(1, null, null, null, "refresh-0"));
+        store.readOnly = true;
+        TokenManager m = jvm(null, "refresh-0");
+
+        for (int expiry = 1; expiry <= 4; expiry++) {
+            assertThat(header(m.tokenForRequest())).isEqualTo("Bearer access-" + expiry);
+            clock.advance(Duration.ofMinutes(5));
+        }
+
+        assertThat(tokenService.refreshTokensSeen()).containsExactly("refresh-0", "refresh-1", "refresh-2", "refresh-3");
+        assertThat(tokenService.invalidGrants()).isZero();
+        assertThat(store.inner.read().refreshToken()).as("the store never took a write").isEqualTo("refresh-0");
+
+        store.readOnly = false;
+        assertThat(header(m.tokenForRequest())).isEqualTo("Bearer access-5");
+        assertThat(store.inner.read().refreshToken()).as("written once it can be").isEqualTo("refresh-5");
+        assertThat(tokenService.invalidGrants()).isZero();
+    }
+
+    /** A store whose answers a test can cut off, all of them or its writes. */
     static final class SwitchableStore implements TokenStore {
         volatile InMemoryTokenStore inner;
         volatile boolean down;
+        /** Reads answer, writes and leases fail: what the file store does in a read-only folder. */
+        volatile boolean readOnly;
 
         SwitchableStore(InMemoryTokenStore inner) {
             this.inner = inner;
@@ -194,15 +218,22 @@ class StoreRefreshTest {
             return inner.read();
         }
 
+        private void checkWritable() throws StoreUnavailableException {
+            check();
+            if (readOnly) {
+                throw new StoreUnavailableException("the token store test could not be written");
+            }
+        }
+
         @Override
         public boolean compareAndSet(TokenState next) throws StoreUnavailableException {
-            check();
+            checkWritable();
             return inner.compareAndSet(next);
         }
 
         @Override
         public Lease tryLease(Duration ttl) throws StoreUnavailableException {
-            check();
+            checkWritable();
             return inner.tryLease(ttl);
         }
 

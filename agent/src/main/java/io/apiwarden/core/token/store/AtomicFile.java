@@ -25,6 +25,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * {@link #prepare()} does everything that does not need the content (creating and opening the
  * temporary file and the folder, loading the code of the first write and rename);
  * {@link Replacement#commit} is left with write, force, rename and the folder's force.
+ *
+ * <p>A symbolic link at the path is replaced by the file, never written through, unless the file
+ * is made with {@link #throughLinks}: then the link stays and the file it points at is replaced.
  */
 public final class AtomicFile {
     /**
@@ -35,12 +38,27 @@ public final class AtomicFile {
     private static final String TEMPORARY_SUFFIX = ".tmp";
 
     private final Path file;
-    private final String temporaryPrefix;
+    private final boolean followsLinks;
     private volatile boolean swept;
 
+    /** The file at {@code file}; a symbolic link there is replaced by the file. */
     public AtomicFile(Path file) {
+        this(file, false);
+    }
+
+    private AtomicFile(Path file, boolean followsLinks) {
         this.file = file.toAbsolutePath();
-        this.temporaryPrefix = "." + this.file.getFileName() + ".";
+        this.followsLinks = followsLinks;
+    }
+
+    /**
+     * The file a symbolic link at {@code file} points at, looked up at each write (a link may be
+     * pointed elsewhere meanwhile, as Kubernetes does with a mounted secret): for the refresh-token
+     * file, which users may keep elsewhere and link to, and whose rotated token must land where
+     * they keep it, not in a new file beside the link.
+     */
+    public static AtomicFile throughLinks(Path file) {
+        return new AtomicFile(file, true);
     }
 
     public Path path() {
@@ -59,11 +77,13 @@ public final class AtomicFile {
      * the temporary files of processes that were killed during a write.
      */
     public Replacement prepare() throws IOException {
+        Path target = followsLinks && Files.isSymbolicLink(file) ? file.toRealPath() : file;
+        String temporaryPrefix = "." + target.getFileName() + ".";
         if (!swept) {
             swept = true;
-            deleteLeftovers();
+            deleteLeftovers(target, temporaryPrefix);
         }
-        return new Replacement(file, temporaryPrefix);
+        return new Replacement(target, temporaryPrefix);
     }
 
     /** A write in progress: commit it once, or close it to drop its temporary file. */
@@ -146,7 +166,7 @@ public final class AtomicFile {
      * Deletes temporary files whose process no longer runs: a kill between {@link #prepare()} and the
      * rename leaves one behind. Processes that share the file are expected to share the machine too.
      */
-    private void deleteLeftovers() {
+    private static void deleteLeftovers(Path file, String temporaryPrefix) {
         try (DirectoryStream<Path> files = Files.newDirectoryStream(file.getParent())) {
             for (Path leftover : files) {
                 String name = leftover.getFileName().toString();

@@ -1,17 +1,24 @@
 package io.apiwarden.core.token.store;
 
+import io.apiwarden.core.config.SecretFile;
+import io.apiwarden.core.log.AgentLog;
+
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -29,18 +36,23 @@ import java.util.concurrent.ConcurrentMap;
  *       access token is not used.
  *   <li>{@code .<name>.lease} names who may refresh, until when, from which host and process.
  *       A holder killed on this host frees it at once; one that stalls frees it after its
- *       time-to-live.
+ *       time-to-live, as this JVM counts it: the time in the file is only the holder's claim.
  *   <li>Every read-modify-write happens under an OS lock on {@code .<name>.lock}, held for
  *       milliseconds, never across a network call.
  * </ul>
  * Every file is written to an owner-only temporary file, forced to disk, renamed over the old
- * one, and the folder forced after the rename.
+ * one, and the folder forced after the rename. The files beside the refresh-token file are the
+ * agent's own and read as hostile input: never through a link, never unless a regular file of
+ * bounded size ({@link SideFile}), never written through a link. The refresh-token file is the
+ * user's: a link there is followed, and a rotated token replaces the file it points at.
  */
 public final class FileTokenStore implements TokenStore {
     /** How often a waiting for the OS lock looks again: a critical section lasts about a millisecond. */
     private static final long LOCK_POLL_MILLIS = 2;
     /** One monitor per lock file in this JVM: the OS lock is per process, threads must queue before it. */
     private static final ConcurrentMap<Path, Object> MONITORS = new ConcurrentHashMap<>();
+    /** Tries at making a lock file of the agent's own where something else was: another process may be at it too. */
+    private static final int LOCK_FILE_ATTEMPTS = 3;
 
     private final Path refreshFile;
     private final Path stateFile;
@@ -52,6 +64,9 @@ public final class FileTokenStore implements TokenStore {
     private final Duration timeout;
     private final Clock clock;
     private volatile String host;
+    /** The last lease claim of another holder this JVM saw, and since when: guarded by the lock file's monitor. */
+    private String watchedClaim;
+    private Instant watchedSince;
 
     /**
      * @param refreshTokenFile the refresh-token file the JVMs share
@@ -64,7 +79,7 @@ public final class FileTokenStore implements TokenStore {
         this.stateFile = file.resolveSibling("." + name + ".state");
         this.leaseFile = file.resolveSibling("." + name + ".lease");
         this.lockFile = file.resolveSibling("." + name + ".lock");
-        this.refreshWriter = new AtomicFile(file);
+        this.refreshWriter = AtomicFile.throughLinks(file);
         this.stateWriter = new AtomicFile(stateFile);
         this.leaseWriter = new AtomicFile(leaseFile);
         this.timeout = timeout;
@@ -103,13 +118,30 @@ public final class FileTokenStore implements TokenStore {
         String owner = UUID.randomUUID().toString();
         boolean taken = underLock(() -> {
             LeaseFile.Holder holder = LeaseFile.read(leaseFile);
-            if (holder != null && !holder.owner.equals(owner) && holder.holds(clock.instant(), host())) {
+            Instant now = clock.instant();
+            if (holder != null && !holder.owner.equals(owner) && holder.holds(now, host()) && !outlived(holder, now, ttl)) {
                 return false;
             }
             LeaseFile.write(leaseWriter, new LeaseFile.Holder(owner, host(), ProcessHandle.current().pid(), clock.instant().plus(ttl)));
             return true;
         });
         return taken ? new FileLease(owner, ttl) : null;
+    }
+
+    /**
+     * Whether another holder's claim has stood unchanged for a whole {@code ttl} as this JVM has
+     * watched it: a holder renews by writing a new claim, so one that stays is a holder that
+     * stopped, whatever time it names (a lease until the year 3000, a pid that is alive but not a
+     * JVM of the fleet, a host that is gone). Called under the lock.
+     */
+    private boolean outlived(LeaseFile.Holder holder, Instant now, Duration ttl) {
+        String claim = holder.owner + " " + holder.host + " " + holder.pid + " " + holder.until.toEpochMilli();
+        if (!claim.equals(watchedClaim)) {
+            watchedClaim = claim;
+            watchedSince = now;
+            return false;
+        }
+        return !now.isBefore(watchedSince.plus(ttl));
     }
 
     @Override
@@ -131,6 +163,9 @@ public final class FileTokenStore implements TokenStore {
         // The state first: writers replace the refresh-token file first, so a reader between the two
         // writes pairs the old state with the new token (caught by the fingerprint), never the reverse.
         StateFile.Content state = StateFile.read(stateFile);
+        if (state != null && state.accessToken != null) {
+            SideFile.keepOwnerOnly(stateFile);
+        }
         String refreshToken = readRefreshToken();
         if (state == null) {
             return refreshToken == null ? null : new TokenState(1, null, null, null, refreshToken);
@@ -146,9 +181,10 @@ public final class FileTokenStore implements TokenStore {
         return new TokenState(state.generation + 1, null, null, null, refreshToken);
     }
 
+    /** The refresh-token file, by the rule it was read by at start-up: a link is followed, a pipe never opened, the size bounded. */
     private String readRefreshToken() throws IOException {
         try {
-            String s = new String(Files.readAllBytes(refreshFile), StandardCharsets.UTF_8).trim();
+            String s = SecretFile.read(refreshFile);
             return s.isEmpty() ? null : s;
         } catch (NoSuchFileException e) {
             return null;
@@ -164,7 +200,7 @@ public final class FileTokenStore implements TokenStore {
         Object monitor = MONITORS.computeIfAbsent(lockFile, p -> new Object());
         synchronized (monitor) {
             long giveUp = System.nanoTime() + timeout.toNanos();
-            try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+            try (FileChannel channel = openLockFile()) {
                 FileLock lock = channel.tryLock();
                 while (lock == null) {
                     if (System.nanoTime() - giveUp > 0) {
@@ -186,6 +222,37 @@ public final class FileTokenStore implements TokenStore {
                 throw new StoreUnavailableException("interrupted while waiting for the token store's lock");
             }
         }
+    }
+
+    /**
+     * The lock file, opened for writing without ever following a link: made with
+     * {@code CREATE_NEW} (which refuses any name that exists, a link included), or, when there is
+     * one, opened with {@code NOFOLLOW_LINKS} once it is known to be a regular file. Anything else
+     * in its place was not made by an agent (a link, or a pipe, whose open would wait for a reader
+     * forever): its entry is deleted (a link's target is never touched) and a file made anew, with
+     * one warning. Two processes that meet it at the same moment may each lock a file of their own
+     * once; that costs at most one refresh token spent twice, on a folder someone else writes in.
+     */
+    private FileChannel openLockFile() throws IOException {
+        for (int attempt = 1; attempt <= LOCK_FILE_ATTEMPTS; attempt++) {
+            try {
+                return FileChannel.open(lockFile, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            } catch (FileAlreadyExistsException e) {
+                // Ours from before, another process's, or not a file at all: looked at below.
+            }
+            try {
+                if (Files.readAttributes(lockFile, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isRegularFile()) {
+                    return FileChannel.open(lockFile, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+                }
+            } catch (NoSuchFileException e) {
+                continue;
+            }
+            AgentLog.once(AgentLog.Level.WARN, "store-lock-file " + lockFile, "the token store's lock file " + lockFile
+                    + " is a symbolic link or not a regular file; nothing is written through it, it is replaced by a file."
+                    + " Nobody but this agent should write in that folder", null);
+            Files.deleteIfExists(lockFile);
+        }
+        throw new IOException("the lock file " + lockFile + " kept being replaced while it was opened");
     }
 
     private StoreUnavailableException unavailable(String what, Exception e) {

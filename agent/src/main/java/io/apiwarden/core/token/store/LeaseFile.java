@@ -2,14 +2,14 @@ package io.apiwarden.core.token.store;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
 
 /**
  * The {@code .<name>.lease} file: who may refresh, from which host and process, until when.
  * One line: {@code owner host pid until-epoch-ms}. Read and written only under the store's lock.
+ * The time is the holder's claim: how long a lease may stand is the reader's to say
+ * ({@link FileTokenStore}), and a file that is not a regular one counts as no lease ({@link SideFile}).
  */
 final class LeaseFile {
     private LeaseFile() {
@@ -46,10 +46,8 @@ final class LeaseFile {
     }
 
     static Holder read(Path file) throws IOException {
-        String line;
-        try {
-            line = new String(Files.readAllBytes(file), StandardCharsets.UTF_8).trim();
-        } catch (NoSuchFileException e) {
+        String line = SideFile.read(file);
+        if (line == null) {
             return null;
         }
         String[] parts = line.split(" ");
@@ -57,7 +55,8 @@ final class LeaseFile {
             return null;
         }
         try {
-            return new Holder(parts[0], parts[1], Long.parseLong(parts[2]), Instant.ofEpochMilli(Long.parseLong(parts[3])));
+            long pid = Long.parseLong(parts[2]);
+            return pid < 1 ? null : new Holder(parts[0], parts[1], pid, Instant.ofEpochMilli(Long.parseLong(parts[3])));
         } catch (NumberFormatException e) {
             return null;
         }

@@ -8,8 +8,6 @@ import com.fasterxml.jackson.core.JsonToken;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -19,12 +17,19 @@ import java.util.Base64;
 /**
  * The {@code .<name>.state} file beside a refresh-token file: a small JSON object with the
  * generation, the access token and its times, and a fingerprint of the refresh token it belongs
- * to. Unreadable content counts as no state: the JVMs then refresh and write a good one.
+ * to. Unreadable content counts as no state: the JVMs then refresh and write a good one. So do
+ * numbers no JVM of the fleet wrote (a generation near {@code Long.MAX_VALUE} would overflow the
+ * next write's, and lose the token it carries) and a file that is not a regular one ({@link SideFile}).
  */
 final class StateFile {
     private static final JsonFactory JSON = new JsonFactory();
-    /** A state file is a few hundred bytes; anything far larger is not one of ours. */
-    private static final long MAX_BYTES = 64 * 1024;
+    /**
+     * The largest generation or time (epoch ms) a state may hold: 2^53, the largest integer every
+     * JSON reader keeps exact. A generation grows by one per refresh (a refresh a millisecond for
+     * 285,000 years stays below it), and as epoch ms it is 285,000 years from now: larger, or
+     * negative, was not written by a JVM of the fleet, and the whole record counts as broken.
+     */
+    static final long MAX_NUMBER = 1L << 53;
 
     private StateFile() {
     }
@@ -73,21 +78,17 @@ final class StateFile {
 
     /** The content, or null when there is no file or it is not a state file. */
     static Content read(Path file) throws IOException {
-        byte[] bytes;
-        try {
-            if (Files.size(file) > MAX_BYTES) {
-                return null;
-            }
-            bytes = Files.readAllBytes(file);
-        } catch (NoSuchFileException e) {
+        String text = SideFile.read(file);
+        if (text == null) {
             return null;
         }
         long generation = 0;
+        boolean broken = false;
         String access = null;
         Instant expires = null;
         Instant obtained = null;
         String fingerprint = "";
-        try (JsonParser p = JSON.createParser(bytes)) {
+        try (JsonParser p = JSON.createParser(text)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 return null;
             }
@@ -96,16 +97,18 @@ final class StateFile {
                 JsonToken value = p.nextToken();
                 switch (name) {
                     case "generation":
-                        generation = value == JsonToken.VALUE_NUMBER_INT ? p.getLongValue() : 0;
+                        generation = number(p, value);
                         break;
                     case "access_token":
                         access = value == JsonToken.VALUE_STRING ? p.getText() : null;
                         break;
                     case "expires_at_ms":
-                        expires = value == JsonToken.VALUE_NUMBER_INT ? Instant.ofEpochMilli(p.getLongValue()) : null;
+                        expires = instant(number(p, value));
+                        broken |= expires == null;
                         break;
                     case "obtained_at_ms":
-                        obtained = value == JsonToken.VALUE_NUMBER_INT ? Instant.ofEpochMilli(p.getLongValue()) : null;
+                        obtained = instant(number(p, value));
+                        broken |= obtained == null;
                         break;
                     case "refresh_token_sha256":
                         fingerprint = value == JsonToken.VALUE_STRING ? p.getText() : "";
@@ -117,7 +120,20 @@ final class StateFile {
         } catch (IOException | RuntimeException e) {
             return null;
         }
-        return generation < 1 ? null : new Content(generation, access, expires, obtained, fingerprint);
+        return broken || generation < 1 ? null : new Content(generation, access, expires, obtained, fingerprint);
+    }
+
+    /** A number within 0..{@link #MAX_NUMBER}; -1 for anything else (missing, not an integer, out of range). */
+    private static long number(JsonParser p, JsonToken value) throws IOException {
+        if (value != JsonToken.VALUE_NUMBER_INT || p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+            return -1;
+        }
+        long n = p.getLongValue();
+        return n < 0 || n > MAX_NUMBER ? -1 : n;
+    }
+
+    private static Instant instant(long epochMillis) {
+        return epochMillis < 0 ? null : Instant.ofEpochMilli(epochMillis);
     }
 
     static String fingerprint(String refreshToken) {
