@@ -589,10 +589,9 @@ public final class WardenConfig {
                 problems.add(where(p) + " must be an http or https URL, like https://host[:port]/path");
                 return null;
             }
-            // java.net.URI takes any digits as a port (99999), and an unreadable port leaves it without a host.
-            String port = portText(uri.getRawAuthority());
-            if (port != null && !isPort(port)) {
-                problems.add(where(p) + " has port " + port + ": give a port from 1 to 65535, or none for the scheme's default");
+            String port = Ports.text(uri.getRawAuthority());
+            if (port != null && !Ports.isPort(port)) {
+                problems.add(where(p) + " has port " + port + ": give a port from 1 to " + Ports.MAX + ", or none for the scheme's default");
                 return null;
             }
             if (uri.getHost() == null) {
@@ -604,20 +603,6 @@ public final class WardenConfig {
                 return null;
             }
             return uri;
-        }
-
-        /** What follows the host's colon in an authority, or null when there is no port. */
-        private static String portText(String authority) {
-            if (authority == null) {
-                return null;
-            }
-            String hostAndPort = authority.substring(authority.lastIndexOf('@') + 1);
-            int colon = hostAndPort.indexOf(':', hostAndPort.startsWith("[") ? Math.max(hostAndPort.indexOf(']'), 0) : 0);
-            return colon < 0 || colon == hostAndPort.length() - 1 ? null : hostAndPort.substring(colon + 1);
-        }
-
-        private static boolean isPort(String text) {
-            return text.matches("[0-9]{1,5}") && Integer.parseInt(text) >= 1 && Integer.parseInt(text) <= 65535;
         }
 
         /** A secret from its property or from its file; never both, never with control characters. */

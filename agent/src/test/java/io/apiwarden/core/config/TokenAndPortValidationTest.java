@@ -116,6 +116,15 @@ class TokenAndPortValidationTest {
     }
 
     @Test
+    void theStoresPortIsCheckedAtStartUpNotAtTheFirstConnect() {
+        minimal();
+        props.put("apiwarden.store", "redis://cache.internal:99999");
+
+        assertThat(problems()).singleElement().asString()
+                .startsWith("apiwarden.store (or APIWARDEN_STORE) has port 99999, which no server can listen on (ports go from 1 to 65535");
+    }
+
+    @Test
     void portsAtTheEndsOfTheRangeAreKept() throws Exception {
         minimal();
         props.put("apiwarden.base-url", "https://api.example.com:65535/v1");

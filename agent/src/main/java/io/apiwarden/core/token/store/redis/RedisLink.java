@@ -77,7 +77,8 @@ final class RedisLink implements AutoCloseable {
                 if (closed) {
                     throw new StoreUnavailableException("the token store at " + description + " was closed during the operation");
                 }
-                if (!kept || System.nanoTime() - deadline >= 0) {
+                // A refused reply would be refused again on a new connection: no second try for it.
+                if (!kept || System.nanoTime() - deadline >= 0 || refusedReply(e) != null) {
                     throw unavailable(e);
                 }
             }
@@ -137,7 +138,7 @@ final class RedisLink implements AutoCloseable {
 
     private Connection connection() {
         if (connection == null) {
-            connection = new Connection(sockets, config);
+            connection = new CheckedConnection(sockets, config);
         }
         return connection;
     }
@@ -159,14 +160,36 @@ final class RedisLink implements AutoCloseable {
         }
     }
 
-    /** Why Redis could not be reached, from the I/O failure underneath; never Redis's or Jedis's own text. */
-    private StoreUnavailableException unavailable(JedisConnectionException e) {
+    /** The reply {@link ReplyLimits} refused beneath a failure, or null when it was something else. */
+    static ReplyLimits.RefusedReply refusedReply(Throwable e) {
+        Throwable root = rootOf(e);
+        return root instanceof ReplyLimits.RefusedReply ? (ReplyLimits.RefusedReply) root : null;
+    }
+
+    /**
+     * What a Redis that sent a reply the store never reads did, for a message: the limit it broke and
+     * what to check; never what it sent.
+     */
+    static String answered(ReplyLimits.RefusedReply refused) {
+        return "answered with " + refused.getMessage() + ": check that " + ConfigProperty.STORE.key()
+                + " names a Redis server, and that " + ConfigProperty.STORE_KEY.key() + " is a key of this client's own";
+    }
+
+    private static Throwable rootOf(Throwable e) {
         Throwable root = e;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
+        return root;
+    }
+
+    /** Why Redis could not be reached, from the I/O failure underneath; never Redis's or Jedis's own text. */
+    private StoreUnavailableException unavailable(JedisConnectionException e) {
+        Throwable root = rootOf(e);
         String why;
-        if (root instanceof SocketTimeoutException) {
+        if (root instanceof ReplyLimits.RefusedReply) {
+            why = answered((ReplyLimits.RefusedReply) root);
+        } else if (root instanceof SocketTimeoutException) {
             why = "did not answer within " + timeoutText + " (" + ConfigProperty.STORE_TIMEOUT.key() + ")";
         } else if (root instanceof ConnectException) {
             why = "refused the connection: check that Redis runs there and that " + ConfigProperty.STORE.key() + " names it";

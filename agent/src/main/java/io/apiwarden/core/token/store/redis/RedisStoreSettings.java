@@ -2,6 +2,7 @@ package io.apiwarden.core.token.store.redis;
 
 import io.apiwarden.core.config.ConfigProperty;
 import io.apiwarden.core.config.Durations;
+import io.apiwarden.core.config.Ports;
 import io.apiwarden.core.config.SecretFile;
 
 import java.io.ByteArrayOutputStream;
@@ -291,6 +292,15 @@ public final class RedisStoreSettings {
                 problems.add(where(p) + " has a query or fragment" + shape
                         + " (a # or ? in the password must be percent-encoded, or put the password in "
                         + ConfigProperty.STORE_PASSWORD_FILE.key() + ")");
+                return null;
+            }
+            String port = Ports.text(uri.getRawAuthority());
+            if (port != null && !Ports.isPort(port)) {
+                // Caught here, at start-up: Jedis would fail only at the first connect, as a lost connection. The port
+                // is quoted only when it is digits: a URL missing its @ could have the password where the port goes.
+                problems.add(where(p) + (port.matches("[0-9]{1,20}") ? " has port " + port : " has a port that is not a number")
+                        + ", which no server can listen on (ports go from 1 to " + Ports.MAX + "; none means Redis's "
+                        + DEFAULT_PORT + ")" + shape);
                 return null;
             }
             if (uri.getHost() == null) {

@@ -145,7 +145,7 @@ public final class RedisThrottleWindow implements FleetWindow {
             while (!closed) {
                 try {
                     sockets.deadline(System.nanoTime() + settings.timeout().toNanos());
-                    Connection c = new Connection(sockets, RedisLink.clientConfig(settings));
+                    Connection c = new CheckedConnection(sockets, RedisLink.clientConfig(settings));
                     connection = c;
                     Object left = c.executeCommand(new CommandArguments(Command.PTTL).add(key));
                     // -2: no window in force; -1: a key that never expires, which no JVM of the fleet sets.
@@ -156,11 +156,14 @@ public final class RedisThrottleWindow implements FleetWindow {
                     waitMillis = 1000;
                     keepAlive();
                     proceed(c, key);
-                } catch (RuntimeException e) {
+                } catch (RuntimeException | Error e) {
+                    // Replies are bounded (CheckedConnection), so an Error here is not Redis's doing; whatever it is,
+                    // this thread goes on trying, no faster than the waits below, and never ends with a stack trace.
                     if (!closed) {
+                        ReplyLimits.RefusedReply refused = RedisLink.refusedReply(e);
                         AgentLog.once(AgentLog.Level.WARN, "throttle-listen", "rate-limit windows of other JVMs cannot be heard "
-                                + "through " + describe() + " (" + e.getClass().getSimpleName() + "); trying again, and each "
-                                + "JVM keeps its own window meanwhile", null);
+                                + "through " + describe() + " (" + (refused != null ? "it " + RedisLink.answered(refused)
+                                : e.getClass().getSimpleName()) + "); trying again, and each JVM keeps its own window meanwhile", null);
                     }
                 } finally {
                     stopPinging();

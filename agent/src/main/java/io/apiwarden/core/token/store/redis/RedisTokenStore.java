@@ -29,6 +29,7 @@ import java.util.Objects;
 public final class RedisTokenStore implements TokenStore {
     private static final byte[] GENERATION = bytes("generation");
     private static final byte[] STATE = bytes("state");
+    private static final byte[] OK = bytes("OK");
 
     /** KEYS[1] the state hash; ARGV: the generation it must hold now ('0': none), the new one, the tokens. */
     private static final byte[] COMPARE_AND_SET = bytes(
@@ -114,7 +115,7 @@ public final class RedisTokenStore implements TokenStore {
         byte[] sealed = codec.encode(stateKey, next);
         Object reply = link.execute(new CommandArguments(Command.EVAL).add(COMPARE_AND_SET).add(1).add(stateKeyBytes)
                 .add(Long.toString(next.generation() - 1)).add(Long.toString(next.generation())).add(sealed));
-        return expect(Long.class, reply, "the compare-and-set script") == 1L;
+        return yesOrNo(reply, "the compare-and-set script");
     }
 
     /** @throws IllegalArgumentException when {@code ttl} is under a millisecond */
@@ -126,7 +127,14 @@ public final class RedisTokenStore implements TokenStore {
         }
         byte[] owner = newOwner();
         Object reply = link.execute(new CommandArguments(Command.SET).add(leaseKey).add(owner).add("NX").add("PX").add(ttlMillis));
-        return reply == null ? null : new RedisLease(owner, ttlMillis);
+        if (reply == null) {
+            return null;
+        }
+        // SET ... NX answers OK or nil; anything else is no lease, and no Redis.
+        if (!Arrays.equals(expect(byte[].class, reply, "SET"), OK)) {
+            throw unexpected("SET");
+        }
+        return new RedisLease(owner, ttlMillis);
     }
 
     @Override
@@ -164,6 +172,15 @@ public final class RedisTokenStore implements TokenStore {
         return type.cast(reply);
     }
 
+    /** A script's answer: 1 for done, 0 for not; any other is a reply no store script gives. */
+    private boolean yesOrNo(Object reply, String what) throws StoreUnavailableException {
+        long answer = expect(Long.class, reply, what);
+        if (answer != 0 && answer != 1) {
+            throw unexpected(what);
+        }
+        return answer == 1;
+    }
+
     private StoreUnavailableException unexpected(String what) {
         return new StoreUnavailableException("the token store at " + describe() + " gave an unexpected reply to " + what
                 + ": is it a Redis server?");
@@ -186,7 +203,7 @@ public final class RedisTokenStore implements TokenStore {
         @Override
         public boolean renew() throws StoreUnavailableException {
             Object reply = link.execute(new CommandArguments(Command.EVAL).add(RENEW).add(1).add(leaseKey).add(owner).add(ttlMillis));
-            return expect(Long.class, reply, "the lease renewal script") == 1L;
+            return yesOrNo(reply, "the lease renewal script");
         }
 
         @Override

@@ -37,6 +37,12 @@ final class StateCodec {
      * 16 KiB cannot go into a header. A larger length is a damaged record, not a token.
      */
     static final int MAX_TOKEN_BYTES = 64 * 1024;
+    /**
+     * The largest record {@link #decode} can accept: the format byte, a nonce and a tag, the flags, two
+     * tokens of {@link #MAX_TOKEN_BYTES} with their lengths, and two instants. Redis replies are read to
+     * this and little more ({@link ReplyLimits}).
+     */
+    static final int MAX_RECORD_BYTES = 1 + NONCE_BYTES + TAG_BITS / 8 + 1 + 2 * (Integer.BYTES + MAX_TOKEN_BYTES) + 2 * Long.BYTES;
     private static final String AAD_LABEL = "apiwarden token state 1";
 
     private static final int ACCESS = 1;

@@ -87,6 +87,21 @@ class RedisStoreSettingsTest {
     }
 
     @Test
+    void aPortNoServerCanListenOnIsAStartUpProblemNamingThePort() {
+        for (String port : new String[] {"99999", "0", "65536", "99999999999"}) {
+            assertThat(onlyProblem(parse("redis://:" + PASSWORD + "@cache:" + port + "/1"))).as(port)
+                    .startsWith("apiwarden.store (or APIWARDEN_STORE) has port " + port + ", which no server can listen on "
+                            + "(ports go from 1 to 65535; none means Redis's 6379): write it as redis://").doesNotContain(PASSWORD);
+        }
+        assertThat(onlyProblem(parse("rediss://[::1]:70000"))).contains("has port 70000");
+        // Without its @, a password sits where the port goes: it is not quoted.
+        assertThat(onlyProblem(parse("redis://cache:" + PASSWORD))).contains("has a port that is not a number")
+                .doesNotContain(PASSWORD);
+        assertThat(RedisTestSettings.of("redis://cache:65535").port()).isEqualTo(65535);
+        assertThat(RedisTestSettings.of("redis://cache:1").port()).isEqualTo(1);
+    }
+
+    @Test
     void theTimeoutMustBeAboveZeroAndAtMostTenSeconds() {
         assertThat(RedisTestSettings.of("redis://cache", "apiwarden.store.timeout", "250ms").timeout()).isEqualTo(Duration.ofMillis(250));
         assertThat(onlyProblem(parse("redis://cache", "apiwarden.store.timeout", "0ms")))
