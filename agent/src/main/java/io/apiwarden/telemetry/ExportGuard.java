@@ -46,6 +46,8 @@ final class ExportGuard {
     static final Duration EXIT_FLUSH_LIMIT = Duration.ofSeconds(1);
     /** The OTLP/HTTP default, used by autoconfiguration when no endpoint is set. */
     private static final String DEFAULT_ENDPOINT = "http://localhost:4318";
+    /** The settings that name an OTLP exporter's endpoint, for the lines that say where it sends. */
+    private static final String OTLP_ENDPOINT_SETTING = "otel.exporter.otlp.endpoint (or OTEL_EXPORTER_OTLP_ENDPOINT)";
     /** The autoconfiguration setting that turns the OTLP exporters' retries off; then there is none to stop at exit. */
     private static final String RETRY_DISABLED = "otel.java.exporter.otlp.retry.disabled";
     /**
@@ -121,10 +123,13 @@ final class ExportGuard {
         return watches.stream().mapToInt(ExportWatch::inFlight).sum();
     }
 
+    /** A watch over one exporter: for OTLP, its endpoint and the setting that names it; otherwise the exporter's name. */
     private ExportWatch watch(Object exporter, ConfigProperties config, String signal) {
-        String[] where = where(exporter, config, signal);
-        ExportWatch watch = new ExportWatch(signal.equals("traces") ? "spans" : "metrics", where[0], where[1],
-                warn, info, clock);
+        String what = signal.equals("traces") ? "spans" : "metrics";
+        String type = exporter.getClass().getSimpleName();
+        ExportWatch watch = type.startsWith("Otlp")
+                ? new ExportWatch(what, endpoint(config, signal), OTLP_ENDPOINT_SETTING, warn, info, clock)
+                : new ExportWatch(what, type, "otel." + signal + ".exporter", warn, info, clock);
         watches.add(watch);
         return watch;
     }
@@ -152,16 +157,11 @@ final class ExportGuard {
         return exporter;
     }
 
-    /** Where an exporter sends, for the warning: the endpoint for OTLP, the exporter's name otherwise. */
-    private static String[] where(Object exporter, ConfigProperties config, String signal) {
-        String type = exporter.getClass().getSimpleName();
-        if (!type.startsWith("Otlp")) {
-            return new String[] {type, "otel." + signal + ".exporter"};
-        }
+    /** Where an OTLP exporter of {@code signal} sends, as autoconfiguration reads it. */
+    private static String endpoint(ConfigProperties config, String signal) {
         String specific = config.getString("otel.exporter.otlp." + signal + ".endpoint");
-        String endpoint = specific != null ? specific
+        return specific != null ? specific
                 : trimSlash(config.getString("otel.exporter.otlp.endpoint", DEFAULT_ENDPOINT)) + "/v1/" + signal;
-        return new String[] {UrlRedaction.redact(endpoint), "otel.exporter.otlp.endpoint (or OTEL_EXPORTER_OTLP_ENDPOINT)"};
     }
 
     private static String trimSlash(String s) {

@@ -5,10 +5,16 @@ import io.opentelemetry.sdk.common.CompletableResultCode;
 import javax.net.ssl.SSLException;
 import java.io.IOException;
 import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.UnknownHostException;
 import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -26,7 +32,17 @@ import java.util.function.Supplier;
  * one line says how many and why. A destination that answers still gets the last items.
  */
 final class ExportWatch {
+    /**
+     * How long the exit's look at an endpoint no export has reached yet may take: one TCP handshake,
+     * a single round trip, which stays under 250 ms between any two places on Earth (the longest
+     * measured round trips are ~200 ms). A reachable collector costs the app that one round trip more
+     * at exit; a silent one costs this instead of the whole {@link ExportGuard#EXIT_FLUSH_LIMIT}.
+     */
+    static final Duration EXIT_PROBE_LIMIT = Duration.ofMillis(250);
+
     private final String what;
+    /** Where an OTLP exporter sends, or null for another exporter (the console's). */
+    private final URI endpoint;
     private final String destination;
     private final String setting;
     private final String noneSetting;
@@ -36,6 +52,8 @@ final class ExportWatch {
     /** Why the last attempt failed, or null: none failed yet, or the last went through. */
     private volatile String failing;
     private volatile boolean exiting;
+    /** Some export went through: the destination is known to take them. */
+    private volatile boolean reached;
     private final AtomicBoolean told = new AtomicBoolean();
     private final AtomicLong droppedAtExit = new AtomicLong();
     /** Our result of each export not yet settled, with its item count and when it began (epoch ms). */
@@ -43,13 +61,14 @@ final class ExportWatch {
 
     /**
      * @param what {@code spans} or {@code metrics}
-     * @param destination where the exporter sends (an OTLP endpoint, its query cut), for the lines
+     * @param destination where the exporter sends: an OTLP endpoint (a URL), or the exporter's name
      * @param setting the setting that says where: {@code otel.exporter.otlp.endpoint}, say
      * @param warn where a first telling goes; {@code info} where a later one does
      */
     ExportWatch(String what, String destination, String setting, Consumer<String> warn, Consumer<String> info, Clock clock) {
         this.what = what;
-        this.destination = destination;
+        this.endpoint = httpUri(destination);
+        this.destination = endpoint != null ? UrlRedaction.redact(destination) : destination;
         this.setting = setting;
         this.noneSetting = "otel." + (what.equals("spans") ? "traces" : "metrics") + ".exporter=none";
         this.warn = warn;
@@ -95,6 +114,7 @@ final class ExportWatch {
         CompletableResultCode result = theirs;
         result.whenComplete(() -> {
             if (result.isSuccess()) {
+                reached = true;
                 failing = null;
             } else {
                 failed(why(result.getFailureThrowable()));
@@ -134,8 +154,9 @@ final class ExportWatch {
 
     /**
      * The JVM is exiting: no more retries. A destination the exports showed to fail, or that has
-     * left an export unanswered for longer than the whole exit may take, is not waited for: what is
-     * in flight is given up now, and what comes after is dropped at once.
+     * left an export unanswered for longer than the whole exit may take, or that no export has
+     * reached and that does not take a connection now, is not waited for: what is in flight is
+     * given up now, and what comes after is dropped at once.
      */
     void exiting() {
         exiting = true;
@@ -143,8 +164,37 @@ final class ExportWatch {
         if (failing == null && inFlight.values().stream().anyMatch(e -> now - e[1] >= ExportGuard.EXIT_FLUSH_LIMIT.toMillis())) {
             failing = "it has not answered an export for over " + ExportGuard.EXIT_FLUSH_LIMIT.toMillis() + " ms";
         }
+        if (failing == null && !reached && endpoint != null) {
+            // Nothing learnt yet (a short run: its spans meet the exporter only now). A refused or
+            // silent endpoint is found by one connection, without loading the exporter's encoders.
+            failing = unreachable(endpoint);
+        }
         if (failing != null) {
             giveUpInFlight();
+        }
+    }
+
+    /** Why nothing takes a connection at the endpoint's host and port, or null when something does. */
+    static String unreachable(URI endpoint) {
+        int port = endpoint.getPort() != -1 ? endpoint.getPort() : "https".equalsIgnoreCase(endpoint.getScheme()) ? 443 : 80;
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(endpoint.getHost(), port), (int) EXIT_PROBE_LIMIT.toMillis());
+            return null;
+        } catch (SocketTimeoutException e) {
+            return "it took no connection within " + EXIT_PROBE_LIMIT.toMillis() + " ms";
+        } catch (IOException | RuntimeException e) {
+            return why(e);
+        }
+    }
+
+    /** The endpoint as a URI to connect to, or null when it is not an http(s) URL (an exporter's name). */
+    private static URI httpUri(String destination) {
+        try {
+            URI uri = new URI(destination);
+            boolean http = "http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme());
+            return http && uri.getHost() != null ? uri : null;
+        } catch (URISyntaxException e) {
+            return null;
         }
     }
 

@@ -32,7 +32,7 @@ class ExportGuardTest {
         inFlightWhenWarned.add(inFlight());
         warned.countDown();
     }, infos::add);
-    private final String endpoint = "http://127.0.0.1:" + portWithNothingListening();
+    private String endpoint = "http://127.0.0.1:" + portWithNothingListening();
     private OpenTelemetrySdk sdk;
 
     @AfterEach
@@ -58,6 +58,33 @@ class ExportGuardTest {
                 .startsWith("3 spans dropped at exit, not sent to " + endpoint + "/v1/traces: nothing is listening there (connection refused)")
                 .contains("otel.exporter.otlp.endpoint", "otel.traces.exporter=none");
         assertThat(infos).isEmpty();
+    }
+
+    @Test
+    void aListenerThatHangsUpOnEveryExportIsNotRetriedAtExit() throws Exception {
+        try (ServerSocket hangsUp = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            Thread acceptor = new Thread(() -> {
+                while (!hangsUp.isClosed()) {
+                    try {
+                        hangsUp.accept().close();
+                    } catch (IOException closed) {
+                        // the test is over
+                    }
+                }
+            }, "hangs-up");
+            acceptor.setDaemon(true);
+            acceptor.start();
+            endpoint = "http://127.0.0.1:" + hangsUp.getLocalPort();
+            Tracer tracer = sdk(Map.of()).getTracer("test");
+            tracer.spanBuilder("call").startSpan().end();
+
+            boolean stoppedWithinTheLimit = exit();
+
+            // The connection is taken, so the span is offered; the exporter's retry would come ~1 s after the hang-up.
+            assertThat(stoppedWithinTheLimit).as("the SDK stopped before the exit's limit ended the wait").isTrue();
+            assertThat(warnings).singleElement().asString()
+                    .startsWith("1 span dropped at exit, not sent to " + endpoint + "/v1/traces: the connection failed");
+        }
     }
 
     @Test
