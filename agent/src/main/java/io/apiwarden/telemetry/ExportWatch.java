@@ -246,7 +246,7 @@ final class ExportWatch {
                 return "the connection failed (" + t.getClass().getSimpleName() + ")";
             }
         }
-        return "it did not take them (an HTTP error: is it an OTLP/HTTP endpoint?)";
+        return "it answered with an HTTP error (is it an OTLP/HTTP endpoint?)";
     }
 
     /** Exports given up or failed since the exit began, in items: what the exit line counts. */
