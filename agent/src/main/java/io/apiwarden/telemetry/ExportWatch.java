@@ -246,7 +246,8 @@ final class ExportWatch {
                 return "the connection failed (" + t.getClass().getSimpleName() + ")";
             }
         }
-        return "it answered with an HTTP error (is it an OTLP/HTTP endpoint?)";
+        // The OTLP exporters fail an export that was answered with an error status with an exception of their own.
+        return failure == null ? "the export failed" : "it answered with an HTTP error (is it an OTLP/HTTP endpoint?)";
     }
 
     /** Exports given up or failed since the exit began, in items: what the exit line counts. */
