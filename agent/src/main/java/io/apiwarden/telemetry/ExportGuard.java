@@ -1,12 +1,14 @@
 package io.apiwarden.telemetry;
 
 import io.apiwarden.core.log.AgentLog;
+import io.opentelemetry.exporter.otlp.http.metrics.OtlpHttpMetricExporter;
 import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdkBuilder;
 import io.opentelemetry.sdk.autoconfigure.spi.ConfigProperties;
 import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.common.export.MemoryMode;
+import io.opentelemetry.sdk.common.export.RetryPolicy;
 import io.opentelemetry.sdk.metrics.Aggregation;
 import io.opentelemetry.sdk.metrics.InstrumentType;
 import io.opentelemetry.sdk.metrics.data.AggregationTemporality;
@@ -15,32 +17,42 @@ import io.opentelemetry.sdk.metrics.export.MetricExporter;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * Keeps telemetry export from hurting the app: an unreachable collector costs one warning line,
- * and exit waits for the last spans at most {@link #EXIT_FLUSH_LIMIT}.
+ * said when the first export fails, and the app's exit is not held for it (see {@link ExportWatch}).
  *
  * <p>Without this, the SDK's own shutdown hook waited for the exporter's retries (about 8 s
  * with nothing listening on the default {@code localhost:4318}) before a one-call app could
- * exit, and its exporter logged a 40-line stack trace at SEVERE for every failed batch.
+ * exit, and its exporter logged a 40-line stack trace at SEVERE for every failed batch. With the
+ * exporter's retries still on at exit, a refused connection held the exit for the whole
+ * {@link #EXIT_FLUSH_LIMIT} (measured: +1.0 to 1.3 s) and said nothing.
  */
 final class ExportGuard {
     /**
-     * What the agent adds to the app's exit at most: long enough for a reachable collector on the
-     * same network to take the last batch, short enough that nobody notices an unreachable one.
+     * What the agent adds to the app's exit at most, for a collector that answers: long enough for
+     * one on the same network to take the last batch. One that refused or never answered is not
+     * waited for at all.
      */
     static final Duration EXIT_FLUSH_LIMIT = Duration.ofSeconds(1);
     /** The OTLP/HTTP default, used by autoconfiguration when no endpoint is set. */
     private static final String DEFAULT_ENDPOINT = "http://localhost:4318";
+    /** The settings that name an OTLP exporter's endpoint, for the lines that say where it sends. */
+    private static final String OTLP_ENDPOINT_SETTING = "otel.exporter.otlp.endpoint (or OTEL_EXPORTER_OTLP_ENDPOINT)";
+    /** The autoconfiguration setting that turns the OTLP exporters' retries off; then there is none to stop at exit. */
+    private static final String RETRY_DISABLED = "otel.java.exporter.otlp.retry.disabled";
     /**
      * The bundled OTLP exporters' own loggers (relocated in the agent jar), silenced unless the
-     * agent logs at debug: their failures are reported by {@link Reporting} instead. Not the
+     * agent logs at debug: their failures are reported by {@link ExportWatch} instead. Not the
      * console exporter's ({@code exporter.logging}): its log is its output. Held here, because
      * java.util.logging keeps loggers only weakly and a collected one forgets its level.
      */
@@ -49,41 +61,110 @@ final class ExportGuard {
             Logger.getLogger(exporterPackage() + ".internal"),
             Logger.getLogger(exporterPackage() + ".sender"));
 
-    private ExportGuard() {
+    private final Clock clock;
+    private final Consumer<String> warn;
+    private final Consumer<String> info;
+    /** One per exporter autoconfiguration built. */
+    private final List<ExportWatch> watches = new CopyOnWriteArrayList<>();
+
+    /** Telling the agent's log. */
+    ExportGuard(Clock clock) {
+        this(clock, AgentLog::warn, AgentLog::info);
+    }
+
+    /** @param warn where a first telling goes; {@code info} where a later one does */
+    ExportGuard(Clock clock, Consumer<String> warn, Consumer<String> info) {
+        this.clock = clock;
+        this.warn = warn;
+        this.info = info;
     }
 
     /** Wraps the exporters autoconfiguration builds, and replaces its unbounded shutdown hook with one of ours. */
-    static AutoConfiguredOpenTelemetrySdkBuilder install(AutoConfiguredOpenTelemetrySdkBuilder builder) {
+    AutoConfiguredOpenTelemetrySdkBuilder install(AutoConfiguredOpenTelemetrySdkBuilder builder) {
         if (!AgentLog.enabled(AgentLog.Level.DEBUG)) {
             EXPORTER_LOGS.forEach(logger -> logger.setLevel(Level.OFF));
         }
         return builder.disableShutdownHook()
-                .addSpanExporterCustomizer((exporter, config) -> new ReportingSpanExporter(exporter, where(exporter, config, "traces")))
-                .addMetricExporterCustomizer((exporter, config) -> new ReportingMetricExporter(exporter, where(exporter, config, "metrics")));
+                .addSpanExporterCustomizer((exporter, config) -> {
+                    ExportWatch watch = watch(exporter, config, "traces");
+                    return new WatchedSpanExporter(retryingThrough(exporter, config, watch), watch);
+                })
+                .addMetricExporterCustomizer((exporter, config) -> {
+                    ExportWatch watch = watch(exporter, config, "metrics");
+                    return new WatchedMetricExporter(retryingThrough(exporter, config, watch), watch);
+                });
     }
 
-    /** Flushes and stops the SDK when the JVM exits, waiting at most {@link #EXIT_FLUSH_LIMIT} in all. */
-    static void shutDownAtExit(OpenTelemetrySdk sdk) {
-        Thread hook = new Thread(() -> {
-            try {
-                sdk.shutdown().join(EXIT_FLUSH_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (RuntimeException e) {
-                // Exiting anyway: nothing to tell the app about.
-            }
-        }, "apiwarden-telemetry-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
+    /** Flushes and stops the SDK when the JVM exits (see {@link #exit}). */
+    void shutDownAtExit(OpenTelemetrySdk sdk) {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> exit(sdk), "apiwarden-telemetry-shutdown"));
     }
 
-    /** Where an exporter sends, for the warning: the endpoint for OTLP, the exporter's name otherwise. */
-    private static Reporting where(Object exporter, ConfigProperties config, String signal) {
-        String type = exporter.getClass().getSimpleName();
-        if (!type.startsWith("Otlp")) {
-            return new Reporting(type, "otel." + signal + ".exporter");
+    /**
+     * Stops the exporters' retries, gives up at once on a destination known to fail, flushes the
+     * rest waiting at most {@link #EXIT_FLUSH_LIMIT} in all, then says what was dropped.
+     *
+     * @return whether the SDK stopped within the limit, rather than the limit ending the wait
+     */
+    boolean exit(OpenTelemetrySdk sdk) {
+        try {
+            long start = System.nanoTime();
+            watches.forEach(ExportWatch::exiting);
+            // The look at an endpoint counts against the same bound: the exit waits EXIT_FLUSH_LIMIT in all.
+            long left = EXIT_FLUSH_LIMIT.toNanos() - (System.nanoTime() - start);
+            boolean stopped = sdk.shutdown().join(Math.max(0, left), TimeUnit.NANOSECONDS).isDone();
+            watches.forEach(ExportWatch::exited);
+            return stopped;
+        } catch (RuntimeException e) {
+            // Exiting anyway: nothing to tell the app about.
+            return false;
         }
+    }
+
+    /** Exports handed to the exporters and not settled yet. */
+    int inFlight() {
+        return watches.stream().mapToInt(ExportWatch::inFlight).sum();
+    }
+
+    /** A watch over one exporter: for OTLP, its endpoint and the setting that names it; otherwise the exporter's name. */
+    private ExportWatch watch(Object exporter, ConfigProperties config, String signal) {
+        String what = signal.equals("traces") ? "spans" : "metrics";
+        String type = exporter.getClass().getSimpleName();
+        ExportWatch watch = type.startsWith("Otlp")
+                ? new ExportWatch(what, endpoint(config, signal), OTLP_ENDPOINT_SETTING, warn, info, clock)
+                : new ExportWatch(what, type, "otel." + signal + ".exporter", warn, info, clock);
+        watches.add(watch);
+        return watch;
+    }
+
+    /**
+     * The OTLP exporter rebuilt with its own retry policy but a retry decision of ours, which sees
+     * each failed attempt as it happens and stops retrying once the JVM exits.
+     */
+    @SuppressWarnings("unchecked")
+    private static <T> T retryingThrough(T exporter, ConfigProperties config, ExportWatch watch) {
+        if (config.getBoolean(RETRY_DISABLED, false)) {
+            return exporter;
+        }
+        RetryPolicy retry = RetryPolicy.getDefault().toBuilder().setRetryExceptionPredicate(watch::retryAfter).build();
+        if (exporter instanceof OtlpHttpSpanExporter) {
+            OtlpHttpSpanExporter rebuilt = ((OtlpHttpSpanExporter) exporter).toBuilder().setRetryPolicy(retry).build();
+            ((OtlpHttpSpanExporter) exporter).shutdown();
+            return (T) rebuilt;
+        }
+        if (exporter instanceof OtlpHttpMetricExporter) {
+            OtlpHttpMetricExporter rebuilt = ((OtlpHttpMetricExporter) exporter).toBuilder().setRetryPolicy(retry).build();
+            ((OtlpHttpMetricExporter) exporter).shutdown();
+            return (T) rebuilt;
+        }
+        return exporter;
+    }
+
+    /** Where an OTLP exporter of {@code signal} sends, as autoconfiguration reads it. */
+    private static String endpoint(ConfigProperties config, String signal) {
         String specific = config.getString("otel.exporter.otlp." + signal + ".endpoint");
-        String endpoint = specific != null ? specific
+        return specific != null ? specific
                 : trimSlash(config.getString("otel.exporter.otlp.endpoint", DEFAULT_ENDPOINT)) + "/v1/" + signal;
-        return new Reporting(UrlRedaction.redact(endpoint), "otel.exporter.otlp.endpoint (or OTEL_EXPORTER_OTLP_ENDPOINT)");
     }
 
     private static String trimSlash(String s) {
@@ -95,43 +176,18 @@ final class ExportGuard {
         return name.substring(0, name.indexOf(".exporter.") + ".exporter".length());
     }
 
-    /** Says once per exporter that it failed, naming where it sends and the setting to change. */
-    static final class Reporting {
-        private final String destination;
-        private final String setting;
-        private volatile boolean told;
-
-        Reporting(String destination, String setting) {
-            this.destination = destination;
-            this.setting = setting;
-        }
-
-        CompletableResultCode watch(CompletableResultCode result, String what) {
-            result.whenComplete(() -> {
-                if (!result.isSuccess() && !told) {
-                    told = true;
-                    AgentLog.warn(what + " could not be sent to " + destination + " (nothing listening, or it refused them)"
-                            + "; they are dropped and the app is not affected. Point " + setting
-                            + " at your collector, or set otel." + (what.equals("spans") ? "traces" : "metrics")
-                            + ".exporter=none to send none. Said once.");
-                }
-            });
-            return result;
-        }
-    }
-
-    private static final class ReportingSpanExporter implements SpanExporter {
+    private static final class WatchedSpanExporter implements SpanExporter {
         private final SpanExporter delegate;
-        private final Reporting reporting;
+        private final ExportWatch watch;
 
-        ReportingSpanExporter(SpanExporter delegate, Reporting reporting) {
+        WatchedSpanExporter(SpanExporter delegate, ExportWatch watch) {
             this.delegate = delegate;
-            this.reporting = reporting;
+            this.watch = watch;
         }
 
         @Override
         public CompletableResultCode export(Collection<SpanData> spans) {
-            return reporting.watch(delegate.export(spans), "spans");
+            return watch.export(spans.size(), () -> delegate.export(spans));
         }
 
         @Override
@@ -150,18 +206,18 @@ final class ExportGuard {
         }
     }
 
-    private static final class ReportingMetricExporter implements MetricExporter {
+    private static final class WatchedMetricExporter implements MetricExporter {
         private final MetricExporter delegate;
-        private final Reporting reporting;
+        private final ExportWatch watch;
 
-        ReportingMetricExporter(MetricExporter delegate, Reporting reporting) {
+        WatchedMetricExporter(MetricExporter delegate, ExportWatch watch) {
             this.delegate = delegate;
-            this.reporting = reporting;
+            this.watch = watch;
         }
 
         @Override
         public CompletableResultCode export(Collection<MetricData> metrics) {
-            return reporting.watch(delegate.export(metrics), "metrics");
+            return watch.export(metrics.size(), () -> delegate.export(metrics));
         }
 
         @Override

@@ -40,7 +40,7 @@ public final class TelemetryFactory {
         OpenTelemetrySdk sdk = null;
         if (config.tracingEnabled() || otlpMetrics) {
             try {
-                sdk = unwrapped.apply(TelemetryFactory::sdk);
+                sdk = unwrapped.apply(() -> sdk(clock));
             } catch (RuntimeException | LinkageError e) {
                 // The SDK's messages name the otel.* property at fault, and may quote its value,
                 // which can be a secret (otel.exporter.otlp.headers): values are cut off.
@@ -87,18 +87,19 @@ public final class TelemetryFactory {
         return t.getClass().getSimpleName() + ": " + (eq < 0 ? message : message.substring(0, eq) + "=(value not shown)");
     }
 
-    private static OpenTelemetrySdk sdk() {
+    private static OpenTelemetrySdk sdk(Clock clock) {
         Map<String, String> defaults = new HashMap<>();
         // The agent records spans only; its meters go through Micrometer. Set otherwise, these win.
         defaults.put("otel.metrics.exporter", "none");
         defaults.put("otel.logs.exporter", "none");
         // The JDK's HTTP client carries OTLP over HTTP only; gRPC would need a bundled OkHttp or Netty.
         defaults.put("otel.exporter.otlp.protocol", "http/protobuf");
-        OpenTelemetrySdk sdk = ExportGuard.install(AutoConfiguredOpenTelemetrySdk.builder())
+        ExportGuard guard = new ExportGuard(clock);
+        OpenTelemetrySdk sdk = guard.install(AutoConfiguredOpenTelemetrySdk.builder())
                 .addPropertiesSupplier(() -> defaults)
                 .build()
                 .getOpenTelemetrySdk();
-        ExportGuard.shutDownAtExit(sdk);
+        guard.shutDownAtExit(sdk);
         return sdk;
     }
 

@@ -370,11 +370,15 @@ class TelemetryAgentIT {
 
         assertThat(r.stdout).as(r.toString()).hasSize(2);
         long mainEnded = Long.parseLong(r.stdout.get(1).substring("CLOCK ".length()));
-        // The exporter retries a refused connection for about 8 s; the agent waits for it 1 s at most.
+        // The exporter retries a refused connection for about 8 s; at exit the agent does not retry.
         // The bound is loose for a busy machine and still far below what waiting for the retries takes.
         assertThat(exited - mainEnded).as("milliseconds from the end of main to the end of the process").isLessThan(5_000);
         assertThat(r.stderr).as(r.toString()).noneSatisfy(l -> assertThat(l).contains("SEVERE"))
                 .noneSatisfy(l -> assertThat(l).startsWith("\tat "));
+        // The call, its two attempts and the refresh: four spans, ended too recently for the batch delay.
+        assertThat(r.agentLog()).as(r.toString()).filteredOn(l -> l.contains("WARN")).singleElement().asString()
+                .contains("4 spans dropped at exit, not sent to http://127.0.0.1:" + nothingThere + "/v1/traces: "
+                        + "nothing is listening there (connection refused)", "otel.exporter.otlp.endpoint", "otel.traces.exporter=none");
     }
 
     @Test
