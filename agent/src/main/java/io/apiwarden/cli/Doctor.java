@@ -139,7 +139,8 @@ final class Doctor {
         try {
             response = client.send(request, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
-            out.println("FAIL " + what + ": no response (" + e.getClass().getSimpleName() + ": " + e.getMessage()
+            // The client's message may quote what the server sent (a malformed status line or header).
+            out.println("FAIL " + what + ": no response (" + e.getClass().getSimpleName() + ": " + ServerText.of(String.valueOf(e.getMessage()))
                     + "); check " + ConfigProperty.BASE_URL.key() + " and the network");
             return false;
         } catch (InterruptedException e) {
