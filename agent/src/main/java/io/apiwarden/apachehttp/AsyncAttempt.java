@@ -4,6 +4,7 @@ import io.apiwarden.core.call.Decision;
 import io.apiwarden.core.classify.ResponseClassifier;
 import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.engine.Attempt;
+import io.apiwarden.core.engine.BodyPeek;
 import io.apiwarden.core.engine.Judge;
 import io.apiwarden.core.log.AgentLog;
 import org.apache.hc.core5.http.EntityDetails;
@@ -32,7 +33,8 @@ import java.util.function.Function;
  * so the app's consumer sees the body whole and exactly as sent) or is drained, and its connection
  * goes back to the pool. A response the agent resends after a refresh is held meanwhile, in case
  * the refresh fails and the app must get it after all; one longer than the bound is not
- * ({@link #canHandBack}).
+ * ({@link #canHandBack}). A prefix to classify that is not whole within the bound on holding an error
+ * body ({@link BodyPeek}) is judged as one too long, by the status.
  *
  * <p>The transport calls the consumer on its I/O thread; the engine may decide on another. All
  * state is guarded by this object, and the app's consumer is called under it, so that it sees
@@ -55,6 +57,10 @@ final class AsyncAttempt implements Attempt<HttpResponse>, AsyncDataConsumer, Ju
     private Mode mode = Mode.PENDING;
     /** Whether the verdict waits for a prefix of the body. */
     private boolean classifying;
+    /** Since the head arrived, while the verdict waits for a prefix. */
+    private BodyPeek.Watch watch;
+    /** The prefix was not whole within the bound: the verdict is the status's. */
+    private boolean late;
     private final List<ByteBuffer> held = new ArrayList<>();
     private long heldBytes;
     /** A held body outgrew the bound: it is drained, and the response can no longer go to the app. */
@@ -87,6 +93,7 @@ final class AsyncAttempt implements Attempt<HttpResponse>, AsyncDataConsumer, Ju
         }
         if (fromHead == null && details != null) {
             classifying = true;
+            watch = BodyPeek.Watch.start(exchange.maxErrorBodyWait());
         } else {
             judge();
         }
@@ -168,9 +175,11 @@ final class AsyncAttempt implements Attempt<HttpResponse>, AsyncDataConsumer, Ju
             held.add(copy);
             heldBytes += copy.remaining();
             if (heldBytes <= LIMIT) {
-                return;
-            }
-            if (!classifying) {
+                if (!classifying || !watch.over()) {
+                    return;
+                }
+                late = true;
+            } else if (!classifying) {
                 if (decision != null && decision.action() == Decision.Action.REFRESH_AND_RESEND) {
                     // Resent after the refresh whatever it says, and too long to hold for a refresh that fails.
                     cut = true;
@@ -182,7 +191,7 @@ final class AsyncAttempt implements Attempt<HttpResponse>, AsyncDataConsumer, Ju
             }
             classifying = false;
         }
-        // Longer than the bound: the body's rules cannot apply, the status decides.
+        // Longer (or slower) than the bound: the body's rules cannot apply, the status decides.
         judge();
         call.judged(this);
     }
@@ -276,6 +285,9 @@ final class AsyncAttempt implements Attempt<HttpResponse>, AsyncDataConsumer, Ju
     public byte[] read(int limit) throws IOException {
         byte[] raw;
         synchronized (this) {
+            if (late) {
+                throw new BodyPeek.TooSlow(exchange.maxErrorBodyWait());
+            }
             raw = new byte[(int) Math.min(heldBytes, limit)];
             int at = 0;
             for (ByteBuffer b : held) {

@@ -317,6 +317,11 @@ final class AsyncExchange implements Exchange<HttpResponse>, Cancellable {
         return warden.scheduler();
     }
 
+    /** The bound on holding an error body to classify it ({@link io.apiwarden.core.engine.BodyPeek}). */
+    Duration maxErrorBodyWait() {
+        return warden.config().maxErrorBodyWait();
+    }
+
     @Override
     public Executor completions() {
         return completions;

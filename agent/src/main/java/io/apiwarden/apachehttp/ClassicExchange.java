@@ -6,6 +6,7 @@ import io.apiwarden.core.call.Deadline;
 import io.apiwarden.core.call.Decision;
 import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.engine.Attempt;
+import io.apiwarden.core.engine.BodyPeek;
 import io.apiwarden.core.engine.AttemptHeaders;
 import io.apiwarden.core.engine.CallDriver;
 import io.apiwarden.core.engine.Exchange;
@@ -117,7 +118,7 @@ final class ClassicExchange implements Exchange<ClassicHttpResponse> {
             throw new ChainFailure(e);
         }
         try {
-            return new ClassicAttempt(response, judge);
+            return new ClassicAttempt(response, judge, warden.config().maxErrorBodyWait());
         } catch (RuntimeException | Error e) {
             closeQuietly(response);
             throw e;
@@ -239,11 +240,14 @@ final class ClassicExchange implements Exchange<ClassicHttpResponse> {
     /** One attempt's response, classified (a bounded prefix of the body peeked when it must be) and judged. */
     private static final class ClassicAttempt implements Attempt<ClassicHttpResponse>, Judge.BodyPrefix {
         private final ClassicHttpResponse response;
+        /** The bound on waiting for the prefix ({@link BodyPeek}). */
+        private final Duration bodyWait;
         private final Verdict verdict;
         private final Decision decision;
 
-        ClassicAttempt(ClassicHttpResponse response, Judge judge) {
+        ClassicAttempt(ClassicHttpResponse response, Judge judge, Duration bodyWait) {
             this.response = response;
+            this.bodyWait = bodyWait;
             this.verdict = judge.classify(response.getCode(), headers(), this);
             this.decision = judge.decide(verdict, retryAfter());
         }
@@ -258,9 +262,13 @@ final class ClassicExchange implements Exchange<ClassicHttpResponse> {
             if (in == null) {
                 return new byte[0];
             }
-            byte[] head = in.readNBytes(limit);
-            response.setEntity(new PeekedEntity(entity, head, in));
-            return head;
+            BodyPeek.Prefix head = BodyPeek.read(in, limit, BodyPeek.Watch.start(bodyWait));
+            // What was read goes back in front of the rest, whether the prefix was whole in time or not.
+            response.setEntity(new PeekedEntity(entity, head.bytes, in));
+            if (!head.inTime) {
+                throw new BodyPeek.TooSlow(bodyWait);
+            }
+            return head.bytes;
         }
 
         @Override

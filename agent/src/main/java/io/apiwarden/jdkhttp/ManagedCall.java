@@ -192,7 +192,8 @@ final class ManagedCall<T> implements Exchange<HttpResponse<T>> {
 
     private OutcomeHandler<T> handler(Judge judge) {
         return new OutcomeHandler<>(appHandler, warden.classifier(), judge,
-                hops < RedirectRule.MAX_HOPS ? redirects : null, current.method(), current.uri());
+                hops < RedirectRule.MAX_HOPS ? redirects : null, current.method(), current.uri(),
+                warden.config().maxErrorBodyWait());
     }
 
     /** Server push for the app's handler: the app sees its own request and its own body type. */

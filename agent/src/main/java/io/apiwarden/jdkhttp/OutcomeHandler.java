@@ -11,6 +11,7 @@ import java.net.http.HttpResponse.BodyHandler;
 import java.net.http.HttpResponse.BodySubscriber;
 import java.net.http.HttpResponse.BodySubscribers;
 import java.net.http.HttpResponse.ResponseInfo;
+import java.time.Duration;
 
 /**
  * Wraps the app's {@link BodyHandler} for one attempt of a managed call.
@@ -18,7 +19,8 @@ import java.net.http.HttpResponse.ResponseInfo;
  * <p>A success streams straight into the app's own subscriber. An error whose meaning status and
  * headers settle is either handed to the app (when it is final) or drained (when it is resent).
  * Only an error whose body may change the verdict, or one that a refresh may still hand back to
- * the app, is read into memory, and at most {@link ResponseClassifier#BODY_PEEK_LIMIT} of it.
+ * the app, is read into memory, and at most {@link ResponseClassifier#BODY_PEEK_LIMIT} of it, for at most
+ * {@code apiwarden.classify.max-body-wait}.
  */
 final class OutcomeHandler<T> implements BodyHandler<Outcome<T>> {
     private final BodyHandler<T> app;
@@ -28,15 +30,18 @@ final class OutcomeHandler<T> implements BodyHandler<Outcome<T>> {
     private final RedirectRule redirects;
     private final String method;
     private final java.net.URI uri;
+    /** The bound on holding an error body ({@link io.apiwarden.core.engine.BodyPeek}). */
+    private final Duration bodyWait;
 
     OutcomeHandler(BodyHandler<T> app, ResponseClassifier classifier, Judge decider, RedirectRule redirects,
-                   String method, java.net.URI uri) {
+                   String method, java.net.URI uri, Duration bodyWait) {
         this.app = app;
         this.classifier = classifier;
         this.decider = decider;
         this.redirects = redirects;
         this.method = method;
         this.uri = uri;
+        this.bodyWait = bodyWait;
     }
 
     @Override
@@ -63,13 +68,14 @@ final class OutcomeHandler<T> implements BodyHandler<Outcome<T>> {
             return deliver(info, verdict);
         }
         if (verdict == null) {
-            return new PeekingSubscriber<>(info, app, classifier, decider, null);
+            return new PeekingSubscriber<>(info, app, classifier, decider, null, bodyWait);
         }
         switch (decision.action()) {
             case WAIT_AND_RESEND:
                 return BodySubscribers.replacing(Outcome.resend(verdict, decision, info, null));
             case REFRESH_AND_RESEND:
-                return new PeekingSubscriber<>(info, app, classifier, decider, Outcome.resend(verdict, decision, info, null));
+                return new PeekingSubscriber<>(info, app, classifier, decider, Outcome.resend(verdict, decision, info, null),
+                        bodyWait);
             default:
                 return deliver(info, verdict);
         }

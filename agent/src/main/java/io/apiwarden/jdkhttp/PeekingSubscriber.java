@@ -3,12 +3,14 @@ package io.apiwarden.jdkhttp;
 import io.apiwarden.core.call.Decision;
 import io.apiwarden.core.classify.ResponseClassifier;
 import io.apiwarden.core.classify.Verdict;
+import io.apiwarden.core.engine.BodyPeek;
 import io.apiwarden.core.engine.Judge;
 
 import java.net.http.HttpResponse.BodyHandler;
 import java.net.http.HttpResponse.BodySubscriber;
 import java.net.http.HttpResponse.ResponseInfo;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -24,6 +26,8 @@ import java.util.concurrent.Flow;
  * that outgrows the bound goes to the app, which gets every byte: first the ones read, then the
  * rest. A held body that outgrows it is cut: the call is resent after the refresh all the same,
  * and if the refresh fails the call asks the API once more for the app (see {@link Outcome#held}).
+ * A body not whole within the bound on holding an error body ({@link BodyPeek}) is treated as one
+ * that outgrew the size bound: the app gets the head of a slow error at once, judged by its status.
  */
 final class PeekingSubscriber<T> implements BodySubscriber<Outcome<T>> {
     private final ResponseInfo info;
@@ -38,17 +42,19 @@ final class PeekingSubscriber<T> implements BodySubscriber<Outcome<T>> {
     private RelaySubscription passThrough;
     /** The body of a response that is resent anyway was too long to hold: the rest is not read. */
     private boolean cut;
+    private final BodyPeek.Watch watch;
 
     /**
      * @param pending the outcome already decided (a refresh) whose body is to be held, or null to classify from the body
      */
     PeekingSubscriber(ResponseInfo info, BodyHandler<T> app, ResponseClassifier classifier,
-                      Judge decider, Outcome<T> pending) {
+                      Judge decider, Outcome<T> pending, Duration bodyWait) {
         this.info = info;
         this.app = app;
         this.classifier = classifier;
         this.decider = decider;
         this.pending = pending;
+        this.watch = BodyPeek.Watch.start(bodyWait);
     }
 
     @Override
@@ -70,17 +76,18 @@ final class PeekingSubscriber<T> implements BodySubscriber<Outcome<T>> {
         for (ByteBuffer b : item) {
             size += b.remaining();
         }
-        if (size > ResponseClassifier.BODY_PEEK_LIMIT && pending != null) {
+        boolean tooLong = size > ResponseClassifier.BODY_PEEK_LIMIT || watch.over();
+        if (tooLong && pending != null) {
             // A refresh and resend are decided whatever the body says: holding it was only for a
-            // refresh that fails, and a body this long is not held. The call then asks the API again.
+            // refresh that fails, and a body this long (or slow) is not held. The call then asks the API again.
             cut = true;
             chunks.clear();
             upstream.cancel();
             result.complete(Outcome.resend(pending.verdict, pending.decision, info, null));
             return;
         }
-        if (size > ResponseClassifier.BODY_PEEK_LIMIT) {
-            // Too long to hold: the body rules cannot apply, and the response is final.
+        if (tooLong) {
+            // Too long (or slow) to hold: the body rules cannot apply, and the response is final.
             Verdict verdict = pending != null ? pending.verdict : classifier.fromStatus(info.statusCode());
             if (pending == null) {
                 decider.decide(verdict, OutcomeHandler.retryAfter(info));

@@ -5,6 +5,7 @@ import io.apiwarden.core.call.Deadline;
 import io.apiwarden.core.call.Decision;
 import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.engine.Attempt;
+import io.apiwarden.core.engine.BodyPeek;
 import io.apiwarden.core.engine.AttemptHeaders;
 import io.apiwarden.core.engine.CallDriver;
 import io.apiwarden.core.engine.Exchange;
@@ -224,8 +225,18 @@ final class OkHttpExchange implements Exchange<Response> {
 
         @Override
         public byte[] read(int limit) throws IOException {
-            // peekBody copies up to the limit and leaves the body whole for the app.
-            return response.peekBody(limit).bytes();
+            ResponseBody body = response.body();
+            if (body == null) {
+                return new byte[0];
+            }
+            // A peek reads ahead into the body's buffer and leaves the body whole for the app; read piece by
+            // piece, not as peekBody does, which waits for the whole prefix however slowly it comes.
+            Duration bound = warden.config().maxErrorBodyWait();
+            BodyPeek.Prefix prefix = BodyPeek.read(body.source().peek().inputStream(), limit, BodyPeek.Watch.start(bound));
+            if (!prefix.inTime) {
+                throw new BodyPeek.TooSlow(bound);
+            }
+            return prefix.bytes;
         }
 
         @Override

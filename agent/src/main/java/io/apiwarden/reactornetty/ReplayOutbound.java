@@ -123,9 +123,15 @@ final class ReplayOutbound implements NettyOutbound {
     /** The recording as a {@code Mono} of one buffer when the app sent a {@code Mono}, else one buffer per recorded chunk. */
     private Publisher<ByteBuf> recordingShapedAs(Publisher<?> appsData) {
         if (appsData instanceof Mono) {
-            // The app's buffer is released once, then the recording goes in its place, still as one message.
-            return ((Mono<?>) appsData).doOnNext(ReferenceCountUtil::release).onErrorResume(failure -> Mono.empty())
-                    .then(Mono.fromSupplier(this::wholeRecording));
+            // The app's buffer is released once, here, and the recording goes in its place, still as one message.
+            // Mapped, not dropped: an operator that drops an element (then(), ignoreElement()) hands it to the discard
+            // hook Reactor Netty's send sets for a Mono, which would release it a second time.
+            return ((Mono<?>) appsData).onErrorResume(failure -> Mono.empty())
+                    .map(held -> {
+                        ReferenceCountUtil.release(held);
+                        return wholeRecording();
+                    })
+                    .switchIfEmpty(Mono.fromSupplier(this::wholeRecording));
         }
         return Flux.fromIterable(recording).map(b -> Unpooled.wrappedBuffer(b.duplicate()));
     }

@@ -9,6 +9,7 @@ import io.apiwarden.core.Warden;
 import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
 import io.apiwarden.testing.TestWardens;
+import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -196,6 +197,24 @@ public abstract class ClientAdapterContract {
             assertThat(api.requests("/api/v1/items")).extracting(Arrival::body).containsExactly(body);
             assertThat(tokens.requests()).isZero();
         }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // An error body held to classify it, for a bounded time.
+
+    @Test
+    void anErrorBodySlowerThanTheBoundGoesToTheAppAsItIsJudgedByItsStatus() throws Exception {
+        // Only the body's end says invalid_token, and the body comes a byte at a time: ~0.4 s in all, far past
+        // the bound. Waited for whole, it would be refreshed and resent; past the bound it is the app's 403.
+        String body = "{\"detail\":\"nope\",\"error\":\"invalid_token\"}";
+        api.script(USER, () -> new MockResponse.Builder().code(403).body(body)
+                .throttleBody(1, 10, TimeUnit.MILLISECONDS).build(), ScriptedApi.ok("user"));
+
+        Reply reply = face(false, "apiwarden.classify.max-body-wait", "30ms").call(Call.get(url(USER)));
+
+        assertThat(reply).isEqualTo(new Reply(403, body));
+        assertThat(api.requests(USER)).hasSize(1);
+        assertThat(tokens.requests()).isZero();
     }
 
     // ---------------------------------------------------------------------------------------------

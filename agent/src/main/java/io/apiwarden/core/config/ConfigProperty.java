@@ -58,6 +58,9 @@ public enum ConfigProperty {
     RESEND_MAX_RECORDED_BODY("apiwarden.resend.max-recorded-body", "1MiB", false,
             "a request body the client cannot send twice (a streamed one) is recorded up to this size as it is sent,"
                     + " so the call can be resent after a refresh or a rate limit; longer ones are not resent (0: record none; at most 64MiB)"),
+    CLASSIFY_MAX_BODY_WAIT("apiwarden.classify.max-body-wait", "1s", false,
+            "how long the first bytes of an error body are waited for when only they can tell an invalid token;"
+                    + " a body slower than this goes to the app as it comes, judged by its status"),
     TOKEN_TIMEOUT("apiwarden.token.timeout", "10s", false,
             "time limit for one request to the token endpoint"),
     STORE("apiwarden.store", null, true,

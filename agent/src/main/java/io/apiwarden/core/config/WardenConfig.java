@@ -55,6 +55,7 @@ public final class WardenConfig {
     private final int backoffMaxRetries;
     private final Duration backoffMaxDelay;
     private final long maxRecordedBody;
+    private final Duration maxErrorBodyWait;
     private final Duration tokenTimeout;
     private final boolean jdkHttpClientEnabled;
     private final boolean okHttpEnabled;
@@ -93,6 +94,7 @@ public final class WardenConfig {
         this.retryBudgetRatio = r.retryBudgetRatio;
         this.retryBudgetMinPerSecond = r.retryBudgetMinPerSecond;
         this.maxRecordedBody = r.maxRecordedBody;
+        this.maxErrorBodyWait = r.maxErrorBodyWait;
         this.tokenTimeout = r.tokenTimeout;
         this.jdkHttpClientEnabled = r.jdkHttpClientEnabled;
         this.okHttpEnabled = r.okHttpEnabled;
@@ -218,6 +220,14 @@ public final class WardenConfig {
         return maxRecordedBody;
     }
 
+    /**
+     * How long an error's first bytes are waited for when only its body can tell an invalid token: the app
+     * gets the response's head no later than this after it arrived, however slowly the body comes.
+     */
+    public Duration maxErrorBodyWait() {
+        return maxErrorBodyWait;
+    }
+
     public Duration tokenTimeout() {
         return tokenTimeout;
     }
@@ -307,6 +317,7 @@ public final class WardenConfig {
                 + ", throttle-gate=" + throttleGateEnabled + ", retry-budget=" + Math.round(retryBudgetRatio * 100) + "% min "
                 + retryBudgetMinPerSecond + "/s"
                 + ", max-recorded-body=" + Sizes.format(maxRecordedBody)
+                + ", classify-max-body-wait=" + Durations.format(maxErrorBodyWait)
                 + ", jdk-http-client=" + jdkHttpClientEnabled
                 + ", okhttp=" + okHttpEnabled
                 + ", unmanaged-warnings=" + unmanagedWarningsEnabled
@@ -341,6 +352,7 @@ public final class WardenConfig {
         double retryBudgetRatio;
         int retryBudgetMinPerSecond;
         long maxRecordedBody;
+        Duration maxErrorBodyWait;
         Duration tokenTimeout;
         boolean jdkHttpClientEnabled;
         boolean okHttpEnabled;
@@ -378,6 +390,7 @@ public final class WardenConfig {
             backoffMaxRetries = maxRetries();
             backoffMaxDelay = positiveDuration(ConfigProperty.BACKOFF_MAX_DELAY);
             maxRecordedBody = maxRecordedBody();
+            maxErrorBodyWait = positiveDuration(ConfigProperty.CLASSIFY_MAX_BODY_WAIT);
             tokenTimeout = positiveDuration(ConfigProperty.TOKEN_TIMEOUT);
             throttleGateEnabled = bool(ConfigProperty.THROTTLE_GATE_ENABLED);
             retryBudgetRatio = ratio(ConfigProperty.RETRY_BUDGET_RATIO);

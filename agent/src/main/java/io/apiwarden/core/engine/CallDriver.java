@@ -577,6 +577,9 @@ public final class CallDriver<R> implements Judge {
             byte[] head = body.read(ResponseClassifier.BODY_PEEK_LIMIT + 1);
             return head.length > ResponseClassifier.BODY_PEEK_LIMIT
                     ? classifier.fromStatus(status) : classifier.fromBody(status, head, head.length);
+        } catch (BodyPeek.TooSlow e) {
+            // Not whole within the bound: judged as a body too long to hold; the app gets it as it comes.
+            return classifier.fromStatus(status);
         } catch (IOException e) {
             // The app meets the same failure when it reads the body.
             return classifier.fromStatus(status);

@@ -10,7 +10,10 @@ import java.util.function.Function;
 /** What an {@link Exchange} asks the driver while one attempt's response arrives. */
 public interface Judge {
 
-    /** Reads up to {@code limit} bytes of a response body, leaving the body whole for the app. */
+    /**
+     * Reads up to {@code limit} bytes of a response body, leaving the body whole for the app; throws
+     * {@link BodyPeek.TooSlow} when they were not in within the bound on holding an error body.
+     */
     interface BodyPrefix {
         byte[] read(int limit) throws IOException;
     }

@@ -1,0 +1,54 @@
+package io.apiwarden.core.engine;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The bound on holding an error body, on a clock the test moves: one byte a read, each read 100 ms later. */
+class BodyPeekTest {
+    private static final Duration BOUND = Duration.ofMillis(250);
+    private final AtomicLong nanos = new AtomicLong();
+
+    /** Hands out one byte a read, as a body trickling at 10 bytes a second. */
+    private InputStream trickling(String body) {
+        return new ByteArrayInputStream(body.getBytes(StandardCharsets.US_ASCII)) {
+            @Override
+            public synchronized int read(byte[] b, int off, int len) {
+                nanos.addAndGet(Duration.ofMillis(100).toNanos());
+                return super.read(b, off, Math.min(len, 1));
+            }
+        };
+    }
+
+    @Test
+    void aPrefixNotWholeWithinTheBoundIsWhatCameSoFarAndLate() throws Exception {
+        BodyPeek.Prefix prefix = BodyPeek.read(trickling("{\"error\":\"invalid_token\"}"), 100,
+                new BodyPeek.Watch(BOUND, nanos::get));
+
+        assertThat(prefix.inTime).isFalse();
+        assertThat(new String(prefix.bytes, StandardCharsets.US_ASCII)).isEqualTo("{\"e");
+    }
+
+    @Test
+    void aPrefixWholeWithinTheBoundIsInTime() throws Exception {
+        BodyPeek.Prefix prefix = BodyPeek.read(trickling("{}"), 100, new BodyPeek.Watch(BOUND, nanos::get));
+
+        assertThat(prefix.inTime).isTrue();
+        assertThat(new String(prefix.bytes, StandardCharsets.US_ASCII)).isEqualTo("{}");
+    }
+
+    @Test
+    void theLimitEndsTheReadInTime() throws Exception {
+        BodyPeek.Prefix prefix = BodyPeek.read(new ByteArrayInputStream(new byte[20_000]), 10_001,
+                new BodyPeek.Watch(BOUND, nanos::get));
+
+        assertThat(prefix.inTime).isTrue();
+        assertThat(prefix.bytes).hasSize(10_001);
+    }
+}
