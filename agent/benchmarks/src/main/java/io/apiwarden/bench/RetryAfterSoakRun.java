@@ -21,7 +21,13 @@ final class RetryAfterSoakRun {
     static final Duration PERIOD = Duration.ofMillis(2500);
     /** Long enough that every caller has a request in flight when a window opens: each is refused and resent. */
     static final Duration LATENCY = Duration.ofMillis(200);
-    static final Duration BACKOFF_INITIAL_DELAY = Duration.ofMillis(10);
+    /**
+     * Every back-off wait but the fifth (60, 120, 240, 480 ms) is shorter than the shortest
+     * {@code Retry-After} (1 s), so the waits measured come from the header; and a call's waits in all
+     * are bounded by its whole back-off (31 × this: 1.86 s), which covers one whole window's
+     * {@code Retry-After}. With 10 ms (310 ms in all) no call could honour a 1 s header at all.
+     */
+    static final Duration BACKOFF_INITIAL_DELAY = Duration.ofMillis(60);
     /** Per way: 4 ways × 40 callers, about 160 requests in flight. */
     static final int CALLERS_PER_WAY = 40;
 
