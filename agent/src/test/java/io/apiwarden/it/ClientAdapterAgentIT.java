@@ -25,8 +25,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ClientAdapterAgentIT {
     private static final String STALE_TOKEN = "stale-access-5u17e";
     private static final String REFRESH_TOKEN = "suite-refresh-0a9";
-    /** The back-off's first wait: short, so that five of them take well under a second. */
-    private static final long INITIAL_DELAY_MILLIS = 20;
+    /**
+     * The back-off's first wait: short, yet with a whole back-off (40 + 80 + 160 + 320 + 640 = 1240 ms)
+     * longer than the 1 s the storm's and the cancel case's {@code Retry-After} ask. A call waits no
+     * longer than its whole back-off: at 20 ms (620 ms) both would be answered 429 at once, and
+     * neither case would wait at all. A {@code Retry-After} says whole seconds, and a shorter window
+     * without one costs each storm call several resends, more than the retry budget allows.
+     */
+    private static final long INITIAL_DELAY_MILLIS = 40;
+    /** The storm's window, within one call's whole back-off: every call ends 200. */
+    private static final Duration STORM_WINDOW = Duration.ofSeconds(1);
 
     private final FakeOAuthApi tokens = new FakeOAuthApi();
     private final ScriptedApi api = new ScriptedApi("/auth/token", tokens);
@@ -108,7 +116,7 @@ class ClientAdapterAgentIT {
         api.script(base + "/redirect-away", ScriptedApi.redirect(302, elsewhere.url("/landing/" + face).toString()));
         api.script(base + "/redirect-out", ScriptedApi.redirect(302, "/other/landing/" + face));
         api.script(base + "/cancel", ScriptedApi.rateLimited(1));
-        api.rateLimitWindow(base + "/storm", Duration.ofSeconds(1));
+        api.rateLimitWindow(base + "/storm", STORM_WINDOW);
         api.script(base + "/backoff", ScriptedApi.rateLimited());
     }
 

@@ -238,6 +238,34 @@ class ThrottledCallsTest {
         assertThat(took.stream().max(Duration::compareTo).get()).as("the longest call").isLessThanOrEqualTo(WHOLE_BACK_OFF);
     }
 
+    @Test
+    void aCallAloneIsResentFiveTimesAtTheSpecsWaitsWhileACallStartedInAnothersWindowCountsItsWaitThere() {
+        Warden warden = warden();
+        for (int i = 0; i < 12; i++) {
+            client.reply(429, RATE_LIMIT);
+        }
+        Instant start = clock.instant();
+        CompletableFuture<FakeExchange.Reply> alone = start(warden);
+        time.advance(Duration.ofSeconds(30).plusMillis(999));
+        assertThat(client.sent).as("the first send and resends after 1 + 2 + 4 + 8 s").hasSize(5);
+        time.advance(Duration.ofMillis(1));
+        assertThat(answeredNow(alone).status).isEqualTo(429);
+        assertThat(client.sent).as("its fifth resend, 16 s later: all its whole back-off").hasSize(6);
+        assertThat(Duration.between(start, clock.instant())).isEqualTo(WHOLE_BACK_OFF);
+
+        // Its last refusal closed the gate for the API's window (1 s): a call that starts now waits it out
+        // there, and that wait is part of its own whole back-off. So it is not a call alone: after
+        // 1 + 1 + 2 + 4 + 8 s, a resend 16 s later would end past it, and the app gets the refusal.
+        Instant second = clock.instant();
+        List<Duration> took = new ArrayList<>();
+        CompletableFuture<FakeExchange.Reply> inAWindow = start(warden);
+        inAWindow.whenComplete((r, e) -> took.add(Duration.between(second, clock.instant())));
+        time.advance(WHOLE_BACK_OFF);
+        assertThat(answeredNow(inAWindow).status).isEqualTo(429);
+        assertThat(client.sent).as("its first send and four resends").hasSize(11);
+        assertThat(took).containsExactly(Duration.ofSeconds(1 + 1 + 2 + 4 + 8));
+    }
+
     /** The call's answer, which must be there without any time passing (a join would hang the test otherwise). */
     private static FakeExchange.Reply answeredNow(CompletableFuture<FakeExchange.Reply> call) {
         assertThat(call).isCompleted();

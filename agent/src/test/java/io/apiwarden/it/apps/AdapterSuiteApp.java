@@ -114,17 +114,33 @@ public final class AdapterSuiteApp {
             case "refused":
             case "redirect-away":
             case "redirect-out":
+                return reply(client.call(Call.get(base + "/" + kase)));
             case "backoff":
+                openTheGate(client, base);
                 return reply(client.call(Call.get(base + "/" + kase)));
             case "streamed":
                 return reply(client.call(Call.post(base + "/streamed", "{\"streamed\":\"" + face + "\"}", Body.STREAMED)));
             case "cancel":
                 return cancel(client, base + "/cancel", "/api/v1/" + face + "/cancel");
             case "storm":
-                return client.async() ? storm(client, base + "/storm") : null;
+                if (!client.async()) {
+                    return null;
+                }
+                openTheGate(client, base);
+                return storm(client, base + "/storm");
             default:
                 throw new IllegalArgumentException(kase);
         }
+    }
+
+    /**
+     * A call answered 200 (an unscripted path), which opens the agent's rate-limit gate. The storm and
+     * backoff cases start with no window known: the one the last refusal left (the cancel case's 1 s,
+     * another face's backoff) would hold their calls at the gate first, a wait that counts against
+     * each call's whole back-off and costs it the resend the case looks for.
+     */
+    private static void openTheGate(ClientFace client, String base) throws Exception {
+        client.call(Call.get(base + "/opens-the-gate"));
     }
 
     private static String reply(Reply reply) {
