@@ -312,7 +312,9 @@ public abstract class ClientAdapterContract {
         assertThat(timer.awaitWaiting(STORM, PATIENCE)).as("all %d calls wait (%d do)", STORM, timer.waiting()).isTrue();
 
         assertThat(awaitNoThreadParkedInTheAgent()).as("threads parked in the agent's code while %d calls wait", STORM).isEmpty();
-        face.busyClientThreads().ifPresent(busy -> assertThat(busy).as("the client's threads busy with calls").isZero());
+        if (face.busyClientThreads().isPresent()) {
+            assertThat(awaitNoBusyClientThread(face)).as("the client's threads busy with calls").isZero();
+        }
         assertThat(api.requests(USER)).hasSize(STORM);
 
         api.script(USER, ScriptedApi.ok("user"));
@@ -321,6 +323,21 @@ public abstract class ClientAdapterContract {
             assertThat(call.outcome().get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isEqualTo(new Reply(200, "user"));
         }
         assertThat(api.requests(USER)).hasSize(2 * STORM);
+    }
+
+    /**
+     * The client's threads busy with calls once the last call to start its wait has left the client's
+     * thread (its wait is registered a moment before its thread returns to the client); a call whose
+     * wait holds a thread keeps it busy, and fails the case.
+     */
+    private static int awaitNoBusyClientThread(ClientFace face) {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        int busy = face.busyClientThreads().getAsInt();
+        while (busy != 0 && System.nanoTime() < end) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+            busy = face.busyClientThreads().getAsInt();
+        }
+        return busy;
     }
 
     /**
