@@ -6,20 +6,19 @@ import io.apiwarden.adapters.ClientFace.Reply;
 import io.apiwarden.adapters.ClientFace.Running;
 import io.apiwarden.adapters.ScriptedApi.Arrival;
 import io.apiwarden.core.Warden;
-import io.apiwarden.testing.FakeTokenEndpoint;
-import io.apiwarden.testing.MutableClock;
-import io.apiwarden.testing.TestWardens;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.abort;
@@ -29,19 +28,48 @@ import static org.junit.jupiter.api.Assumptions.abort;
  * one resend after an invalid token, the back-off of the global rate limit to the count and the delay,
  * no token across a redirect out of scope, waits that hold no thread, cancel. Each way of calling
  * each client (a {@link ClientFace}) has a subclass that makes its face for a client managed in library
- * mode; {@code ClientAdapterAgentIT} runs the same cases with the agent attached.
+ * mode; {@code io.apiwarden.it.ClientAdapterContractAgentIT} runs the same cases through the same faces
+ * on plain clients, in a JVM started with the agent ({@link #management()}).
  *
- * <p>The agent's waits are on the test's time ({@link ControlledTimer}): a case either lets them end at
- * once, or holds them to look at a call while it waits, and asserts on the delays the agent asked for,
- * never on how long anything took. Assertions are on what the server received.
+ * <p>The cases hold both ways: in library mode the agent's waits are on the test's time ({@link
+ * ControlledTimer}), with the agent they are on its own timer. So a case asserts on what the server
+ * received, and on when it arrived on the time the waits are on ("nothing is sent before a wait ends"
+ * as a gap between two arrivals at least as long as the wait), never on how long anything took.
  *
  * <p>A face that cannot do what a case needs says why in {@link #cannot}; the case then reports that
  * reason instead of passing, or asserts what the adapter does instead.
  */
 public abstract class ClientAdapterContract {
+    /**
+     * The cases that need properties of their own ({@link #TUNED_PROPERTIES}): with the agent, a JVM started
+     * with them runs these cases, and one without them the others.
+     */
+    public static final String TUNED = "tuned";
+    /** The properties of the {@link #TUNED} cases, beside the suite's. */
+    public static final Map<String, String> TUNED_PROPERTIES = Map.of(
+            // Far shorter than the slow error body of its case, which trickles for ~0.4 s.
+            "apiwarden.classify.max-body-wait", "30ms",
+            // Every call of the storm is sent and waits its own back-off, so the waits can be counted.
+            "apiwarden.throttle.gate.enabled", "false");
+    /** The suite's properties, beside the API's and the tokens. */
+    public static final Map<String, String> SUITE_PROPERTIES = Map.of(
+            // Short, so that the five waits of a back-off take well under a second on real time: 20+40+80+160+320 ms.
+            "apiwarden.backoff.initial-delay", "20ms",
+            // The most the budget allows (docs/configuration.md): the storm resends up to five times a call, and
+            // with the agent one JVM runs every case; the budget has tests of its own (RetryBudgetTest).
+            "apiwarden.throttle.retry-budget.min-per-second", "1000");
+    private static final Duration INITIAL_DELAY = Duration.ofMillis(20);
     private static final Duration PATIENCE = Duration.ofSeconds(10);
     private static final String USER = "/api/v1/user";
     private static final int STORM = 50;
+    /**
+     * How long the storm's calls are refused from the first one on: shorter than a call's whole back-off
+     * (620 ms, which no wait may outlast, a server's Retry-After included), so that each call gets through;
+     * long enough that a thread held by the waits would be seen held (the agent's waits on real time).
+     */
+    private static final Duration STORM_WINDOW = Duration.ofMillis(300);
+    /** The back-off's waits before the last, the longest (320 ms): long enough, on real time, to cancel a call while it waits. */
+    private static final int WAITS_BEFORE_THE_LAST = 4;
 
     /** What a case needs that not every client can do. */
     protected enum Capability {
@@ -53,20 +81,25 @@ public abstract class ClientAdapterContract {
         CANCEL
     }
 
-    protected final MutableClock clock = MutableClock.atEpochDay();
-    protected final ControlledTimer timer = new ControlledTimer(clock);
-    protected final FakeTokenEndpoint tokens = new FakeTokenEndpoint();
-    private final MockWebServer server = new MockWebServer();
+    private final Management managed = management();
+    private final ScriptedApi api = new ScriptedApi(managed::nanoTime);
     private final MockWebServer elsewhere = new MockWebServer();
-    private final ScriptedApi api = new ScriptedApi();
     private final ScriptedApi elsewhereApi = new ScriptedApi();
     private final List<ClientFace> faces = new ArrayList<>();
+    private MockWebServer server;
+    private int refreshesBefore;
 
     /**
-     * The face under test, for a client managed by {@code warden} in library mode, following redirects
-     * or not. The agent's waits are to go on {@code warden.scheduler()}.
+     * The face under test, following redirects or not, for a client managed by {@code warden} in library
+     * mode, whose waits are to go on {@code warden.scheduler()}; {@code warden} is null when the agent
+     * manages the client: the face is then the plain client, as an app builds it.
      */
     protected abstract ClientFace face(Warden warden, boolean followRedirects) throws Exception;
+
+    /** Who manages the cases' clients: a warden of each case's own, in library mode, unless a subclass says otherwise. */
+    protected Management management() {
+        return new LibraryManagement();
+    }
 
     /** Why this face cannot do what {@code capability} asks, or null when it can. */
     protected String cannot(Capability capability) {
@@ -75,33 +108,30 @@ public abstract class ClientAdapterContract {
 
     @BeforeEach
     void startServers() throws Exception {
-        server.setDispatcher(api);
-        server.start(0);
+        server = managed.apiServer(api);
         elsewhere.setDispatcher(elsewhereApi);
         elsewhere.start(0);
+        refreshesBefore = managed.refreshes();
     }
 
     @AfterEach
     void stopAll() {
         faces.forEach(ClientFace::close);
-        timer.close();
-        server.close();
+        managed.close();
         elsewhere.close();
     }
 
-    /** A face of a client managed by a warden of its own, with {@code properties} beside the suite's. */
-    private ClientFace face(boolean followRedirects, String... properties) throws Exception {
-        List<String> all = new ArrayList<>(List.of(
-                "apiwarden.base-url", url("/api/v1"),
-                "apiwarden.access-token", "access-0",
-                "apiwarden.refresh-token", "refresh-0",
-                "apiwarden.token-url", url("/auth/token"),
-                "apiwarden.backoff.initial-delay", "1s"));
-        all.addAll(List.of(properties));
-        Warden warden = TestWardens.warden(TestWardens.config(all.toArray(new String[0])), tokens, timer, clock);
-        ClientFace face = face(warden, followRedirects);
+    /** A face of a client managed with the suite's properties and {@code caseProperties}. */
+    private ClientFace face(boolean followRedirects, Map<String, String> caseProperties) throws Exception {
+        Map<String, String> properties = new HashMap<>(SUITE_PROPERTIES);
+        properties.putAll(caseProperties);
+        ClientFace face = face(managed.warden(url("/api/v1"), properties), followRedirects);
         faces.add(face);
         return face;
+    }
+
+    private ClientFace face(boolean followRedirects) throws Exception {
+        return face(followRedirects, Map.of());
     }
 
     private String url(String path) {
@@ -122,8 +152,26 @@ public abstract class ClientAdapterContract {
         }
     }
 
-    private static List<String> bearers(List<Arrival> requests) {
-        return requests.stream().map(Arrival::authorization).toList();
+    /** Token refreshes in this case. */
+    private int refreshes() {
+        return managed.refreshes() - refreshesBefore;
+    }
+
+    /** Two requests: the first with the token there was, the resend with the one the one refresh issued. */
+    private void assertRefreshedOnceAndResent(List<Arrival> requests) {
+        assertThat(requests).hasSize(2);
+        assertThat(requests.get(0).authorization()).startsWith("Bearer ");
+        assertThat(requests.get(1).authorization()).startsWith("Bearer ").isNotEqualTo(requests.get(0).authorization());
+        assertThat(refreshes()).isEqualTo(1);
+    }
+
+    /** Each of {@code requests} after the first came at least the back-off's wait after the one before it. */
+    private static void assertSentOnlyOnceEachWaitEnded(List<Arrival> requests, int waits) {
+        for (int i = 1; i <= waits; i++) {
+            Duration gap = Duration.ofNanos(requests.get(i).nanos() - requests.get(i - 1).nanos());
+            // A wait may end late (on a busy machine, on real time), never early.
+            assertThat(gap).as("the wait before resend %d", i).isGreaterThanOrEqualTo(INITIAL_DELAY.multipliedBy(1L << (i - 1)));
+        }
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -139,12 +187,12 @@ public abstract class ClientAdapterContract {
         face.call(Call.get(elsewhere.url("/api/v1/port").toString()));
         face.call(Call.get(otherHostUrl("/api/v1/host")));
 
-        assertThat(bearers(api.requests(USER))).containsExactly("Bearer access-0");
+        assertThat(api.requests(USER)).singleElement().extracting(Arrival::authorization).asString().startsWith("Bearer ");
         assertThat(api.requests("/api/v1beta/user")).singleElement().extracting(Arrival::authorization).isNull();
         assertThat(api.requests("/other")).singleElement().extracting(Arrival::authorization).isNull();
         assertThat(elsewhereApi.requests("/api/v1/port")).singleElement().extracting(Arrival::authorization).isNull();
         assertThat(api.requests("/api/v1/host")).singleElement().extracting(Arrival::authorization).isNull();
-        assertThat(tokens.requests()).isZero();
+        assertThat(refreshes()).isZero();
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -156,8 +204,7 @@ public abstract class ClientAdapterContract {
 
         assertThat(face(false).call(Call.get(url(USER)))).isEqualTo(new Reply(200, "user"));
 
-        assertThat(bearers(api.requests(USER))).containsExactly("Bearer access-0", "Bearer access-1");
-        assertThat(tokens.requests()).isEqualTo(1);
+        assertRefreshedOnceAndResent(api.requests(USER));
     }
 
     @Test
@@ -166,8 +213,7 @@ public abstract class ClientAdapterContract {
 
         assertThat(face(false).call(Call.get(url(USER)))).isEqualTo(new Reply(401, ScriptedApi.INVALID_TOKEN_BODY));
 
-        assertThat(bearers(api.requests(USER))).containsExactly("Bearer access-0", "Bearer access-1");
-        assertThat(tokens.requests()).isEqualTo(1);
+        assertRefreshedOnceAndResent(api.requests(USER));
     }
 
     @Test
@@ -178,6 +224,7 @@ public abstract class ClientAdapterContract {
 
         assertThat(reply).isEqualTo(new Reply(200, "made"));
         assertThat(api.requests("/api/v1/items")).extracting(Arrival::body).containsExactly("{\"name\":\"a\"}", "{\"name\":\"a\"}");
+        assertRefreshedOnceAndResent(api.requests("/api/v1/items"));
     }
 
     @Test
@@ -190,12 +237,12 @@ public abstract class ClientAdapterContract {
         if (cannot(Capability.RESEND_STREAMED_BODY) == null) {
             assertThat(reply).isEqualTo(new Reply(200, "made"));
             assertThat(api.requests("/api/v1/items")).extracting(Arrival::body).containsExactly(body, body);
-            assertThat(tokens.requests()).isEqualTo(1);
+            assertRefreshedOnceAndResent(api.requests("/api/v1/items"));
         } else {
             // Not resent: the app gets the API's answer to the one attempt, as without the agent.
             assertThat(reply).isEqualTo(new Reply(401, ScriptedApi.INVALID_TOKEN_BODY));
             assertThat(api.requests("/api/v1/items")).extracting(Arrival::body).containsExactly(body);
-            assertThat(tokens.requests()).isZero();
+            assertThat(refreshes()).isZero();
         }
     }
 
@@ -203,6 +250,7 @@ public abstract class ClientAdapterContract {
     // An error body held to classify it, for a bounded time.
 
     @Test
+    @Tag(TUNED)
     void anErrorBodySlowerThanTheBoundGoesToTheAppAsItIsJudgedByItsStatus() throws Exception {
         // Only the body's end says invalid_token, and the body comes a byte at a time: ~0.4 s in all, far past
         // the bound. Waited for whole, it would be refreshed and resent; past the bound it is the app's 403.
@@ -210,11 +258,11 @@ public abstract class ClientAdapterContract {
         api.script(USER, () -> new MockResponse.Builder().code(403).body(body)
                 .throttleBody(1, 10, TimeUnit.MILLISECONDS).build(), ScriptedApi.ok("user"));
 
-        Reply reply = face(false, "apiwarden.classify.max-body-wait", "30ms").call(Call.get(url(USER)));
+        Reply reply = face(false, TUNED_PROPERTIES).call(Call.get(url(USER)));
 
         assertThat(reply).isEqualTo(new Reply(403, body));
         assertThat(api.requests(USER)).hasSize(1);
-        assertThat(tokens.requests()).isZero();
+        assertThat(refreshes()).isZero();
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -223,27 +271,15 @@ public abstract class ClientAdapterContract {
     @Test
     void theRateLimitIsWaitedOutMaxRetriesTimesWithDelaysDoublingAndNothingGoesBeforeAWaitEnds() throws Exception {
         api.script(USER, ScriptedApi.rateLimited());
-        timer.hold();
-
         ClientFace face = face(false);
-        Running call = face.start(Call.get(url(USER)));
-        for (int sent = 1; sent <= 5; sent++) {
-            assertThat(timer.awaitWaiting(1, PATIENCE)).as("wait %d began", sent).isTrue();
-            assertThat(api.requests(USER)).as("sent before wait %d ended", sent).hasSize(sent);
-            timer.releaseHeld();
-        }
+
         // A client that retries a 429 itself does so once the agent gave up, as without the agent; its
         // retry is the same call, with no back-off left, and may wait at the rate-limit gate.
-        timer.flow();
+        assertThat(face.call(Call.get(url(USER)))).isEqualTo(new Reply(429, ScriptedApi.RATE_LIMIT_BODY));
 
-        assertThat(call.outcome().get(PATIENCE.toSeconds(), TimeUnit.SECONDS))
-                .isEqualTo(new Reply(429, ScriptedApi.RATE_LIMIT_BODY));
-        assertThat(api.requests(USER)).hasSize(6 + face.ownRetriesOfARateLimit());
-        assertThat(timer.delays()).startsWith(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(4),
-                Duration.ofSeconds(8), Duration.ofSeconds(16));
-        if (face.ownRetriesOfARateLimit() == 0) {
-            assertThat(timer.delays()).hasSize(5);
-        }
+        List<Arrival> limited = api.requests(USER);
+        assertThat(limited).hasSize(6 + face.ownRetriesOfARateLimit());
+        assertSentOnlyOnceEachWaitEnded(limited, 5);
     }
 
     @Test
@@ -252,8 +288,9 @@ public abstract class ClientAdapterContract {
 
         assertThat(face(false).call(Call.get(url(USER)))).isEqualTo(new Reply(200, "user"));
 
-        assertThat(bearers(api.requests(USER))).containsExactly("Bearer access-0", "Bearer access-0", "Bearer access-0");
-        assertThat(timer.delays()).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2));
+        List<Arrival> sent = api.requests(USER);
+        assertThat(sent).hasSize(3).extracting(Arrival::authorization).containsOnly(sent.get(0).authorization());
+        assertSentOnlyOnceEachWaitEnded(sent, 2);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -266,7 +303,7 @@ public abstract class ClientAdapterContract {
 
         assertThat(face(true).call(Call.get(url(USER)))).isEqualTo(new Reply(200, "ok /landing"));
 
-        assertThat(bearers(api.requests(USER))).containsExactly("Bearer access-0");
+        assertThat(api.requests(USER)).singleElement().extracting(Arrival::authorization).asString().startsWith("Bearer ");
         assertThat(elsewhereApi.requests("/landing")).singleElement().extracting(Arrival::authorization).isNull();
     }
 
@@ -277,7 +314,7 @@ public abstract class ClientAdapterContract {
 
         assertThat(face(true).call(Call.get(url(USER)))).isEqualTo(new Reply(200, "ok /other/landing"));
 
-        assertThat(bearers(api.requests(USER))).containsExactly("Bearer access-0");
+        assertThat(api.requests(USER)).singleElement().extracting(Arrival::authorization).asString().startsWith("Bearer ");
         assertThat(api.requests("/other/landing")).singleElement().extracting(Arrival::authorization).isNull();
     }
 
@@ -288,86 +325,53 @@ public abstract class ClientAdapterContract {
 
         assertThat(face(true).call(Call.get(url(USER)))).isEqualTo(new Reply(200, "ok /api/v1/users/me"));
 
-        assertThat(bearers(api.requests("/api/v1/users/me"))).containsExactly("Bearer access-0");
+        assertThat(api.requests("/api/v1/users/me")).singleElement().extracting(Arrival::authorization).asString()
+                .isEqualTo(api.requests(USER).get(0).authorization()).startsWith("Bearer ");
     }
 
     // ---------------------------------------------------------------------------------------------
     // Waits that hold no thread, and cancel.
 
     @Test
+    @Tag(TUNED)
     void asyncCallsWaitingOutTheRateLimitHoldNoThread() throws Exception {
         // The gate is off so that every call is sent and waits its own back-off: then the waits can be
         // counted. Calls waiting at the gate hold no thread either (ThrottledCallsTest).
-        ClientFace face = face(false, "apiwarden.throttle.gate.enabled", "false");
+        ClientFace face = face(false, TUNED_PROPERTIES);
         if (!face.async()) {
             abort("a blocking call waits on the app's own thread, which the app gave it: nothing to hold");
         }
-        api.script(USER, ScriptedApi.rateLimited());
-        timer.hold();
+        api.rateLimitWindow(USER, STORM_WINDOW);
+        managed.holdWaits();
 
         List<Running> calls = new ArrayList<>();
         for (int i = 0; i < STORM; i++) {
             calls.add(face.start(Call.get(url(USER))));
         }
-        assertThat(timer.awaitWaiting(STORM, PATIENCE)).as("all %d calls wait (%d do)", STORM, timer.waiting()).isTrue();
+        assertThat(api.awaitRequests(USER, STORM, PATIENCE)).as("all %d calls sent", STORM).isTrue();
+        managed.assertNoThreadHeldWhileWaiting(face, calls);
 
-        assertThat(awaitNoThreadParkedInTheAgent()).as("threads parked in the agent's code while %d calls wait", STORM).isEmpty();
-        if (face.busyClientThreads().isPresent()) {
-            assertThat(awaitNoBusyClientThread(face)).as("the client's threads busy with calls").isZero();
-        }
-        assertThat(api.requests(USER)).hasSize(STORM);
-
-        api.script(USER, ScriptedApi.ok("user"));
-        timer.flow();
         for (Running call : calls) {
-            assertThat(call.outcome().get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isEqualTo(new Reply(200, "user"));
+            assertThat(call.outcome().get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isEqualTo(new Reply(200, "ok " + USER));
         }
-        assertThat(api.requests(USER)).hasSize(2 * STORM);
-    }
-
-    /**
-     * The client's threads busy with calls once the last call to start its wait has left the client's
-     * thread (its wait is registered a moment before its thread returns to the client); a call whose
-     * wait holds a thread keeps it busy, and fails the case.
-     */
-    private static int awaitNoBusyClientThread(ClientFace face) {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        int busy = face.busyClientThreads().getAsInt();
-        while (busy != 0 && System.nanoTime() < end) {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-            busy = face.busyClientThreads().getAsInt();
-        }
-        return busy;
-    }
-
-    /**
-     * The threads parked in the agent's code once those that were still on their way out of it (the
-     * last calls to start their wait) are gone; a thread a wait holds stays, and fails the case.
-     */
-    private static List<String> awaitNoThreadParkedInTheAgent() {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        List<String> parked = ParkedThreads.inAgentCode();
-        while (!parked.isEmpty() && System.nanoTime() < end) {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-            parked = ParkedThreads.inAgentCode();
-        }
-        return parked;
     }
 
     @Test
     void cancellingACallWhileItWaitsOutTheRateLimitEndsItAndSendsNothingMore() throws Exception {
         requireCapability(Capability.CANCEL);
         api.script(USER, ScriptedApi.rateLimited());
-        timer.hold();
+        managed.holdWaits();
 
         Running call = face(false).start(Call.get(url(USER)));
-        assertThat(timer.awaitWaiting(1, PATIENCE)).as("the wait began").isTrue();
+        for (int sent = 1; sent <= WAITS_BEFORE_THE_LAST; sent++) {
+            assertThat(managed.awaitWaitBegun(api, USER, sent, PATIENCE)).as("wait %d began", sent).isTrue();
+            managed.endHeldWaits();
+        }
+        assertThat(managed.awaitWaitBegun(api, USER, WAITS_BEFORE_THE_LAST + 1, PATIENCE)).as("the last wait began").isTrue();
         call.cancel();
 
         assertThat(call.outcome()).as("the app's call ended").failsWithin(PATIENCE);
-        assertThat(timer.awaitNoneWaiting(PATIENCE)).as("the wait was given up").isTrue();
-        assertThat(timer.givenUp()).isEqualTo(1);
-        timer.flow();
-        assertThat(api.requests(USER)).hasSize(1);
+        managed.assertWaitGivenUp(INITIAL_DELAY.multipliedBy(1L << WAITS_BEFORE_THE_LAST));
+        assertThat(api.requests(USER)).hasSize(WAITS_BEFORE_THE_LAST + 1);
     }
 }

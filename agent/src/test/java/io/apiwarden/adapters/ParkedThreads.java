@@ -18,6 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class ParkedThreads {
     private static final String MARKER = "io/apiwarden/core/engine/CallDriver.class";
+    /** Where the agent's jar puts the libraries it bundles (agent/pom.xml, the shade plugin's relocations). */
+    private static final String SHADED = "io.apiwarden.shaded.";
     private static final Map<String, Boolean> AGENT_CLASSES = new ConcurrentHashMap<>();
 
     private ParkedThreads() {
@@ -93,7 +95,9 @@ public final class ParkedThreads {
     }
 
     private static boolean isAgentClass(String className, String agentRoot) {
-        if (!className.startsWith("io.apiwarden.") || agentRoot == null) {
+        // The libraries the agent's jar bundles run threads of their own (the span exporter's worker waits
+        // for spans all along): their waits are not a call's.
+        if (!className.startsWith("io.apiwarden.") || className.startsWith(SHADED) || agentRoot == null) {
             return false;
         }
         return AGENT_CLASSES.computeIfAbsent(className, name -> {

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -17,8 +18,8 @@ import java.util.function.Supplier;
  * in order and then repeats the script's last answer; an unscripted path answers 200. Every request
  * is recorded with the time it arrived, by path, and a test can wait for requests to arrive.
  *
- * <p>{@code /arrivals?path=P} (outside any API) answers how many requests {@code P} has had, so that
- * an app in another JVM can wait for the server too. A token endpoint, when given, answers its path.
+ * <p>Arrivals are stamped on the time the agent's waits
+ * are on (the test's own in library mode), so that the gaps between them say how long the agent waited.
  */
 public final class ScriptedApi extends Dispatcher {
     public static final String INVALID_TOKEN_BODY = "{\"message\":\"OAuth invalid token\"}";
@@ -26,10 +27,9 @@ public final class ScriptedApi extends Dispatcher {
 
     private final Map<String, Script> scripts = new ConcurrentHashMap<>();
     private final List<Arrival> arrivals = new ArrayList<>();
-    private final String tokenPath;
-    private final Dispatcher tokenEndpoint;
+    private final LongSupplier nanoTime;
 
-    /** Received, by path, with when it arrived ({@link System#nanoTime()}). */
+    /** Received, by path, with when it arrived (on the server's time, in nanoseconds). */
     public record Arrival(String path, RecordedRequest request, long nanos) {
         public String authorization() {
             return request.getHeaders().get("Authorization");
@@ -40,14 +40,14 @@ public final class ScriptedApi extends Dispatcher {
         }
     }
 
+    /** On real time. */
     public ScriptedApi() {
-        this(null, null);
+        this(System::nanoTime);
     }
 
-    /** With a token endpoint at {@code tokenPath}, whose requests are not recorded here. */
-    public ScriptedApi(String tokenPath, Dispatcher tokenEndpoint) {
-        this.tokenPath = tokenPath;
-        this.tokenEndpoint = tokenEndpoint;
+    /** On {@code nanoTime}. */
+    public ScriptedApi(LongSupplier nanoTime) {
+        this.nanoTime = nanoTime;
     }
 
     /** From now on, {@code path} answers these in order, then the last one again and again. */
@@ -58,8 +58,8 @@ public final class ScriptedApi extends Dispatcher {
     }
 
     /**
-     * {@code path} refuses every request for the global rate limit, with {@code Retry-After}, from its
-     * first request until {@code window} has passed since; then answers 200.
+     * {@code path} refuses every request for the global rate limit, with no {@code Retry-After} (the
+     * back-off is the agent's own), from its first request until {@code window} has passed since; then answers 200.
      */
     public ScriptedApi rateLimitWindow(String path, Duration window) {
         scripts.put(path, new Script(null, window.toNanos()));
@@ -69,13 +69,7 @@ public final class ScriptedApi extends Dispatcher {
     @Override
     public MockResponse dispatch(RecordedRequest request) throws InterruptedException {
         String path = request.getUrl().encodedPath();
-        if (path.equals(tokenPath) && tokenEndpoint != null) {
-            return tokenEndpoint.dispatch(request);
-        }
-        if (path.equals("/arrivals")) {
-            return ok(Integer.toString(requests(request.getUrl().queryParameter("path")).size())).get();
-        }
-        long now = System.nanoTime();
+        long now = nanoTime.getAsLong();
         int before;
         synchronized (arrivals) {
             before = (int) arrivals.stream().filter(a -> a.path.equals(path)).count();
@@ -167,7 +161,7 @@ public final class ScriptedApi extends Dispatcher {
             if (left <= 0) {
                 return ok("ok " + path).get();
             }
-            return rateLimited((int) ((left + 999_999_999L) / 1_000_000_000L)).get();
+            return rateLimited().get();
         }
     }
 }

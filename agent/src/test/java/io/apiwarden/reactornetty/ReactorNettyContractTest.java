@@ -29,8 +29,7 @@ class ReactorNettyContractTest extends ClientAdapterContract {
     @Override
     protected String cannot(Capability capability) {
         if (capability == Capability.RESEND_STREAMED_BODY) {
-            return "a body publisher handed over once may be hot, or hold buffers Netty released after the first write;"
-                    + " a body function is written anew on each subscription instead (docs/architecture.md, Reactor Netty)";
+            return ReactorNettyFace.STREAMED_BODY_NOT_RESENT;
         }
         return null;
     }

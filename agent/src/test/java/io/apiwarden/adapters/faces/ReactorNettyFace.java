@@ -21,6 +21,11 @@ import java.util.function.UnaryOperator;
  * face stands for both ways of calling.
  */
 public final class ReactorNettyFace implements ClientFace {
+    /** Why a streamed body is not resent after a refresh (the contract's RESEND_STREAMED_BODY). */
+    public static final String STREAMED_BODY_NOT_RESENT = "a body publisher handed over once may be hot, or hold buffers Netty"
+            + " released after the first write; a body function is written anew on each subscription instead"
+            + " (docs/architecture.md, Reactor Netty)";
+
     private final HttpClient client;
     private final UnaryOperator<HttpClient> manage;
     private final Runnable close;

@@ -1,0 +1,152 @@
+package io.apiwarden.it;
+
+import io.apiwarden.adapters.ClientFace;
+import io.apiwarden.adapters.ClientFace.Running;
+import io.apiwarden.adapters.Management;
+import io.apiwarden.adapters.ParkedThreads;
+import io.apiwarden.adapters.ScriptedApi;
+import io.apiwarden.core.Warden;
+import mockwebserver3.Dispatcher;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.abort;
+
+/**
+ * The agent this JVM was started with manages the contract's clients (Failsafe's {@code contract-agent}
+ * executions: {@code -javaagent} and the {@code apiwarden.*} properties in the {@code argLine}). The agent
+ * read the API's and the token service's URL at start, so the API's server is one for the whole JVM, on the
+ * port the build reserved ({@code apiwarden.it.contract-port}); each case puts its own script behind it.
+ * The token service behind it issues a token of its own on each refresh. Waits are on the agent's own timer,
+ * on real time: the test cannot hold them, only look while they last.
+ */
+final class AgentManagement implements Management {
+    /** The port the agent was told the API is on. */
+    private static final String PORT_PROPERTY = "apiwarden.it.contract-port";
+    /**
+     * How long a thread must stay parked at one frame in the agent's code to count as held by a wait: longer
+     * than the agent's code parks a thread for a moment (a lock of the JDK's timer, a class being
+     * initialised), shorter than the storm's calls wait in all (300 ms, in waits of 20 to 160 ms with a
+     * resend of a millisecond between: samples land in the waits).
+     */
+    private static final Duration HELD = Duration.ofMillis(200);
+    /** Between two looks at the threads while the storm's calls wait. */
+    private static final Duration SAMPLE_EVERY = Duration.ofMillis(20);
+    /** Enough looks to have seen a thread held for {@link #HELD}. */
+    private static final int MIN_SAMPLES = 5;
+    /** Past the end of a wait, for a resend that should not come to have come: a busy machine's lateness. */
+    private static final Duration LATE = Duration.ofMillis(300);
+    private static final Duration PATIENCE = Duration.ofSeconds(20);
+
+    private static final FakeOAuthApi TOKENS = new FakeOAuthApi();
+    private static final Routing ROUTING = new Routing();
+    private static final MockWebServer SERVER = startServer();
+
+    /** The token service at its path, the case's API everywhere else. */
+    private static final class Routing extends Dispatcher {
+        volatile Dispatcher api;
+
+        @Override
+        public MockResponse dispatch(RecordedRequest request) throws InterruptedException {
+            return request.getUrl().encodedPath().startsWith("/auth/") ? TOKENS.dispatch(request) : api.dispatch(request);
+        }
+    }
+
+    private static MockWebServer startServer() {
+        String port = System.getProperty(PORT_PROPERTY);
+        if (port == null || System.getProperty("apiwarden.base-url") == null) {
+            throw new IllegalStateException("run in a JVM started with the agent and " + PORT_PROPERTY
+                    + " (agent/pom.xml, the contract-agent executions of Failsafe)");
+        }
+        // Each refresh issues a token of its own, so a resend can be told to carry a new one.
+        TOKENS.revocable = true;
+        MockWebServer server = new MockWebServer();
+        server.setDispatcher(ROUTING);
+        try {
+            server.start(Integer.parseInt(port));
+        } catch (IOException e) {
+            throw new UncheckedIOException("the port the agent was told the API is on is taken: " + port, e);
+        }
+        return server;
+    }
+
+    @Override
+    public MockWebServer apiServer(Dispatcher api) {
+        ROUTING.api = api;
+        return SERVER;
+    }
+
+    @Override
+    public long nanoTime() {
+        return System.nanoTime();
+    }
+
+    @Override
+    public Warden warden(String apiBaseUrl, Map<String, String> properties) {
+        Map<String, String> missing = new TreeMap<>();
+        properties.forEach((key, value) -> {
+            if (!value.equals(System.getProperty(key))) {
+                missing.put(key, value);
+            }
+        });
+        if (!missing.isEmpty()) {
+            abort("needs the agent started with " + missing + ": another execution of Failsafe (agent/pom.xml) runs it");
+        }
+        assertThat(apiBaseUrl).as("the API the agent was told of").isEqualTo(System.getProperty("apiwarden.base-url"));
+        return null;
+    }
+
+    @Override
+    public int refreshes() {
+        return TOKENS.tokenRequests.size();
+    }
+
+    @Override
+    public void holdWaits() {
+        // Real waits: each ends on its own.
+    }
+
+    @Override
+    public boolean awaitWaitBegun(ScriptedApi api, String path, int sent, Duration patience) throws InterruptedException {
+        // The server has answered: the agent's wait begins as the answer comes in.
+        return api.awaitRequests(path, sent, patience);
+    }
+
+    @Override
+    public void endHeldWaits() {
+        // None held.
+    }
+
+    @Override
+    public void assertNoThreadHeldWhileWaiting(ClientFace face, List<Running> calls) throws Exception {
+        ParkedThreads.Watch watch = new ParkedThreads.Watch(HELD);
+        long end = System.nanoTime() + PATIENCE.toNanos();
+        while (calls.stream().anyMatch(c -> !c.outcome().isDone()) && System.nanoTime() < end) {
+            watch.sample();
+            TimeUnit.NANOSECONDS.sleep(SAMPLE_EVERY.toNanos());
+        }
+        assertThat(watch.samples()).as("looks at the threads while the calls waited").isGreaterThanOrEqualTo(MIN_SAMPLES);
+        assertThat(watch.held()).as("threads the agent's code kept parked while %d calls waited", calls.size()).isEmpty();
+    }
+
+    @Override
+    public void assertWaitGivenUp(Duration asked) throws InterruptedException {
+        // Nothing to look at but the server: a resend the cancel failed to stop would come once the wait ended.
+        TimeUnit.NANOSECONDS.sleep(asked.plus(LATE).toNanos());
+    }
+
+    @Override
+    public void close() {
+        // The server serves every case of the JVM: the agent knows no other.
+    }
+}

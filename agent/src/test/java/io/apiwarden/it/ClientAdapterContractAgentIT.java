@@ -1,0 +1,104 @@
+package io.apiwarden.it;
+
+import io.apiwarden.adapters.ClientAdapterContract;
+import io.apiwarden.adapters.ClientFace;
+import io.apiwarden.adapters.Management;
+import io.apiwarden.adapters.faces.ApacheAsyncFace;
+import io.apiwarden.adapters.faces.ApacheClassicFace;
+import io.apiwarden.adapters.faces.JdkFaces;
+import io.apiwarden.adapters.faces.OkHttpFaces;
+import io.apiwarden.adapters.faces.ReactorNettyFace;
+import io.apiwarden.core.Warden;
+import org.junit.jupiter.api.Nested;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.resources.ConnectionProvider;
+
+import java.time.Duration;
+
+/**
+ * {@link ClientAdapterContract} with the agent attached: the same cases, through the same faces, on plain
+ * clients as an app builds them, which the agent this JVM was started with weaves. Failsafe runs this class
+ * in JVMs of its own, one per set of properties (agent/pom.xml, the {@code contract-agent} executions), with
+ * the API's server on a port the build reserved, since the agent reads its URL at start.
+ */
+class ClientAdapterContractAgentIT {
+
+    /** The cases with the agent: its waits on its own timer, its token service over HTTP. */
+    abstract static class WithTheAgent extends ClientAdapterContract {
+        @Override
+        protected Management management() {
+            return new AgentManagement();
+        }
+
+        @Override
+        protected final ClientFace face(Warden none, boolean followRedirects) {
+            return plainFace(followRedirects);
+        }
+
+        /** The face on a client built as the app builds it, following redirects or not. */
+        abstract ClientFace plainFace(boolean followRedirects);
+    }
+
+    @Nested
+    class JdkSend extends WithTheAgent {
+        @Override
+        ClientFace plainFace(boolean followRedirects) {
+            return JdkFaces.send(JdkFaces.builder(followRedirects).build());
+        }
+    }
+
+    @Nested
+    class JdkSendAsync extends WithTheAgent {
+        @Override
+        ClientFace plainFace(boolean followRedirects) {
+            return JdkFaces.sendAsync(JdkFaces.builder(followRedirects).build());
+        }
+    }
+
+    @Nested
+    class OkHttpExecute extends WithTheAgent {
+        @Override
+        ClientFace plainFace(boolean followRedirects) {
+            return OkHttpFaces.execute(OkHttpFaces.builder(followRedirects).build(), OkHttpFaces.CallMethods.own());
+        }
+    }
+
+    @Nested
+    class OkHttpEnqueue extends WithTheAgent {
+        @Override
+        ClientFace plainFace(boolean followRedirects) {
+            return OkHttpFaces.enqueue(OkHttpFaces.builder(followRedirects).build(), OkHttpFaces.CallMethods.own());
+        }
+    }
+
+    @Nested
+    class ApacheClassic extends WithTheAgent {
+        @Override
+        ClientFace plainFace(boolean followRedirects) {
+            return new ApacheClassicFace(ApacheClassicFace.builder(followRedirects).build());
+        }
+    }
+
+    @Nested
+    class ApacheAsync extends WithTheAgent {
+        @Override
+        ClientFace plainFace(boolean followRedirects) {
+            return new ApacheAsyncFace(ApacheAsyncFace.builder(followRedirects).build());
+        }
+    }
+
+    @Nested
+    class ReactorNetty extends WithTheAgent {
+        @Override
+        ClientFace plainFace(boolean followRedirects) {
+            ConnectionProvider pool = ConnectionProvider.builder("contract").maxConnections(64).pendingAcquireMaxCount(-1).build();
+            return new ReactorNettyFace(HttpClient.create(pool).followRedirect(followRedirects), request -> request,
+                    () -> pool.disposeLater().block(Duration.ofSeconds(10)));
+        }
+
+        @Override
+        protected String cannot(Capability capability) {
+            return capability == Capability.RESEND_STREAMED_BODY ? ReactorNettyFace.STREAMED_BODY_NOT_RESENT : null;
+        }
+    }
+}
