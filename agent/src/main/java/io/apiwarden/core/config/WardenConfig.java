@@ -1,10 +1,10 @@
 package io.apiwarden.core.config;
 
 import io.apiwarden.core.scope.ApiScope;
+import io.apiwarden.core.secret.SecretFile;
 import io.apiwarden.core.token.ClientAuthentication;
 import io.apiwarden.core.token.Grant;
 import io.apiwarden.core.token.TokenText;
-import io.apiwarden.core.token.store.redis.RedisStoreSettings;
 
 import java.io.IOException;
 import java.net.URI;

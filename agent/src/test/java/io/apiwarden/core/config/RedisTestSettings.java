@@ -1,4 +1,4 @@
-package io.apiwarden.core.token.store.redis;
+package io.apiwarden.core.config;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -6,18 +6,18 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Settings for the tests, read the way the agent reads them. */
-final class RedisTestSettings {
+public final class RedisTestSettings {
     private RedisTestSettings() {
     }
 
     /** The settings for {@code apiwarden.store=url} and further properties as key, value pairs. */
-    static RedisStoreSettings of(String url, String... more) {
+    public static RedisStoreSettings of(String url, String... more) {
         RedisStoreSettings.Parsed parsed = parse(url, more);
         assertThat(parsed.problems()).isEmpty();
         return parsed.settings();
     }
 
-    static RedisStoreSettings.Parsed parse(String url, String... more) {
+    public static RedisStoreSettings.Parsed parse(String url, String... more) {
         Map<String, String> properties = new HashMap<>();
         properties.put("apiwarden.store", url);
         for (int i = 0; i < more.length; i += 2) {

@@ -1,4 +1,4 @@
-package io.apiwarden.core.config;
+package io.apiwarden.core.secret;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,9 +1,6 @@
-package io.apiwarden.core.token.store.redis;
+package io.apiwarden.core.config;
 
-import io.apiwarden.core.config.ConfigProperty;
-import io.apiwarden.core.config.Durations;
-import io.apiwarden.core.config.Ports;
-import io.apiwarden.core.config.SecretFile;
+import io.apiwarden.core.secret.SecretFile;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -135,12 +132,12 @@ public final class RedisStoreSettings {
     }
 
     /** The user name to authenticate as, or null for the default user. */
-    String user() {
+    public String user() {
         return user;
     }
 
-    /** The password, or null when the server asks for none. */
-    String password() {
+    /** The password, or null when the server asks for none. A secret: only the Redis link reads it, to authenticate. */
+    public String password() {
         return password;
     }
 
@@ -154,8 +151,8 @@ public final class RedisStoreSettings {
         return encryptionKey != null;
     }
 
-    /** The AES-256 key, or null. */
-    byte[] encryptionKey() {
+    /** The AES-256 key, or null. A secret: only the store reads it, to encrypt and decrypt. */
+    public byte[] encryptionKey() {
         return encryptionKey == null ? null : encryptionKey.clone();
     }
 

@@ -1,5 +1,7 @@
-package io.apiwarden.core.config;
+package io.apiwarden.core.secret;
 
+import io.apiwarden.core.config.ConfigException;
+import io.apiwarden.core.config.WardenConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,7 +1,5 @@
-package io.apiwarden.core.token.store.redis;
+package io.apiwarden.core.config;
 
-import io.apiwarden.core.config.ConfigProperty;
-import io.apiwarden.core.config.Durations;
 import io.apiwarden.core.token.Grant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
