@@ -10,12 +10,12 @@ import java.util.stream.Collectors;
 
 /** Every client the agent manages: adding a client is adding its folder and one line here. */
 public final class ClientModules {
-    /** In the order the log, the help and the warnings name them. */
+    /** In the order they are installed, and the log, the help and the warnings name them. */
     public static final List<ClientModule> ALL = List.of(
             new JdkModule(),
             new OkHttpModule(),
-            new Apache5Module(),
-            new ReactorNettyModule());
+            new ReactorNettyModule(),
+            new Apache5Module());
 
     private ClientModules() {
     }

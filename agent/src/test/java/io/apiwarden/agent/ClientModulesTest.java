@@ -14,7 +14,7 @@ class ClientModulesTest {
 
     @Test
     void theModulesAreNamedAsTheSwitchesUsersAlreadyHave() {
-        assertThat(ClientModules.names()).containsExactly("jdk-http-client", "okhttp", "apache-httpclient", "reactor-netty");
+        assertThat(ClientModules.names()).containsExactly("jdk-http-client", "okhttp", "reactor-netty", "apache-httpclient");
         assertThat(ConfigProperty.CLIENT_ENABLED.keyFor("apache-httpclient")).isEqualTo("apiwarden.instrumentation.apache-httpclient.enabled");
         assertThat(ConfigProperty.CLIENT_ENABLED.envNameFor("reactor-netty")).isEqualTo("APIWARDEN_INSTRUMENTATION_REACTOR_NETTY_ENABLED");
     }
