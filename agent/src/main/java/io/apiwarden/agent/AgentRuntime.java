@@ -3,7 +3,7 @@ package io.apiwarden.agent;
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.config.WardenConfig;
 import io.apiwarden.core.telemetry.Telemetry;
-import io.apiwarden.jdkhttp.InternalClients;
+import io.apiwarden.clients.jdk.library.InternalClients;
 import io.apiwarden.telemetry.TelemetryFactory;
 
 import java.net.http.HttpClient;
@@ -13,7 +13,7 @@ import java.time.Clock;
  * The one {@link Warden} of the JVM, created on first use so that start-up stays cheap: every
  * client, JDK or OkHttp, shares its token manager.
  */
-final class AgentRuntime {
+public final class AgentRuntime {
     private static volatile WardenConfig config;
     private static volatile Warden warden;
 
@@ -25,7 +25,7 @@ final class AgentRuntime {
     }
 
     /** The shared runtime, or null when the agent is not configured. */
-    static Warden warden() {
+    public static Warden warden() {
         Warden w = warden;
         if (w != null) {
             return w;

@@ -7,7 +7,10 @@ import io.apiwarden.core.log.AgentLog;
 
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The agent's entry points. Start-up does the least it can: read and check the configuration,
@@ -51,7 +54,7 @@ public final class ApiWardenAgent {
             }
             WardenConfig config;
             try {
-                config = WardenConfig.fromEnvironment();
+                config = WardenConfig.fromEnvironment(ClientModules.names());
             } catch (ConfigException e) {
                 AgentLog.error("configuration is invalid, the agent stays inactive and the app runs without it: " + e.getMessage());
                 return;
@@ -61,33 +64,23 @@ public final class ApiWardenAgent {
             String api = config.scope().baseUrl().toString();
             ClientsInUse.configure(api);
             List<String> off = new ArrayList<>();
-            if (config.jdkHttpClientEnabled()) {
-                JdkHttpClientInstrumentation.install(inst);
-            } else {
-                off.add("java.net.http.HttpClient");
-            }
-            if (config.okHttpEnabled()) {
-                OkHttpInstrumentation.install(inst);
-            } else {
-                off.add("OkHttp");
-            }
-            if (config.reactorNettyEnabled()) {
-                ReactorNettyInstrumentation.install(inst);
-            } else {
-                off.add("Reactor Netty");
-            }
-            if (config.apacheHttpClientEnabled()) {
-                ApacheHttpInstrumentation.install(inst);
-            } else {
-                off.add("Apache HttpClient 5");
+            Set<String> managedClasses = new HashSet<>();
+            for (ClientModule module : ClientModules.ALL) {
+                if (config.clientEnabled(module.name())) {
+                    module.install(inst);
+                    managedClasses.addAll(module.managedClassesTheWatchKnows());
+                } else {
+                    off.add(module.displayName());
+                }
             }
             if (config.unmanagedWarningsEnabled()) {
-                UnmanagedClientHook.configure(config.scope());
-                // Apache HttpClient 5 is watched only where the agent does not manage it (its minimal clients).
-                UnmanagedClientInstrumentation.install(inst, config.apacheHttpClientEnabled());
+                UnmanagedClientHook.configure(config.scope(), ClientModules.either(
+                        ClientModules.ALL.stream().map(ClientModule::managedForm).collect(Collectors.toList())));
+                // A client library is watched only where the agent does not manage it (Apache HttpClient 5's minimal clients).
+                UnmanagedClientInstrumentation.install(inst, managedClasses);
             }
             // Which clients the app uses shows later: ClientsInUse names each when the app builds its first.
-            AgentLog.info("installed for calls to " + api + (off.size() == 4 ? ": every client is switched off"
+            AgentLog.info("installed for calls to " + api + (off.size() == ClientModules.ALL.size() ? ": every client is switched off"
                     : off.isEmpty() ? "" : " (switched off: " + String.join(", ", off) + ")"));
         } catch (Throwable t) {
             AgentLog.error("could not start; the app runs without the agent", t);

@@ -15,7 +15,7 @@ import java.util.WeakHashMap;
  *
  * @param <B> the bridge interface the glue implements
  */
-final class Glues<B> {
+public final class Glues<B> {
     private final String gluePackage;
     private final String glueClass;
     private final Class<B> bridge;
@@ -31,14 +31,14 @@ final class Glues<B> {
      * @param gluePackage the glue's package, with a trailing dot: its classes are defined beside the library
      * @param glueClass the simple name of the class implementing {@code bridge}, constructed with the {@link Warden}
      */
-    Glues(String gluePackage, String glueClass, Class<B> bridge) {
+    public Glues(String gluePackage, String glueClass, Class<B> bridge) {
         this.gluePackage = gluePackage;
         this.glueClass = gluePackage + glueClass;
         this.bridge = bridge;
     }
 
     /** The glue for the copy of the library {@code libraryClass} belongs to, or null when the agent is not configured. */
-    B of(Class<?> libraryClass) {
+    public B of(Class<?> libraryClass) {
         return AgentRuntime.warden() == null ? null : byClass.get(libraryClass);
     }
 

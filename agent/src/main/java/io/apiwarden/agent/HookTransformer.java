@@ -21,9 +21,9 @@ import java.util.Set;
  * handful of instructions; Byte Buddy's {@code Advice} did the same through its type pool and
  * method graph, which loaded some 900 classes and took about 400 ms of the app's start-up.
  */
-final class HookTransformer implements ClassFileTransformer {
+public final class HookTransformer implements ClassFileTransformer {
     /** Rewrites one class so that it calls the agent. */
-    interface Weaving {
+    public interface Weaving {
         /**
          * Whether the inserted code links to the agent's classes directly (rather than by reflection):
          * a class in a named module then needs to read the agent's module first.
@@ -45,7 +45,7 @@ final class HookTransformer implements ClassFileTransformer {
     }
 
     /** Whether classes of {@code loader} link {@code hook}'s name to the agent's own class, for {@link Weaving#canWeave}. */
-    static boolean linksTo(ClassLoader loader, Class<?> hook) {
+    public static boolean linksTo(ClassLoader loader, Class<?> hook) {
         try {
             return Class.forName(hook.getName(), false, loader) == hook;
         } catch (ClassNotFoundException | LinkageError e) {
@@ -54,13 +54,13 @@ final class HookTransformer implements ClassFileTransformer {
     }
 
     /** Chooses, for each method of a class being woven, the visitor its code goes through. */
-    interface MethodRewrite {
+    public interface MethodRewrite {
         /** {@code original} when the method stays as it is, else a visitor that inserts into it. */
         MethodVisitor rewrite(int access, String name, String descriptor, MethodVisitor original);
     }
 
     /** A class visitor that passes every method's code through what {@code rewrite} chooses for it. */
-    static ClassVisitor rewritingMethods(ClassVisitor next, MethodRewrite rewrite) {
+    public static ClassVisitor rewritingMethods(ClassVisitor next, MethodRewrite rewrite) {
         return new ClassVisitor(Opcodes.ASM9, next) {
             @Override
             public MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
@@ -90,18 +90,18 @@ final class HookTransformer implements ClassFileTransformer {
     /**
      * @param what the library, for the log line if weaving fails
      */
-    HookTransformer(String what, Map<String, Weaving> targets) {
+    public HookTransformer(String what, Map<String, Weaving> targets) {
         this(what, targets, false);
     }
 
-    HookTransformer(String what, Map<String, Weaving> targets, boolean addsMembers) {
+    public HookTransformer(String what, Map<String, Weaving> targets, boolean addsMembers) {
         this.what = what;
         this.targets = targets;
         this.addsMembers = addsMembers;
     }
 
     /** Registers the transformer and applies it to the named classes that are already loaded (late attach). */
-    void install(Instrumentation inst) {
+    public void install(Instrumentation inst) {
         this.inst = inst;
         inst.addTransformer(this, true);
         if (addsMembers) {
@@ -170,7 +170,7 @@ final class HookTransformer implements ClassFileTransformer {
     }
 
     /** The class with the hooks in. */
-    static byte[] weave(Weaving weaving, byte[] original) {
+    public static byte[] weave(Weaving weaving, byte[] original) {
         ClassReader reader = new ClassReader(original);
         // Sharing the reader's constant pool lets ASM copy every method the weaving leaves alone
         // byte for byte. Frames are not computed: the few the hooks need are written by hand, so

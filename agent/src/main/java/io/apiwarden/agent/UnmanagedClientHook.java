@@ -17,12 +17,15 @@ import java.util.function.BiPredicate;
 public final class UnmanagedClientHook {
     /** Set in {@code premain}, which loads nothing else of the watch: the rest comes with the first watched class. */
     private static volatile ApiScope scope;
+    /** The clients the agent manages, as the warning names them. */
+    private static volatile String managedClients;
 
     private UnmanagedClientHook() {
     }
 
-    static void configure(ApiScope apiScope) {
+    static void configure(ApiScope apiScope, String managed) {
         scope = apiScope;
+        managedClients = managed;
     }
 
     /** The watch of the client named {@code client} (an {@link UnmanagedClient} name); never throws. */
@@ -34,7 +37,7 @@ public final class UnmanagedClientHook {
             }
             UnmanagedClient kind = UnmanagedClient.valueOf(client);
             synchronized (Watches.BY_CLIENT) {
-                return Watches.BY_CLIENT.computeIfAbsent(kind, k -> new EscapeWatch(k, s, AgentLog::warn));
+                return Watches.BY_CLIENT.computeIfAbsent(kind, k -> new EscapeWatch(k, s, managedClients, AgentLog::warn));
             }
         } catch (Throwable t) {
             AgentLog.once(AgentLog.Level.DEBUG, "unmanaged-watch-" + client, "calls through " + client

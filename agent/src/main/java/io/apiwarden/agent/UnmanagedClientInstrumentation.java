@@ -7,6 +7,7 @@ import java.lang.instrument.Instrumentation;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Watches the HTTP clients the agent sees but does not manage, so that the first call to the API through
@@ -28,11 +29,11 @@ final class UnmanagedClientInstrumentation {
     /**
      * The methods watched: every request of the client passes one of them, with its URL at hand.
      *
-     * @param apacheManaged whether the agent manages Apache HttpClient 5 (its builders' clients, classic
-     *        and async): then only what it leaves alone is watched, the minimal clients, which have no
-     *        exec chain to join
+     * @param managedClasses the classes the client modules switched on manage ({@link ClientModule#managedClassesTheWatchKnows}):
+     *        those are not watched (Apache HttpClient 5's builders' clients, classic and async, while its module is
+     *        on; its minimal clients have no exec chain to join and are watched always)
      */
-    static List<Site> sites(boolean apacheManaged) {
+    static List<Site> sites(Set<String> managedClasses) {
         List<Site> sites = new java.util.ArrayList<>(List.of(
                 // Every request of an HttpURLConnection, HTTPS included, and every redirect it follows, is written here.
                 new Site("sun/net/www/protocol/http/HttpURLConnection", "writeRequests", "()V", 0, -1, "HTTP_URL_CONNECTION"),
@@ -46,22 +47,21 @@ final class UnmanagedClientInstrumentation {
                 new Site("org/eclipse/jetty/client/transport/HttpRequest", "send", "(Lorg/eclipse/jetty/client/Response$CompleteListener;)V",
                         0, -1, "JETTY")));
         // An async client's request is inside a producer: the target host alone says whether it is the API's origin.
-        if (!apacheManaged) {
-            sites.add(new Site("org/apache/hc/client5/http/impl/classic/InternalHttpClient", "doExecute", HC5_CLASSIC, 1, 2,
-                    "APACHE_HTTPCLIENT_5"));
-            sites.add(new Site("org/apache/hc/client5/http/impl/async/InternalAbstractHttpAsyncClient", "doExecute", HC5_ASYNC,
-                    1, -1, "APACHE_HTTPCLIENT_5"));
-        }
+        sites.add(new Site("org/apache/hc/client5/http/impl/classic/InternalHttpClient", "doExecute", HC5_CLASSIC, 1, 2,
+                "APACHE_HTTPCLIENT_5"));
+        sites.add(new Site("org/apache/hc/client5/http/impl/async/InternalAbstractHttpAsyncClient", "doExecute", HC5_ASYNC,
+                1, -1, "APACHE_HTTPCLIENT_5"));
         sites.add(new Site("org/apache/hc/client5/http/impl/classic/MinimalHttpClient", "doExecute", HC5_CLASSIC, 1, 2,
                 "APACHE_HTTPCLIENT_5"));
         sites.add(new Site("org/apache/hc/client5/http/impl/async/AbstractMinimalHttpAsyncClientBase", "doExecute", HC5_ASYNC,
                 1, -1, "APACHE_HTTPCLIENT_5"));
+        sites.removeIf(site -> managedClasses.contains(site.className));
         return sites;
     }
 
-    static void install(Instrumentation inst, boolean apacheManaged) {
+    static void install(Instrumentation inst, Set<String> managedClasses) {
         Map<String, HookTransformer.Weaving> targets = new HashMap<>();
-        for (Site site : sites(apacheManaged)) {
+        for (Site site : sites(managedClasses)) {
             targets.put(site.className, weaving(site, UnmanagedClientHook.class.getName()));
         }
         new HookTransformer("a client the agent does not manage", targets, true).install(inst);

@@ -13,8 +13,8 @@ import io.apiwarden.core.throttle.RateLimitHeaders;
 import io.apiwarden.core.throttle.RateLimitReading;
 import io.apiwarden.core.token.AccessToken;
 import io.apiwarden.core.token.Grant;
-import io.apiwarden.jdkhttp.InternalClients;
-import io.apiwarden.jdkhttp.WardenHttpClient;
+import io.apiwarden.clients.jdk.library.InternalClients;
+import io.apiwarden.clients.jdk.library.WardenHttpClient;
 import io.apiwarden.telemetry.ResponseDiagnosis;
 
 import java.io.IOException;

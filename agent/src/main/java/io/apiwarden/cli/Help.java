@@ -1,6 +1,10 @@
 package io.apiwarden.cli;
 
+import io.apiwarden.agent.ClientModule;
+import io.apiwarden.agent.ClientModules;
 import io.apiwarden.core.config.ConfigProperty;
+
+import java.util.stream.Collectors;
 
 /** The help text, with every property drawn from {@link ConfigProperty}: it cannot drift from the code. */
 final class Help {
@@ -11,9 +15,9 @@ final class Help {
         StringBuilder b = new StringBuilder()
                 .append("API Warden ").append(Main.version()).append("\n\n")
                 .append("A Java agent that manages every call a JVM app makes to one OAuth 2.0 API, through\n")
-                .append("java.net.http.HttpClient, OkHttp, Apache HttpClient 5 or Reactor Netty: it attaches the\n")
-                .append("bearer token, refreshes it when the API\n")
-                .append("says it is invalid and resends once, and backs off when the global rate limit is hit.\n\n")
+                .append(ClientModules.either(ClientModules.ALL.stream().map(ClientModule::displayName).collect(Collectors.toList())))
+                .append(":\nit attaches the bearer token, refreshes it when the API says it is invalid and resends\n")
+                .append("once, and backs off when the global rate limit is hit.\n\n")
                 .append("Attach it at start-up:\n")
                 .append("  java -javaagent:apiwarden-agent.jar -Dapiwarden.base-url=https://api.example.com/v1 \\\n")
                 .append("       -Dapiwarden.auth-url=https://auth.example.com -Dapiwarden.refresh-token-file=/path/token -jar app.jar\n\n")
@@ -28,6 +32,10 @@ final class Help {
                     .append("      ").append(p.description()).append('\n')
                     .append("      default: ").append(p.defaultValue() == null ? "none" : p.defaultValue())
                     .append(p.secret() ? "; a secret: never printed" : "").append('\n');
+        }
+        b.append("\nManaged clients (" + ConfigProperty.CLIENT + " in " + ConfigProperty.CLIENT_ENABLED.key() + "):\n");
+        for (ClientModule module : ClientModules.ALL) {
+            b.append("  ").append(module.name()).append("  ").append(module.displayName()).append('\n');
         }
         b.append("\nDurations: 500ms, 2s, 1m, 1h. Telemetry export: the standard otel.* properties and OTEL_* variables.\n")
                 .append("Reference: docs/configuration.md, docs/telemetry.md, docs/troubleshooting.md.\n");

@@ -21,7 +21,7 @@ import io.apiwarden.core.token.TokenManager;
 import io.apiwarden.core.token.TokenSharing;
 import io.apiwarden.core.token.store.FileTokenStore;
 import io.apiwarden.core.token.store.TokenStore;
-import io.apiwarden.core.token.store.redis.RedisStoreSettings;
+import io.apiwarden.core.config.RedisStoreSettings;
 import io.apiwarden.core.token.store.redis.RedisThrottleWindow;
 import io.apiwarden.core.token.store.redis.RedisTokenStore;
 import io.apiwarden.core.log.AgentLog;

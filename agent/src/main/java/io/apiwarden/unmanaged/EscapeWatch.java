@@ -19,13 +19,19 @@ import java.util.function.Consumer;
 public final class EscapeWatch implements BiPredicate<Object, Object> {
     private final UnmanagedClient client;
     private final ApiScope scope;
+    private final String managedClients;
     private final Consumer<String> warnings;
     private final AtomicBoolean over = new AtomicBoolean();
 
-    /** A watch that gives its warning to {@code warnings} ({@code AgentLog::warn} in the agent). */
-    public EscapeWatch(UnmanagedClient client, ApiScope scope, Consumer<String> warnings) {
+    /**
+     * A watch that gives its warning to {@code warnings} ({@code AgentLog::warn} in the agent).
+     *
+     * @param managedClients the clients the agent manages, as the warning names them ("OkHttp or Reactor Netty")
+     */
+    public EscapeWatch(UnmanagedClient client, ApiScope scope, String managedClients, Consumer<String> warnings) {
         this.client = client;
         this.scope = scope;
+        this.managedClients = managedClients;
         this.warnings = warnings;
     }
 
@@ -43,7 +49,7 @@ public final class EscapeWatch implements BiPredicate<Object, Object> {
                 return false;
             }
             if (over.compareAndSet(false, true)) {
-                warnings.accept(warning(client, scope));
+                warnings.accept(warning(client, scope, managedClients));
             }
         } catch (Throwable t) {
             if (over.compareAndSet(false, true)) {
@@ -55,11 +61,11 @@ public final class EscapeWatch implements BiPredicate<Object, Object> {
     }
 
     /** The warning: which client, what it misses, what to do. Names the origin only, never a path or query. */
-    static String warning(UnmanagedClient client, ApiScope scope) {
+    static String warning(UnmanagedClient client, ApiScope scope, String managedClients) {
         return "a call to " + origin(scope) + " went out through " + client.displayName()
                 + ", which the agent does not manage: calls to the API through it get no bearer token, no refresh,"
-                + " no back-off on rate limits and no spans. Send them through a managed client: java.net.http.HttpClient,"
-                + " OkHttp, Reactor Netty or Apache HttpClient 5 built with its builder (for Spring: the auto-configured"
+                + " no back-off on rate limits and no spans. Send them through a managed client: " + managedClients
+                + " (for Spring: the auto-configured"
                 + " RestClient, RestTemplate or WebClient on any of these), or switch this warning off with "
                 + ConfigProperty.UNMANAGED_WARNINGS_ENABLED.key() + "=false. Said once per client library.";
     }

@@ -1,6 +1,7 @@
 package io.apiwarden.agent;
 
 import io.apiwarden.agent.UnmanagedWeavingFixtures.Client;
+import io.apiwarden.clients.apache5.agent.Apache5Module;
 import io.apiwarden.agent.UnmanagedWeavingFixtures.RecordingHook;
 import io.apiwarden.agent.UnmanagedWeavingFixtures.ThrowingHook;
 import org.junit.jupiter.api.AfterEach;
@@ -10,6 +11,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -102,8 +104,8 @@ class UnmanagedCallWeavingTest {
 
     @Test
     void everyWatchedClassIsNamedByTheSitesAndTheSitesCoverEachClient() {
-        List<UnmanagedClientInstrumentation.Site> sites = UnmanagedClientInstrumentation.sites(false);
-        assertThat(UnmanagedClientInstrumentation.sites(true)).extracting(s -> s.className)
+        List<UnmanagedClientInstrumentation.Site> sites = UnmanagedClientInstrumentation.sites(Set.of());
+        assertThat(UnmanagedClientInstrumentation.sites(new Apache5Module().managedClassesTheWatchKnows())).extracting(s -> s.className)
                 .as("the clients the builders build (classic and async) are managed and not watched, the minimal ones are")
                 .doesNotContain("org/apache/hc/client5/http/impl/classic/InternalHttpClient",
                         "org/apache/hc/client5/http/impl/async/InternalAbstractHttpAsyncClient")

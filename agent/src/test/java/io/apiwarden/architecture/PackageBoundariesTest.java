@@ -31,15 +31,30 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PackageBoundariesTest {
     /** Package of the project to the set of the project's top-level areas it refers to, from the byte code. */
     private static Map<String, Set<String>> uses;
+    /** Each package of core to the other packages of core it refers to. */
+    private static Map<String, Set<String>> coreUses;
+    /** The client slices, {@code io.apiwarden.clients.<client>}, and the library each is for (null: the JDK's own). */
+    private static final Map<String, String> CLIENT_LIBRARIES = new TreeMap<>();
+
+    static {
+        CLIENT_LIBRARIES.put("jdk", null);
+        CLIENT_LIBRARIES.put("okhttp", "okhttp3");
+        CLIENT_LIBRARIES.put("apache5", "httpclient5");
+        CLIENT_LIBRARIES.put("reactornetty", "reactor");
+    }
 
     @BeforeAll
     static void readCompiledClasses() throws IOException, URISyntaxException {
         Path classes = Paths.get(io.apiwarden.core.Warden.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         uses = new TreeMap<>();
+        coreUses = new TreeMap<>();
         try (Stream<Path> files = Files.walk(classes.resolve("io/apiwarden"))) {
             for (Path file : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".class"))::iterator) {
-                String from = area(classes.relativize(file).toString().replace('\\', '/'));
+                String internalName = classes.relativize(file).toString().replace('\\', '/');
+                String from = area(internalName);
                 Set<String> to = uses.computeIfAbsent(from, k -> new TreeSet<>());
+                String fromCore = corePackage(internalName);
+                Set<String> toCore = fromCore == null ? new TreeSet<>() : coreUses.computeIfAbsent(fromCore, k -> new TreeSet<>());
                 try (InputStream in = Files.newInputStream(file)) {
                     // A writer as the remapper's target, so that method bodies are visited too.
                     new ClassReader(in).accept(new ClassRemapper(new ClassWriter(0), new Remapper() {
@@ -48,6 +63,10 @@ class PackageBoundariesTest {
                             String area = area(internalName);
                             if (area != null && !area.equals(from)) {
                                 to.add(area);
+                            }
+                            String core = corePackage(internalName);
+                            if (core != null && !core.equals(fromCore)) {
+                                toCore.add(core);
                             }
                             return internalName;
                         }
@@ -58,8 +77,9 @@ class PackageBoundariesTest {
     }
 
     /**
-     * The area a class belongs to: the project's packages as {@code core}, {@code core.engine},
-     * {@code jdkhttp}, ...; client libraries as {@code okhttp3}; other libraries and the JDK as null.
+     * The area a class belongs to: the project's packages as {@code core}, {@code core.engine}, {@code agent},
+     * a client slice's parts as {@code clients.okhttp.library}, {@code clients.okhttp.bridge},
+     * {@code clients.okhttp.agent}; client libraries as {@code okhttp3}; other libraries and the JDK as null.
      */
     private static String area(String internalName) {
         if (internalName.startsWith("io/apiwarden/core/engine/")) {
@@ -67,6 +87,10 @@ class PackageBoundariesTest {
         }
         if (internalName.startsWith("io/apiwarden/shaded/")) {
             return null;
+        }
+        if (internalName.startsWith("io/apiwarden/clients/")) {
+            String[] parts = internalName.split("/");
+            return parts.length < 6 ? null : "clients." + parts[3] + "." + parts[4];
         }
         if (internalName.startsWith("io/apiwarden/")) {
             String rest = internalName.substring("io/apiwarden/".length());
@@ -85,6 +109,14 @@ class PackageBoundariesTest {
         return null;
     }
 
+    /** The package of a class of core, as {@code core.token.store.redis}; null for a class outside core. */
+    private static String corePackage(String internalName) {
+        if (!internalName.startsWith("io/apiwarden/core/")) {
+            return null;
+        }
+        return internalName.substring("io/apiwarden/".length(), internalName.lastIndexOf('/')).replace('/', '.');
+    }
+
     private static Set<String> usesOf(String area) {
         assertThat(uses).containsKey(area);
         return uses.get(area);
@@ -97,15 +129,75 @@ class PackageBoundariesTest {
     }
 
     @Test
-    void eachClientAdapterDependsOnCoreOnly() {
-        assertThat(usesOf("jdkhttp")).isSubsetOf("core", "core.engine");
-        // The OkHttp glue is defined next to the app's OkHttp: it may reach the bridge the agent
-        // calls it through, never the agent itself (nor another adapter).
-        assertThat(usesOf("okhttp")).isSubsetOf("core", "core.engine", "bridge", "okhttp3");
-        // So is the Apache HttpClient 5 glue, beside the app's client.
-        assertThat(usesOf("apachehttp")).isSubsetOf("core", "core.engine", "bridge", "httpclient5");
-        // The same for the Reactor Netty glue, defined next to the app's Reactor Netty.
-        assertThat(usesOf("reactornetty")).isSubsetOf("core", "core.engine", "bridge", "reactor");
+    void noPackageOfCoreDependsOnItselfThroughAnother() {
+        for (String start : coreUses.keySet()) {
+            assertThat(reachable(start)).as("the packages of core that " + start + " depends on, directly or not")
+                    .doesNotContain(start);
+        }
+    }
+
+    private static Set<String> reachable(String start) {
+        Set<String> seen = new TreeSet<>();
+        List<String> next = new ArrayList<>(coreUses.getOrDefault(start, Set.of()));
+        while (!next.isEmpty()) {
+            String p = next.remove(next.size() - 1);
+            if (seen.add(p)) {
+                next.addAll(coreUses.getOrDefault(p, Set.of()));
+            }
+        }
+        return seen;
+    }
+
+    @Test
+    void everyClientSliceIsChecked() {
+        Set<String> slices = new TreeSet<>();
+        uses.keySet().stream().filter(a -> a.startsWith("clients.")).forEach(a -> slices.add(a.split("\\.")[1]));
+        assertThat(slices).as("a new client's slice is added to CLIENT_LIBRARIES with the library it is for")
+                .isEqualTo(CLIENT_LIBRARIES.keySet());
+    }
+
+    @Test
+    void eachClientsLibraryModeDependsOnCoreItsBridgeAndItsClientOnly() {
+        // The glue is defined next to the app's client library: it may reach the bridge the agent calls it
+        // through, never the agent itself (nor another client).
+        CLIENT_LIBRARIES.forEach((client, library) -> assertThat(usesOf("clients." + client + ".library"))
+                .as(client).isSubsetOf(allowed(client, library)));
+    }
+
+    @Test
+    void eachClientsAgentPartAddsOnlyTheSharedAgentKit() {
+        CLIENT_LIBRARIES.forEach((client, library) -> {
+            Set<String> allowed = allowed(client, library);
+            allowed.add("clients." + client + ".library");
+            allowed.add("agent");
+            assertThat(usesOf("clients." + client + ".agent")).as(client).isSubsetOf(allowed);
+        });
+    }
+
+    @Test
+    void aBridgeDependsOnNothingOfTheProject() {
+        CLIENT_LIBRARIES.keySet().stream().filter(client -> uses.containsKey("clients." + client + ".bridge"))
+                .forEach(client -> assertThat(usesOf("clients." + client + ".bridge")).as(client).isEmpty());
+    }
+
+    @Test
+    void noClientSliceReachesAnother() {
+        uses.forEach((area, used) -> {
+            if (area.startsWith("clients.")) {
+                String own = "clients." + area.split("\\.")[1] + ".";
+                assertThat(used).as(area).allSatisfy(u -> assertThat(!u.startsWith("clients.") || u.startsWith(own))
+                        .as(area + " uses " + u).isTrue());
+            }
+        });
+    }
+
+    /** Core, the slice's own bridge, and its client library. */
+    private static Set<String> allowed(String client, String library) {
+        Set<String> allowed = new TreeSet<>(List.of("core", "core.engine", "clients." + client + ".bridge"));
+        if (library != null) {
+            allowed.add(library);
+        }
+        return allowed;
     }
 
     @Test
@@ -114,21 +206,18 @@ class PackageBoundariesTest {
     }
 
     @Test
-    void theBridgeToTheGlueDependsOnNothingOfTheProject() {
-        assertThat(usesOf("bridge")).isEmpty();
-    }
-
-    @Test
     void telemetryImplementsCoresObserversAndKnowsNoClient() {
-        assertThat(usesOf("telemetry")).doesNotContain("jdkhttp", "okhttp", "okhttp3", "apachehttp", "httpclient5",
-                "reactornetty", "reactor", "agent", "cli", "core.engine");
+        assertThat(usesOf("telemetry")).doesNotContain("okhttp3", "httpclient5", "reactor", "agent", "cli", "core.engine");
+        assertThat(usesOf("telemetry")).noneMatch(area -> area.startsWith("clients."));
     }
 
     @Test
-    void onlyTheAgentWeavesAndNothingDependsOnIt() {
+    void onlyTheClientsAgentPartsAndTheHelpDependOnTheAgentKit() {
         List<String> dependents = new ArrayList<>();
         uses.forEach((area, used) -> {
-            if (!area.equals("agent") && used.contains("agent")) {
+            boolean clientAgent = area.startsWith("clients.") && area.endsWith(".agent");
+            // The help names the managed clients from the agent's list of client modules.
+            if (!area.equals("agent") && !clientAgent && !area.equals("cli") && used.contains("agent")) {
                 dependents.add(area);
             }
         });

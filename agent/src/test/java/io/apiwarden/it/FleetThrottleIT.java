@@ -1,6 +1,6 @@
 package io.apiwarden.it;
 
-import io.apiwarden.core.token.store.redis.RedisStoreSettings;
+import io.apiwarden.core.config.RedisStoreSettings;
 import io.apiwarden.it.apps.JdkClientApp;
 import io.apiwarden.testing.RedisServerProcess;
 import org.junit.jupiter.api.AfterEach;

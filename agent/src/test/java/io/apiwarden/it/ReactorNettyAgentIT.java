@@ -121,8 +121,8 @@ class ReactorNettyAgentIT extends AgainstFakeApi {
 
         assertThat(r.stdout).as(r.toString()).contains("STATUS 200 user");
         assertThat(r.stdout).filteredOn(l -> l.contains("[class,load] "))
-                .noneMatch(l -> l.contains(" reactor.") || l.contains(" io.netty.") || l.contains("io.apiwarden.reactornetty"));
-        assertThat(r.stdout).filteredOn(l -> l.contains("[class,load] ")).anyMatch(l -> l.contains("io.apiwarden.agent.ReactorNettyInstrumentation"));
+                .noneMatch(l -> l.contains(" reactor.") || l.contains(" io.netty.") || l.contains("io.apiwarden.clients.reactornetty.library"));
+        assertThat(r.stdout).filteredOn(l -> l.contains("[class,load] ")).anyMatch(l -> l.contains("io.apiwarden.clients.reactornetty.agent.ReactorNettyInstrumentation"));
     }
 
     @Test

@@ -45,7 +45,7 @@ class RedisStoreLoadingIT extends AgainstFakeApi {
         assertThat(r.stdout).as(r.toString()).contains("STATUS 200 user");
         List<String> loaded = loadedClasses(r);
         assertThat(loaded).as("the agent ran: refreshed and sent a managed call")
-                .contains("io.apiwarden.core.token.TokenManager", "io.apiwarden.jdkhttp.ManagedCall");
+                .contains("io.apiwarden.core.token.TokenManager", "io.apiwarden.clients.jdk.library.ManagedCall");
         assertThat(redisClasses(loaded)).isEmpty();
     }
 

@@ -15,7 +15,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class EscapeWatchTest {
     private final ApiScope scope = ApiScope.of(URI.create("https://api.example.com/v1"));
     private final List<String> warnings = new ArrayList<>();
-    private final EscapeWatch watch = new EscapeWatch(UnmanagedClient.HTTP_URL_CONNECTION, scope, warnings::add);
+    /** The clients the agent manages, as the agent's client modules name them. */
+    private static final String MANAGED = "OkHttp or Reactor Netty";
+    private final EscapeWatch watch = new EscapeWatch(UnmanagedClient.HTTP_URL_CONNECTION, scope, MANAGED, warnings::add);
 
     @Test
     void callsElsewhereKeepTheWatchGoingAndWarnNobody() throws Exception {
@@ -48,7 +50,7 @@ class EscapeWatchTest {
     @Test
     void apacheClientsAreReadThroughTheirPublicApiEvenWhenTheirClassesAreNot() throws Exception {
         List<String> seen = new ArrayList<>();
-        EscapeWatch apache = new EscapeWatch(UnmanagedClient.APACHE_HTTPCLIENT_4, scope, seen::add);
+        EscapeWatch apache = new EscapeWatch(UnmanagedClient.APACHE_HTTPCLIENT_4, scope, MANAGED, seen::add);
 
         assertThat(apache.test(null, new Shapes.Request("/v1/user"))).as("no target, a bare path: cannot tell").isFalse();
         assertThat(apache.test(new Shapes.Host("https", "other.example.com", -1), new Shapes.Request("/v1/user"))).isFalse();
@@ -60,11 +62,12 @@ class EscapeWatchTest {
 
     @Test
     void anAsyncApacheCallIsJudgedByItsTargetAlone() {
-        EscapeWatch apache5 = new EscapeWatch(UnmanagedClient.APACHE_HTTPCLIENT_5, scope, warnings::add);
+        EscapeWatch apache5 = new EscapeWatch(UnmanagedClient.APACHE_HTTPCLIENT_5, scope, MANAGED, warnings::add);
 
         assertThat(apache5.test(new Shapes.Host("https", "other.example.com", 443), null)).isFalse();
         assertThat(apache5.test(new Shapes.Host("https", "api.example.com", 443), null)).isTrue();
-        assertThat(warnings).singleElement().asString().contains("through Apache HttpClient 5,");
+        assertThat(warnings).singleElement().asString().contains("through Apache HttpClient 5,")
+                .as("the managed clients as the agent's modules name them").contains("through a managed client: " + MANAGED + " (");
     }
 
     private static URLConnection connection(String url) throws Exception {

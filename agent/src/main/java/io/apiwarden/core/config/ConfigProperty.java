@@ -75,16 +75,10 @@ public enum ConfigProperty {
             "time limit for each operation on the store (connecting included); a call waiting for a token may wait this long"),
     STORE_ENCRYPTION_KEY_FILE("apiwarden.store.encryption-key-file", null, false,
             "a file holding a 32-byte AES-256 key in base64 (openssl rand -base64 32): the tokens are stored encrypted (AES-GCM)"),
-    JDK_HTTP_CLIENT_ENABLED("apiwarden.instrumentation.jdk-http-client.enabled", "true", false,
-            "false: leave java.net.http.HttpClient alone"),
-    OKHTTP_ENABLED("apiwarden.instrumentation.okhttp.enabled", "true", false,
-            "false: leave OkHttp alone"),
+    CLIENT_ENABLED("apiwarden.instrumentation." + ConfigProperty.CLIENT + ".enabled", "true", false,
+            "false: leave that HTTP client alone; " + ConfigProperty.CLIENT + " is one of the managed clients listed below"),
     UNMANAGED_WARNINGS_ENABLED("apiwarden.instrumentation.unmanaged-warnings.enabled", "true", false,
             "false: no warning when an API call goes out through a client the agent does not manage (HttpURLConnection, Apache HttpClient, Jetty)"),
-    APACHE_HTTPCLIENT_ENABLED("apiwarden.instrumentation.apache-httpclient.enabled", "true", false,
-            "false: leave Apache HttpClient 5 alone (its classic and async clients both)"),
-    REACTOR_NETTY_ENABLED("apiwarden.instrumentation.reactor-netty.enabled", "true", false,
-            "false: leave Reactor Netty's HttpClient (Spring WebClient's default) alone"),
     TRACING_ENABLED("apiwarden.tracing.enabled", "true", false,
             "false: no spans; otherwise the standard otel.* properties and OTEL_* variables configure the export"),
     METRICS_ENABLED("apiwarden.metrics.enabled", "true", false,
@@ -99,6 +93,12 @@ public enum ConfigProperty {
             "when set, managed requests without this header get a generated request ID in it, to match server logs"),
     LOG_LEVEL("apiwarden.log.level", "info", false,
             "the agent's own log on standard error: off, error, warn, info or debug");
+
+    /**
+     * The place of a managed client's name in {@link #CLIENT_ENABLED}'s key: the agent's client modules
+     * name the clients, and the configuration knows none of them.
+     */
+    public static final String CLIENT = "{client}";
 
     private final String key;
     private final String defaultValue;
@@ -119,6 +119,20 @@ public enum ConfigProperty {
 
     /** The environment variable that stands for the property, e.g. {@code APIWARDEN_BASE_URL}. */
     public String envName() {
+        return envName(key);
+    }
+
+    /** The key with {@code client} for {@link #CLIENT}, e.g. {@code apiwarden.instrumentation.okhttp.enabled}. */
+    public String keyFor(String client) {
+        return key.replace(CLIENT, client);
+    }
+
+    /** The environment variable of {@link #keyFor}, e.g. {@code APIWARDEN_INSTRUMENTATION_OKHTTP_ENABLED}. */
+    public String envNameFor(String client) {
+        return envName(keyFor(client));
+    }
+
+    private static String envName(String key) {
         return key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
     }
 

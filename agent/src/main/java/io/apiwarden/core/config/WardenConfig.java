@@ -1,10 +1,10 @@
 package io.apiwarden.core.config;
 
 import io.apiwarden.core.scope.ApiScope;
+import io.apiwarden.core.secret.SecretFile;
 import io.apiwarden.core.token.ClientAuthentication;
 import io.apiwarden.core.token.Grant;
 import io.apiwarden.core.token.TokenText;
-import io.apiwarden.core.token.store.redis.RedisStoreSettings;
 
 import java.io.IOException;
 import java.net.URI;
@@ -15,12 +15,14 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
@@ -57,11 +59,9 @@ public final class WardenConfig {
     private final long maxRecordedBody;
     private final Duration maxErrorBodyWait;
     private final Duration tokenTimeout;
-    private final boolean jdkHttpClientEnabled;
-    private final boolean okHttpEnabled;
+    /** Each managed client's name (as in {@code apiwarden.instrumentation.<client>.enabled}) to whether it is managed. */
+    private final Map<String, Boolean> clientsEnabled;
     private final boolean unmanagedWarningsEnabled;
-    private final boolean apacheHttpClientEnabled;
-    private final boolean reactorNettyEnabled;
     private final boolean tracingEnabled;
     private final boolean throttleGateEnabled;
     private final double retryBudgetRatio;
@@ -96,11 +96,8 @@ public final class WardenConfig {
         this.maxRecordedBody = r.maxRecordedBody;
         this.maxErrorBodyWait = r.maxErrorBodyWait;
         this.tokenTimeout = r.tokenTimeout;
-        this.jdkHttpClientEnabled = r.jdkHttpClientEnabled;
-        this.okHttpEnabled = r.okHttpEnabled;
+        this.clientsEnabled = Map.copyOf(r.clientsEnabled);
         this.unmanagedWarningsEnabled = r.unmanagedWarningsEnabled;
-        this.apacheHttpClientEnabled = r.apacheHttpClientEnabled;
-        this.reactorNettyEnabled = r.reactorNettyEnabled;
         this.tracingEnabled = r.tracingEnabled;
         this.metricsEnabled = r.metricsEnabled;
         this.prometheusPort = r.prometheusPort;
@@ -114,7 +111,12 @@ public final class WardenConfig {
 
     /** Reads the JVM's system properties and environment. */
     public static WardenConfig fromEnvironment() throws ConfigException {
-        return from(System::getProperty, System.getenv());
+        return fromEnvironment(List.of());
+    }
+
+    /** Reads the JVM's system properties and environment, with the switch of each managed client named in {@code clients}. */
+    public static WardenConfig fromEnvironment(Collection<String> clients) throws ConfigException {
+        return from(System::getProperty, System.getenv(), clients);
     }
 
     /**
@@ -124,8 +126,22 @@ public final class WardenConfig {
      */
     public static WardenConfig from(Function<String, String> systemProperties, Map<String, String> environment)
             throws ConfigException {
+        return from(systemProperties, environment, List.of());
+    }
+
+    /**
+     * Reads the configuration and the switch ({@link ConfigProperty#CLIENT_ENABLED}) of each managed client
+     * named in {@code clients}.
+     *
+     * @throws ConfigException naming every property that is wrong and what to do about it
+     */
+    public static WardenConfig from(Function<String, String> systemProperties, Map<String, String> environment,
+                                    Collection<String> clients) throws ConfigException {
         Reader r = new Reader(systemProperties, environment);
         r.read();
+        for (String client : clients) {
+            r.clientsEnabled.put(client, r.clientSwitch(client));
+        }
         if (!r.problems.isEmpty()) {
             throw new ConfigException(r.problems);
         }
@@ -232,27 +248,22 @@ public final class WardenConfig {
         return tokenTimeout;
     }
 
-    public boolean jdkHttpClientEnabled() {
-        return jdkHttpClientEnabled;
-    }
-
-    public boolean okHttpEnabled() {
-        return okHttpEnabled;
+    /**
+     * Whether the agent manages the client named {@code client} ({@code apiwarden.instrumentation.<client>.enabled}).
+     *
+     * @throws IllegalArgumentException when the configuration was not read with that client's name
+     */
+    public boolean clientEnabled(String client) {
+        Boolean enabled = clientsEnabled.get(client);
+        if (enabled == null) {
+            throw new IllegalArgumentException("the configuration was read without the switch of the client " + client);
+        }
+        return enabled;
     }
 
     /** Whether an API call through a client the agent does not manage is named in a warning. */
     public boolean unmanagedWarningsEnabled() {
         return unmanagedWarningsEnabled;
-    }
-
-    /** Whether Apache HttpClient 5 is managed. */
-    public boolean apacheHttpClientEnabled() {
-        return apacheHttpClientEnabled;
-    }
-
-    /** Whether Reactor Netty's HttpClient is managed. */
-    public boolean reactorNettyEnabled() {
-        return reactorNettyEnabled;
     }
 
     public boolean tracingEnabled() {
@@ -318,11 +329,8 @@ public final class WardenConfig {
                 + retryBudgetMinPerSecond + "/s"
                 + ", max-recorded-body=" + Sizes.format(maxRecordedBody)
                 + ", classify-max-body-wait=" + Durations.format(maxErrorBodyWait)
-                + ", jdk-http-client=" + jdkHttpClientEnabled
-                + ", okhttp=" + okHttpEnabled
-                + ", unmanaged-warnings=" + unmanagedWarningsEnabled
-                + ", apache-httpclient=" + apacheHttpClientEnabled
-                + ", reactor-netty=" + reactorNettyEnabled + "}";
+                + ", clients=" + new TreeMap<>(clientsEnabled)
+                + ", unmanaged-warnings=" + unmanagedWarningsEnabled + "}";
     }
 
     /** Reads and checks each property, collecting every problem rather than stopping at the first. */
@@ -354,11 +362,8 @@ public final class WardenConfig {
         long maxRecordedBody;
         Duration maxErrorBodyWait;
         Duration tokenTimeout;
-        boolean jdkHttpClientEnabled;
-        boolean okHttpEnabled;
+        final Map<String, Boolean> clientsEnabled = new TreeMap<>();
         boolean unmanagedWarningsEnabled;
-        boolean apacheHttpClientEnabled;
-        boolean reactorNettyEnabled;
         boolean tracingEnabled;
         boolean metricsEnabled;
         Integer prometheusPort;
@@ -395,11 +400,7 @@ public final class WardenConfig {
             throttleGateEnabled = bool(ConfigProperty.THROTTLE_GATE_ENABLED);
             retryBudgetRatio = ratio(ConfigProperty.RETRY_BUDGET_RATIO);
             retryBudgetMinPerSecond = integer(ConfigProperty.RETRY_BUDGET_MIN_PER_SECOND, 0, 1000);
-            jdkHttpClientEnabled = bool(ConfigProperty.JDK_HTTP_CLIENT_ENABLED);
-            okHttpEnabled = bool(ConfigProperty.OKHTTP_ENABLED);
             unmanagedWarningsEnabled = bool(ConfigProperty.UNMANAGED_WARNINGS_ENABLED);
-            apacheHttpClientEnabled = bool(ConfigProperty.APACHE_HTTPCLIENT_ENABLED);
-            reactorNettyEnabled = bool(ConfigProperty.REACTOR_NETTY_ENABLED);
             tracingEnabled = bool(ConfigProperty.TRACING_ENABLED);
             metricsEnabled = bool(ConfigProperty.METRICS_ENABLED);
             prometheusPort = port(ConfigProperty.PROMETHEUS_PORT);
@@ -537,15 +538,29 @@ public final class WardenConfig {
         }
 
         private boolean bool(ConfigProperty p) {
-            String value = valueOrDefault(p);
+            return bool(valueOrDefault(p), where(p), p.defaultValue());
+        }
+
+        /** {@code apiwarden.instrumentation.<client>.enabled}, or its environment variable. */
+        boolean clientSwitch(String client) {
+            ConfigProperty p = ConfigProperty.CLIENT_ENABLED;
+            String value = systemProperties.apply(p.keyFor(client));
+            if (value == null) {
+                value = environment.get(p.envNameFor(client));
+            }
+            value = value == null || value.trim().isEmpty() ? p.defaultValue() : value.trim();
+            return bool(value, p.keyFor(client) + " (or " + p.envNameFor(client) + ")", p.defaultValue());
+        }
+
+        private boolean bool(String value, String where, String defaultValue) {
             if (value.equalsIgnoreCase("true")) {
                 return true;
             }
             if (value.equalsIgnoreCase("false")) {
                 return false;
             }
-            problems.add(where(p) + " is '" + value + "': set it to true or false");
-            return Boolean.parseBoolean(p.defaultValue());
+            problems.add(where + " is '" + value + "': set it to true or false");
+            return Boolean.parseBoolean(defaultValue);
         }
 
         private ApiScope baseUrl() {

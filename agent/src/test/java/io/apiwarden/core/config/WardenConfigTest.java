@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -41,8 +42,32 @@ class WardenConfigTest {
         assertThat(c.backoffMaxRetries()).isEqualTo(5);
         assertThat(c.backoffMaxDelay()).isEqualTo(Duration.ofMinutes(5));
         assertThat(c.authorizationMode()).isEqualTo(WardenConfig.AuthorizationMode.IF_ABSENT);
-        assertThat(c.jdkHttpClientEnabled()).isTrue();
         assertThat(c.accessToken()).isEmpty();
+    }
+
+    @Test
+    void eachClientIsSwitchedByItsNameUnderTheNamesUsersAlreadyHave() throws Exception {
+        minimal();
+        props.put("apiwarden.instrumentation.okhttp.enabled", "false");
+        env.put("APIWARDEN_INSTRUMENTATION_REACTOR_NETTY_ENABLED", "FALSE");
+        WardenConfig c = WardenConfig.from(props::get, env, List.of("jdk-http-client", "okhttp", "reactor-netty"));
+
+        assertThat(c.clientEnabled("jdk-http-client")).as("on unless switched off").isTrue();
+        assertThat(c.clientEnabled("okhttp")).isFalse();
+        assertThat(c.clientEnabled("reactor-netty")).isFalse();
+        assertThatThrownBy(() -> c.clientEnabled("apache-httpclient")).as("a switch that was not read is not guessed")
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aClientSwitchThatIsNeitherTrueNorFalseIsNamed() {
+        minimal();
+        props.put("apiwarden.instrumentation.okhttp.enabled", "no");
+
+        assertThatThrownBy(() -> WardenConfig.from(props::get, env, List.of("okhttp")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("apiwarden.instrumentation.okhttp.enabled (or APIWARDEN_INSTRUMENTATION_OKHTTP_ENABLED) is 'no'")
+                .hasMessageContaining("true or false");
     }
 
     @Test

@@ -3,7 +3,7 @@ package io.apiwarden.it.apps;
 import io.apiwarden.core.token.store.StoreUnavailableException;
 import io.apiwarden.core.token.store.TokenState;
 import io.apiwarden.core.token.store.TokenStore;
-import io.apiwarden.core.token.store.redis.RedisStoreSettings;
+import io.apiwarden.core.config.RedisStoreSettings;
 import io.apiwarden.core.token.store.redis.RedisTokenStore;
 
 import java.net.URI;

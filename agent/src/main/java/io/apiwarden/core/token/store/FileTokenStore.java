@@ -1,6 +1,6 @@
 package io.apiwarden.core.token.store;
 
-import io.apiwarden.core.config.SecretFile;
+import io.apiwarden.core.secret.SecretFile;
 import io.apiwarden.core.log.AgentLog;
 
 import java.io.IOException;

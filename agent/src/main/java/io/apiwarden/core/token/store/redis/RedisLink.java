@@ -2,6 +2,7 @@ package io.apiwarden.core.token.store.redis;
 
 import io.apiwarden.core.config.ConfigProperty;
 import io.apiwarden.core.config.Durations;
+import io.apiwarden.core.config.RedisStoreSettings;
 import io.apiwarden.core.token.store.StoreUnavailableException;
 import redis.clients.jedis.ClientSetInfoConfig;
 import redis.clients.jedis.CommandArguments;

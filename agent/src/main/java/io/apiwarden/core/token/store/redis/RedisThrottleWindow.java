@@ -1,5 +1,6 @@
 package io.apiwarden.core.token.store.redis;
 
+import io.apiwarden.core.config.RedisStoreSettings;
 import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.throttle.FleetWindow;
 import io.apiwarden.core.time.DelayScheduler;

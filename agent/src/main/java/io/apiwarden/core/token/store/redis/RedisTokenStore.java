@@ -1,5 +1,6 @@
 package io.apiwarden.core.token.store.redis;
 
+import io.apiwarden.core.config.RedisStoreSettings;
 import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.token.store.StoreUnavailableException;
 import io.apiwarden.core.token.store.TokenState;

@@ -1,5 +1,7 @@
 package io.apiwarden.core.token.store.redis;
 
+import io.apiwarden.core.config.RedisStoreSettings;
+import io.apiwarden.core.config.RedisTestSettings;
 import io.apiwarden.core.time.SystemDelayScheduler;
 import io.apiwarden.core.token.store.StoreUnavailableException;
 import io.apiwarden.core.token.store.TokenState;

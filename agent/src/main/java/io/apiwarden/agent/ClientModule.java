@@ -1,0 +1,42 @@
+package io.apiwarden.agent;
+
+import java.lang.instrument.Instrumentation;
+import java.util.Set;
+
+/**
+ * One HTTP client the agent manages: what the agent needs to know of it to switch it on or off, name it,
+ * and put its hooks in. Each lives in its client's folder ({@code io.apiwarden.clients.<client>.agent})
+ * and is listed once in {@link ClientModules}.
+ */
+public interface ClientModule {
+    /**
+     * The client's name in {@code apiwarden.instrumentation.<name>.enabled}: lower case, words joined by
+     * hyphens. Never renamed, as users' configurations carry it.
+     */
+    String name();
+
+    /** The client as users know it, for the log, the help and the unmanaged-client warning. */
+    String displayName();
+
+    /**
+     * How an app gets a client the agent manages, for the warning about a call through one it does not
+     * manage; the display name when every client of the library is managed.
+     */
+    default String managedForm() {
+        return displayName();
+    }
+
+    /**
+     * Classes (internal names, with slashes) the unmanaged-client watch would otherwise watch and that
+     * this module manages while it is switched on: the watch leaves them alone then.
+     */
+    default Set<String> managedClassesTheWatchKnows() {
+        return Set.of();
+    }
+
+    /**
+     * Registers the client's class-file transformers. Called from {@code premain} when the client is
+     * switched on: it loads no class of the client library, and as little of the agent as it can.
+     */
+    void install(Instrumentation inst);
+}

@@ -1,0 +1,35 @@
+package io.apiwarden.agent;
+
+import io.apiwarden.clients.apache5.agent.Apache5Module;
+import io.apiwarden.clients.jdk.agent.JdkModule;
+import io.apiwarden.clients.okhttp.agent.OkHttpModule;
+import io.apiwarden.clients.reactornetty.agent.ReactorNettyModule;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** Every client the agent manages: adding a client is adding its folder and one line here. */
+public final class ClientModules {
+    /** In the order they are installed, and the log, the help and the warnings name them. */
+    public static final List<ClientModule> ALL = List.of(
+            new JdkModule(),
+            new OkHttpModule(),
+            new ReactorNettyModule(),
+            new Apache5Module());
+
+    private ClientModules() {
+    }
+
+    /** The names of their switches, {@code apiwarden.instrumentation.<name>.enabled}. */
+    public static List<String> names() {
+        return ALL.stream().map(ClientModule::name).collect(Collectors.toList());
+    }
+
+    /** {@code texts} as a list in prose: "a, b or c". */
+    public static String either(List<String> texts) {
+        if (texts.size() < 2) {
+            return String.join("", texts);
+        }
+        return String.join(", ", texts.subList(0, texts.size() - 1)) + " or " + texts.get(texts.size() - 1);
+    }
+}

@@ -1,0 +1,37 @@
+package io.apiwarden.clients.apache5.agent;
+
+import io.apiwarden.agent.ClientModule;
+
+import java.lang.instrument.Instrumentation;
+import java.util.Set;
+
+/** Apache HttpClient 5, classic and async, one switch for the two (library mode: {@code WardenApacheHttp}). */
+public final class Apache5Module implements ClientModule {
+    @Override
+    public String name() {
+        return "apache-httpclient";
+    }
+
+    @Override
+    public String displayName() {
+        return "Apache HttpClient 5";
+    }
+
+    /** Only the clients its builders build have the exec chain the agent joins; the minimal clients stay unmanaged. */
+    @Override
+    public String managedForm() {
+        return "Apache HttpClient 5 built with its builder";
+    }
+
+    /** The clients its builders build, which the watch names only while this module is off. */
+    @Override
+    public Set<String> managedClassesTheWatchKnows() {
+        return Set.of("org/apache/hc/client5/http/impl/classic/InternalHttpClient",
+                "org/apache/hc/client5/http/impl/async/InternalAbstractHttpAsyncClient");
+    }
+
+    @Override
+    public void install(Instrumentation inst) {
+        ApacheHttpInstrumentation.install(inst);
+    }
+}

@@ -1,0 +1,370 @@
+package io.apiwarden.clients.apache5.library;
+
+import io.apiwarden.core.Warden;
+import io.apiwarden.core.call.CallState;
+import io.apiwarden.core.call.Deadline;
+import io.apiwarden.core.call.Decision;
+import io.apiwarden.core.classify.Verdict;
+import io.apiwarden.core.engine.Attempt;
+import io.apiwarden.core.engine.BodyPeek;
+import io.apiwarden.core.engine.AttemptHeaders;
+import io.apiwarden.core.engine.CallDriver;
+import io.apiwarden.core.engine.Exchange;
+import io.apiwarden.core.engine.Judge;
+import io.apiwarden.core.engine.RecordedBody;
+import io.apiwarden.core.log.AgentLog;
+import io.apiwarden.core.time.DelayScheduler;
+import org.apache.hc.client5.http.classic.ExecChain;
+import org.apache.hc.client5.http.impl.classic.RequestFailedException;
+import org.apache.hc.core5.concurrent.CancellableDependency;
+import org.apache.hc.core5.http.ClassicHttpRequest;
+import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.http.HttpException;
+import org.apache.hc.core5.http.io.entity.EntityUtils;
+import org.apache.hc.core5.http.message.BasicClassicHttpRequest;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+
+/**
+ * Apache HttpClient 5's classic side of one managed request, driven by a {@link CallDriver} inside
+ * the agent's exec-chain handler: each attempt is a copy of the request sent through the rest of
+ * the chain ({@code chain.proceed}), on the caller's thread, where the driver also waits. Cancelling
+ * the app's request ({@code HttpUriRequestBase.cancel()}) ends a wait at once.
+ *
+ * <p>The handler sits below the client's {@code RedirectExec}: every hop of a redirect reaches it
+ * as a request of its own, and only a hop to the API ever gets the agent's header.
+ */
+final class ClassicExchange implements Exchange<ClassicHttpResponse> {
+    /** A discarded response's body is read to its end, keeping the connection, only when it is this short. */
+    private static final long DRAIN_LIMIT = 64 * 1024;
+
+    private final Warden warden;
+    private final ClassicHttpRequest request;
+    private final ExecChain.Scope scope;
+    private final ExecChain chain;
+    private final CallDriver<ClassicHttpResponse> driver;
+
+    ClassicExchange(Warden warden, ClassicHttpRequest request, Target target, ExecChain.Scope scope, ExecChain chain) {
+        this.warden = warden;
+        this.request = request;
+        this.scope = scope;
+        this.chain = chain;
+        // The client has no time limit for a whole call: its time-outs bound each connect and read,
+        // and apply to every attempt as the app set them.
+        this.driver = new CallDriver<>(warden, request.getMethod(), target.url(), target.host, target.port,
+                target.rawPath, null);
+        // The client's own retry of a 429 the agent gave up on is this call again, not a new one.
+        EarlierRun.carryOver(scope.clientContext, EarlierRun.key(scope.exchangeId, request.getMethod(), target.url()),
+                driver.state());
+    }
+
+    /**
+     * Runs the request's attempts to the response the app gets. The client's own retry handler sits
+     * above the agent's and may send the request again (a 429 the agent gave up on, an I/O failure):
+     * that is the same logical call, so it goes on from what the earlier run used up, kept in the
+     * execution's context, and never gets a second back-off or refresh.
+     */
+    ClassicHttpResponse run() throws IOException, HttpException {
+        try {
+            return driver.run(this);
+        } catch (ChainFailure e) {
+            throw e.httpException;
+        } catch (InterruptedException e) {
+            // The waits here raise InterruptedIOException; kept for the driver's signature.
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted");
+        }
+    }
+
+    @Override
+    public boolean hasHeader(String name) {
+        return request.containsHeader(name);
+    }
+
+    @Override
+    public boolean bodyRepeatable() {
+        HttpEntity entity = request.getEntity();
+        return entity == null || entity.isRepeatable();
+    }
+
+    @Override
+    public boolean expectContinue() {
+        return request.getEntity() != null && request.containsHeader("Expect");
+    }
+
+    @Override
+    public Attempt<ClassicHttpResponse> send(AttemptHeaders headers, Duration timeout, Judge judge) throws IOException {
+        AttemptRequest sent = new AttemptRequest(request);
+        headers.forEach(sent::setHeader);
+        HttpEntity body = attemptEntity();
+        if (body != null) {
+            sent.setEntity(body);
+        }
+        ClassicHttpResponse response;
+        try {
+            response = chain.proceed(sent, scope);
+        } catch (HttpException e) {
+            throw new ChainFailure(e);
+        }
+        try {
+            return new ClassicAttempt(response, judge, warden.config().maxErrorBodyWait());
+        } catch (RuntimeException | Error e) {
+            closeQuietly(response);
+            throw e;
+        }
+    }
+
+    /**
+     * The entity of this attempt when it is not the app's own: one the client cannot send twice,
+     * recorded as the first attempt writes it, or written again from its recording. Null for an
+     * entity the client can send again, which is never copied.
+     */
+    private HttpEntity attemptEntity() {
+        HttpEntity app = request.getEntity();
+        if (app == null || app.isRepeatable()) {
+            return null;
+        }
+        try {
+            RecordedBody recording = driver.recordBody(app.getContentLength());
+            if (recording == null) {
+                return null;
+            }
+            return recording.isComplete() ? RecordingEntities.replay(app, recording) : RecordingEntities.recording(app, recording);
+        } catch (RuntimeException e) {
+            AgentLog.once(AgentLog.Level.WARN, "body-recording", "a request body could not be recorded for a resend", e);
+            return null;
+        }
+    }
+
+    @Override
+    public CompletableFuture<Attempt<ClassicHttpResponse>> sendAsync(AttemptHeaders headers, Duration timeout, Judge judge) {
+        throw new UnsupportedOperationException("a classic call is sent on the caller's thread");
+    }
+
+    @Override
+    public <T> T await(CompletableFuture<T> future, Deadline deadline, String what) throws IOException {
+        if (future.isDone()) {
+            return future.isCompletedExceptionally() ? null : future.getNow(null);
+        }
+        CompletableFuture<Void> cancelled = cancelSignal();
+        try {
+            CompletableFuture<Object> first = CompletableFuture.anyOf(future, cancelled);
+            if (deadline.isSet()) {
+                first.get(deadline.remaining().toNanos(), TimeUnit.NANOSECONDS);
+            } else {
+                first.get();
+            }
+        } catch (ExecutionException | TimeoutException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting for " + what);
+        }
+        if (cancelled.isDone()) {
+            throw new RequestFailedException("Request aborted");
+        }
+        return future.isCompletedExceptionally() ? null : future.getNow(null);
+    }
+
+    @Override
+    public void sleep(Duration delay) throws IOException {
+        CompletableFuture<Void> cancelled = cancelSignal();
+        CompletableFuture<Void> slept = new CompletableFuture<>();
+        DelayScheduler.Scheduled timer = warden.scheduler().schedule(delay, () -> slept.complete(null));
+        try {
+            CompletableFuture.anyOf(slept, cancelled).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting out a rate limit");
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("a wake-up cannot fail", e);
+        } finally {
+            timer.cancel();
+        }
+        if (cancelled.isDone()) {
+            throw new RequestFailedException("Request aborted");
+        }
+    }
+
+    /**
+     * Completes when the app cancels its request. The client's own steps hand the request their
+     * current step (a connection lease, an exchange) to cancel; between attempts, that step is the
+     * agent's wait, until the next attempt hands it its own. A request the client cannot cancel
+     * (not an {@code HttpUriRequestBase}) gives a signal that never comes.
+     */
+    private CompletableFuture<Void> cancelSignal() {
+        CompletableFuture<Void> cancelled = new CompletableFuture<>();
+        if (scope.originalRequest instanceof CancellableDependency) {
+            ((CancellableDependency) scope.originalRequest).setDependency(() -> cancelled.complete(null));
+        }
+        return cancelled;
+    }
+
+    @Override
+    public Exception timedOut() {
+        // No deadline is ever set (see the constructor).
+        return null;
+    }
+
+    @Override
+    public DelayScheduler timer() {
+        return warden.scheduler();
+    }
+
+    @Override
+    public Executor completions() {
+        return Runnable::run;
+    }
+
+    @Override
+    public int status(ClassicHttpResponse response) {
+        return response.getCode();
+    }
+
+    @Override
+    public Function<String, List<String>> headers(ClassicHttpResponse response) {
+        return name -> Messages.values(response, name);
+    }
+
+    /** One attempt's response, classified (a bounded prefix of the body peeked when it must be) and judged. */
+    private static final class ClassicAttempt implements Attempt<ClassicHttpResponse>, Judge.BodyPrefix {
+        private final ClassicHttpResponse response;
+        /** The bound on waiting for the prefix ({@link BodyPeek}). */
+        private final Duration bodyWait;
+        private final Verdict verdict;
+        private final Decision decision;
+
+        ClassicAttempt(ClassicHttpResponse response, Judge judge, Duration bodyWait) {
+            this.response = response;
+            this.bodyWait = bodyWait;
+            this.verdict = judge.classify(response.getCode(), headers(), this);
+            this.decision = judge.decide(verdict, retryAfter());
+        }
+
+        @Override
+        public byte[] read(int limit) throws IOException {
+            HttpEntity entity = response.getEntity();
+            if (entity == null) {
+                return new byte[0];
+            }
+            InputStream in = entity.getContent();
+            if (in == null) {
+                return new byte[0];
+            }
+            BodyPeek.Prefix head = BodyPeek.read(in, limit, BodyPeek.Watch.start(bodyWait));
+            // What was read goes back in front of the rest, whether the prefix was whole in time or not.
+            response.setEntity(new PeekedEntity(entity, head.bytes, in));
+            if (!head.inTime) {
+                throw new BodyPeek.TooSlow(bodyWait);
+            }
+            return head.bytes;
+        }
+
+        @Override
+        public int status() {
+            return response.getCode();
+        }
+
+        @Override
+        public String protocolVersion() {
+            return Messages.protocolVersion(response.getVersion());
+        }
+
+        @Override
+        public Function<String, List<String>> headers() {
+            return name -> Messages.values(response, name);
+        }
+
+        @Override
+        public String retryAfter() {
+            return Messages.first(response, "Retry-After");
+        }
+
+        @Override
+        public Verdict verdict() {
+            return verdict;
+        }
+
+        @Override
+        public Decision decision() {
+            return decision;
+        }
+
+        @Override
+        public boolean canHandBack() {
+            return true;
+        }
+
+        @Override
+        public ClassicHttpResponse deliver() {
+            return response;
+        }
+
+        @Override
+        public CompletableFuture<ClassicHttpResponse> deliverAsync() {
+            return CompletableFuture.completedFuture(response);
+        }
+
+        @Override
+        public void discard() {
+            // A short body is read to its end so the connection goes back to the pool; closing an unread
+            // one drops the connection, which is cheaper than reading much.
+            try {
+                HttpEntity entity = response.getEntity();
+                long length = entity == null ? 0 : entity.getContentLength();
+                if (length >= 0 && length <= DRAIN_LIMIT) {
+                    EntityUtils.consume(entity);
+                }
+            } catch (IOException | RuntimeException e) {
+                // The connection is dropped below instead.
+            }
+            closeQuietly(response);
+        }
+    }
+
+    private static void closeQuietly(ClassicHttpResponse response) {
+        try {
+            response.close();
+        } catch (IOException | RuntimeException e) {
+            // Nothing more to free.
+        }
+    }
+
+    /**
+     * The copy of the app's request one attempt sends: the agent's headers go on it, never on the
+     * app's own request. Its type also tells the agent's second handler, lower in the chain, that
+     * the request is managed already (see {@link WardenApacheHttp#manage}).
+     */
+    static final class AttemptRequest extends BasicClassicHttpRequest {
+        private static final long serialVersionUID = 1L;
+
+        AttemptRequest(ClassicHttpRequest app) {
+            super(app.getMethod(), app.getScheme(), app.getAuthority(), app.getPath());
+            setVersion(app.getVersion());
+            setHeaders(app.getHeaders());
+            setEntity(app.getEntity());
+        }
+    }
+
+    /** An {@link HttpException} of the chain, carried through the driver, which only passes on I/O failures. */
+    static final class ChainFailure extends IOException {
+        private static final long serialVersionUID = 1L;
+        final transient HttpException httpException;
+
+        ChainFailure(HttpException e) {
+            super(e.getMessage(), e);
+            this.httpException = e;
+        }
+    }
+}

@@ -1,0 +1,336 @@
+package io.apiwarden.clients.jdk.library;
+
+import io.apiwarden.core.Warden;
+import io.apiwarden.core.call.Deadline;
+import io.apiwarden.core.call.Decision;
+import io.apiwarden.core.classify.Verdict;
+import io.apiwarden.core.engine.Attempt;
+import io.apiwarden.core.engine.AttemptHeaders;
+import io.apiwarden.core.engine.CallDriver;
+import io.apiwarden.core.engine.CancelThrough;
+import io.apiwarden.core.engine.Exchange;
+import io.apiwarden.core.engine.Failures;
+import io.apiwarden.core.engine.Judge;
+import io.apiwarden.core.engine.RecordedBody;
+import io.apiwarden.core.log.AgentLog;
+import io.apiwarden.core.time.DelayScheduler;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpRequest.BodyPublisher;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandler;
+import java.net.http.HttpResponse.BodySubscribers;
+import java.net.http.HttpResponse.PushPromiseHandler;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+
+/**
+ * The JDK client's side of one logical call to the API, driven by a {@link CallDriver}: how an
+ * attempt goes out ({@code send} or {@code sendAsync} with an {@link OutcomeHandler} around the
+ * app's {@link BodyHandler}), which redirect hops the agent follows itself, and how the app gets
+ * its response ({@link AppResponse}: the app's request, never the one that carried the token).
+ */
+final class ManagedCall<T> implements Exchange<HttpResponse<T>> {
+    /** Where the JDK's client completes the futures it hands out: the default pool of CompletableFuture. */
+    private static final Executor ASYNC_POOL = new CompletableFuture<Void>().defaultExecutor();
+
+    private final Warden warden;
+    private final HttpClient appClient;
+    private final HttpClient sender;
+    private final RedirectRule redirects;
+    private final HttpRequest appRequest;
+    private final BodyHandler<T> appHandler;
+    private final PushPromiseHandler<T> pushHandler;
+    private final CallDriver<HttpResponse<T>> driver;
+
+    // The request being managed: the app's, or where a managed redirect led. Written by one
+    // attempt at a time; the futures that chain attempts publish it to the next.
+    private HttpRequest current;
+    private int hops;
+
+    /**
+     * @param sender sends the attempts; it must not follow redirects when {@code redirects} is not null
+     * @param redirects how the app's client follows redirects, or null when it does not
+     */
+    ManagedCall(Warden warden, HttpClient appClient, HttpClient sender, RedirectRule redirects, HttpRequest appRequest,
+                BodyHandler<T> appHandler, PushPromiseHandler<T> pushHandler) {
+        this.warden = warden;
+        this.appClient = appClient;
+        this.sender = sender;
+        this.redirects = redirects;
+        this.appRequest = appRequest;
+        this.appHandler = appHandler;
+        this.pushHandler = pushHandler;
+        this.current = appRequest;
+        URI uri = appRequest.uri();
+        this.driver = new CallDriver<>(warden, appRequest.method(), uri.toString(), uri.getHost(), uri.getPort(),
+                uri.getRawPath(), appRequest.timeout().orElse(null));
+    }
+
+    HttpResponse<T> send() throws IOException, InterruptedException {
+        return driver.run(this);
+    }
+
+    CompletableFuture<HttpResponse<T>> sendAsync() {
+        return driver.runAsync(this);
+    }
+
+    @Override
+    public boolean hasHeader(String name) {
+        return current.headers().firstValue(name).isPresent();
+    }
+
+    @Override
+    public boolean bodyRepeatable() {
+        return Requests.isRepeatable(current);
+    }
+
+    @Override
+    public boolean expectContinue() {
+        return current.expectContinue();
+    }
+
+    @Override
+    public Attempt<HttpResponse<T>> send(AttemptHeaders headers, Duration timeout, Judge judge)
+            throws IOException, InterruptedException {
+        return new JdkAttempt(sender.send(prepare(headers, timeout), handler(judge)));
+    }
+
+    @Override
+    public CompletableFuture<JdkAttempt> sendAsync(AttemptHeaders headers, Duration timeout, Judge judge) {
+        CompletableFuture<HttpResponse<Outcome<T>>> sent = pushHandler == null
+                ? sender.sendAsync(prepare(headers, timeout), handler(judge))
+                : sender.sendAsync(prepare(headers, timeout), handler(judge), adaptPushHandler());
+        // A cancel by the app must reach the JDK's own future, which ends the exchange.
+        return CancelThrough.map(sent, JdkAttempt::new);
+    }
+
+    @Override
+    public <R> R await(CompletableFuture<R> future, Deadline deadline, String what) throws InterruptedException {
+        try {
+            return deadline.isSet() ? future.get(deadline.remaining().toNanos(), TimeUnit.NANOSECONDS) : future.get();
+        } catch (ExecutionException | TimeoutException e) {
+            return null;
+        }
+    }
+
+    @Override
+    public void sleep(Duration delay) throws InterruptedException {
+        warden.scheduler().sleep(delay);
+    }
+
+    @Override
+    public Exception timedOut() {
+        // What the JDK raises when a request's own time-out runs out.
+        return new HttpTimeoutException("request timed out");
+    }
+
+    @Override
+    public DelayScheduler timer() {
+        return warden.scheduler();
+    }
+
+    @Override
+    public Executor completions() {
+        return ASYNC_POOL;
+    }
+
+    @Override
+    public int status(HttpResponse<T> response) {
+        return response.statusCode();
+    }
+
+    @Override
+    public Function<String, List<String>> headers(HttpResponse<T> response) {
+        return name -> response.headers().allValues(name);
+    }
+
+    /**
+     * The request to put on the wire: the current one with the attempt's headers and time-out, and
+     * a body the client cannot send twice recorded as it goes, or sent again from its recording.
+     */
+    private HttpRequest prepare(AttemptHeaders headers, Duration timeout) {
+        BodyPublisher body = attemptBody();
+        return headers.isEmpty() && timeout == null && body == null ? current
+                : Requests.withHeaders(current, headers, timeout, body);
+    }
+
+    /**
+     * The body of this attempt when it is not the current request's own: null for a body the
+     * client can send again itself (no copy is made of those), or when nothing is recorded.
+     */
+    private BodyPublisher attemptBody() {
+        try {
+            BodyPublisher app = current.bodyPublisher().orElse(null);
+            if (app == null || Requests.isRepeatable(current)) {
+                return null;
+            }
+            RecordedBody recording = driver.recordBody(app.contentLength());
+            if (recording == null) {
+                return null;
+            }
+            // A resend (or a redirect hop that keeps the body) after the first attempt sent it whole.
+            return recording.isComplete() ? new ReplayPublisher(recording, app.contentLength())
+                    : new RecordingPublisher(app, recording);
+        } catch (RuntimeException e) {
+            AgentLog.once(AgentLog.Level.WARN, "body-recording", "a request body could not be recorded for a resend", e);
+            return null;
+        }
+    }
+
+    private OutcomeHandler<T> handler(Judge judge) {
+        return new OutcomeHandler<>(appHandler, warden.classifier(), judge,
+                hops < RedirectRule.MAX_HOPS ? redirects : null, current.method(), current.uri(),
+                warden.config().maxErrorBodyWait());
+    }
+
+    /** Server push for the app's handler: the app sees its own request and its own body type. */
+    private PushPromiseHandler<Outcome<T>> adaptPushHandler() {
+        return (initiating, pushRequest, acceptor) -> pushHandler.applyPushPromise(appRequest, pushRequest,
+                appBodyHandler -> acceptor.apply(info -> BodySubscribers.mapping(appBodyHandler.apply(info),
+                                body -> Outcome.delivered(Verdict.SUCCESS, body)))
+                        .thenApply(pushed -> new AppResponse<>(pushed, pushed.request(), pushed.body().body)));
+    }
+
+    /** One attempt's response, its body already in the app's type or held back by the {@link OutcomeHandler}. */
+    private final class JdkAttempt implements Attempt<HttpResponse<T>> {
+        private final HttpResponse<Outcome<T>> response;
+        private final Outcome<T> outcome;
+        /** Where an out-of-scope redirect leads: the app's own client follows it, unmanaged. */
+        private HttpRequest unmanagedHop;
+        private boolean followed;
+
+        JdkAttempt(HttpResponse<Outcome<T>> response) {
+            this.response = response;
+            this.outcome = response.body();
+            if (outcome.redirect != null) {
+                HttpRequest next = Requests.redirected(current, outcome.redirect.target, outcome.redirect.method);
+                if (warden.scope().contains(next.uri())) {
+                    hops++;
+                    current = next;
+                    followed = true;
+                } else {
+                    unmanagedHop = next;
+                }
+            }
+        }
+
+        @Override
+        public int status() {
+            return response.statusCode();
+        }
+
+        @Override
+        public String protocolVersion() {
+            return response.version() == HttpClient.Version.HTTP_2 ? "2" : "1.1";
+        }
+
+        @Override
+        public Function<String, List<String>> headers() {
+            return name -> response.headers().allValues(name);
+        }
+
+        @Override
+        public String retryAfter() {
+            return response.headers().firstValue("Retry-After").orElse(null);
+        }
+
+        @Override
+        public Verdict verdict() {
+            return outcome.verdict;
+        }
+
+        @Override
+        public Decision decision() {
+            return outcome.decision == null ? Decision.returnToApp() : outcome.decision;
+        }
+
+        @Override
+        public boolean followedRedirect() {
+            return followed;
+        }
+
+        @Override
+        public boolean canHandBack() {
+            return outcome.held != null;
+        }
+
+        @Override
+        public HttpResponse<T> deliver() throws IOException, InterruptedException {
+            if (outcome.delivered) {
+                return new AppResponse<>(response, appRequest, outcome.body);
+            }
+            if (unmanagedHop != null) {
+                return appClient.send(unmanagedHop, appHandler);
+            }
+            try {
+                return join(heldResponse());
+            } catch (RuntimeException appHandlerFailed) {
+                throw sendFailure(appHandlerFailed);
+            }
+        }
+
+        @Override
+        public CompletionStage<HttpResponse<T>> deliverAsync() {
+            if (outcome.delivered) {
+                return CompletableFuture.completedFuture(new AppResponse<>(response, appRequest, outcome.body));
+            }
+            if (unmanagedHop != null) {
+                return appClient.sendAsync(unmanagedHop, appHandler);
+            }
+            return heldResponse();
+        }
+
+        /** The response that was held back for a refresh that then failed: the app gets it after all. */
+        private CompletionStage<HttpResponse<T>> heldResponse() {
+            return PeekingSubscriber.replay(appHandler, outcome.info, outcome.held)
+                    .thenApply(body -> new AppResponse<>(response, appRequest, body));
+        }
+
+        @Override
+        public void discard() {
+            // The OutcomeHandler drained (or cut) every body that does not go to the app.
+        }
+    }
+
+    /** {@link Failures#asSendException} for {@code send}: throws the runtime exceptions, returns the I/O one to throw. */
+    private static IOException sendFailure(RuntimeException e) {
+        Exception mapped = Failures.asSendException(e);
+        if (mapped instanceof RuntimeException) {
+            throw (RuntimeException) mapped;
+        }
+        return (IOException) mapped;
+    }
+
+    /** Waits for a stage the way {@code HttpClient.send} waits for its body. */
+    private static <R> R join(CompletionStage<R> stage) throws IOException, InterruptedException {
+        try {
+            return stage.toCompletableFuture().get();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() instanceof CompletionException && e.getCause().getCause() != null
+                    ? e.getCause().getCause() : e.getCause();
+            if (cause instanceof IOException) {
+                throw (IOException) cause;
+            }
+            if (cause instanceof RuntimeException) {
+                throw sendFailure((RuntimeException) cause);
+            }
+            if (cause instanceof Error) {
+                throw (Error) cause;
+            }
+            throw new IOException(cause);
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package io.apiwarden.clients.okhttp.agent;
+
+import io.apiwarden.agent.HookTransformer;
+import net.bytebuddy.jar.asm.ClassReader;
+import net.bytebuddy.jar.asm.ClassVisitor;
+import net.bytebuddy.jar.asm.MethodVisitor;
+import net.bytebuddy.jar.asm.Opcodes;
+import net.bytebuddy.jar.asm.Type;
+
+import java.lang.instrument.Instrumentation;
+import java.util.Map;
+
+/**
+ * Puts the agent into OkHttp 3.x, 4.x and 5.x, which share these hooks: every
+ * {@code OkHttpClient} is constructed from a builder (also {@code new OkHttpClient()}, and
+ * {@code newBuilder().build()}), and every call is a {@code RealCall} (in
+ * {@code okhttp3.internal.connection} from 4.0, in {@code okhttp3} before).
+ *
+ * <p>The inserted code calls {@link OkHttpHook} directly: OkHttp's loader sees the system loader,
+ * where the agent is (checked before weaving), and every hook method catches its own failures. None of
+ * it branches, so the methods' stack map frames stay as they were.
+ */
+final class OkHttpInstrumentation {
+    private static final String HOOK = Type.getInternalName(OkHttpHook.class);
+    private static final String OBJECT = "(Ljava/lang/Object;)V";
+
+    private OkHttpInstrumentation() {
+    }
+
+    static void install(Instrumentation inst) {
+        HookTransformer.Weaving call = new CallWeaving();
+        new HookTransformer("OkHttp", Map.of(
+                "okhttp3/OkHttpClient", new ClientWeaving(),
+                "okhttp3/internal/connection/RealCall", call,
+                "okhttp3/RealCall", call)).install(inst);
+    }
+
+    /** The hooks resolve, from OkHttp's loader, to the agent's own class (not to nothing, nor to a copy). */
+    private abstract static class ReachableHooks implements HookTransformer.Weaving {
+        @Override
+        public boolean linksToAgent() {
+            return true;
+        }
+
+        @Override
+        public boolean canWeave(ClassLoader loader) {
+            return HookTransformer.linksTo(loader, OkHttpHook.class);
+        }
+    }
+
+    /** {@code OkHttpClient(Builder)}: first of all, {@code OkHttpHook.beforeBuild(builder)}, before the client copies the builder's interceptors. */
+    private static final class ClientWeaving extends ReachableHooks {
+        @Override
+        public ClassVisitor visitor(ClassReader original, ClassVisitor next) {
+            return HookTransformer.rewritingMethods(next, (access, name, descriptor, mv) -> {
+                if (!name.equals("<init>") || !descriptor.equals("(Lokhttp3/OkHttpClient$Builder;)V")) {
+                    return mv;
+                }
+                return new MethodVisitor(Opcodes.ASM9, mv) {
+                    @Override
+                    public void visitCode() {
+                        super.visitCode();
+                        // Before the super constructor: allowed, as it touches only the argument.
+                        super.visitVarInsn(Opcodes.ALOAD, 1);
+                        super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOK, "beforeBuild", OBJECT, false);
+                    }
+                };
+            });
+        }
+    }
+
+    /**
+     * {@code RealCall.enqueue(callback)}: first, {@code callback = (Callback) OkHttpHook.onEnqueue(this, callback)},
+     * a callback that retries without holding a dispatcher thread. {@code RealCall.cancel()}: at each return,
+     * {@code OkHttpHook.onCancel(this)}, which passes the cancel on to a pending retry.
+     */
+    private static final class CallWeaving extends ReachableHooks {
+        @Override
+        public ClassVisitor visitor(ClassReader original, ClassVisitor next) {
+            return HookTransformer.rewritingMethods(next, (access, name, descriptor, mv) -> {
+                boolean instance = (access & Opcodes.ACC_STATIC) == 0;
+                if (instance && name.equals("enqueue") && descriptor.equals("(Lokhttp3/Callback;)V")) {
+                    return new SwapCallback(mv);
+                }
+                if (instance && name.equals("cancel") && descriptor.equals("()V")) {
+                    return new PassOnCancel(mv);
+                }
+                return mv;
+            });
+        }
+    }
+
+    private static final class SwapCallback extends MethodVisitor {
+        SwapCallback(MethodVisitor next) {
+            super(Opcodes.ASM9, next);
+        }
+
+        @Override
+        public void visitCode() {
+            super.visitCode();
+            super.visitVarInsn(Opcodes.ALOAD, 0);
+            super.visitVarInsn(Opcodes.ALOAD, 1);
+            super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOK, "onEnqueue",
+                    "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;", false);
+            super.visitTypeInsn(Opcodes.CHECKCAST, "okhttp3/Callback");
+            super.visitVarInsn(Opcodes.ASTORE, 1);
+        }
+    }
+
+    private static final class PassOnCancel extends MethodVisitor {
+        PassOnCancel(MethodVisitor next) {
+            super(Opcodes.ASM9, next);
+        }
+
+        @Override
+        public void visitInsn(int opcode) {
+            if (opcode == Opcodes.RETURN) {
+                super.visitVarInsn(Opcodes.ALOAD, 0);
+                super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOK, "onCancel", OBJECT, false);
+            }
+            super.visitInsn(opcode);
+        }
+    }
+}

@@ -1,0 +1,17 @@
+package io.apiwarden.clients.okhttp.bridge;
+
+/**
+ * What the agent asks of its OkHttp glue. The glue is compiled against OkHttp and defined once
+ * per class loader that OkHttp lives in; this interface, loaded once by the agent's loader, lets
+ * the agent call every copy without reflection.
+ */
+public interface OkHttpBridge {
+    /** Adds the agent's interceptor to an {@code OkHttpClient.Builder} about to build a client, once. */
+    void beforeBuild(Object builder);
+
+    /** Returns the callback to enqueue a call with: the app's, or one that retries without holding a dispatcher thread. */
+    Object onEnqueue(Object call, Object callback);
+
+    /** Tells the glue that the app cancelled {@code call}, so a pending retry stops. */
+    void onCancel(Object call);
+}

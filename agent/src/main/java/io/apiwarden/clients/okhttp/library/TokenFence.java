@@ -1,0 +1,44 @@
+package io.apiwarden.clients.okhttp.library;
+
+import io.apiwarden.core.Warden;
+import okhttp3.Interceptor;
+import okhttp3.Request;
+import okhttp3.Response;
+
+import java.io.IOException;
+
+/**
+ * The agent's network interceptor: sees every hop OkHttp makes, redirects included, and takes
+ * the agent's token off any hop outside the API's base URL. OkHttp itself drops
+ * {@code Authorization} only when the host, port or scheme changes; this also covers a
+ * redirect to another path of the same host.
+ */
+final class TokenFence implements Interceptor {
+    /** Marks a request that carries the agent's token; OkHttp copies tags onto redirects. */
+    static final class AgentToken {
+        static final AgentToken MARK = new AgentToken();
+
+        private AgentToken() {
+        }
+    }
+
+    private final Warden warden;
+
+    TokenFence(Warden warden) {
+        this.warden = warden;
+    }
+
+    @Override
+    public Response intercept(Chain chain) throws IOException {
+        Request request = chain.request();
+        if (request.tag(AgentToken.class) != null && !WardenInterceptor.inScope(warden, request.url())) {
+            request = request.newBuilder().removeHeader("Authorization").build();
+        }
+        return chain.proceed(request);
+    }
+
+    @Override
+    public String toString() {
+        return "ApiWardenTokenFence";
+    }
+}

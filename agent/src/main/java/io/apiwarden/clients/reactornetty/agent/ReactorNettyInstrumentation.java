@@ -1,0 +1,94 @@
+package io.apiwarden.clients.reactornetty.agent;
+
+import io.apiwarden.agent.HookTransformer;
+import net.bytebuddy.jar.asm.ClassReader;
+import net.bytebuddy.jar.asm.ClassVisitor;
+import net.bytebuddy.jar.asm.MethodVisitor;
+import net.bytebuddy.jar.asm.Opcodes;
+import net.bytebuddy.jar.asm.Type;
+
+import java.lang.instrument.Instrumentation;
+import java.util.Map;
+
+/**
+ * Puts the agent into Reactor Netty's HTTP client (1.0 to 1.3), at two methods every request goes
+ * through whatever way the app reads the response ({@code response()}, {@code responseSingle},
+ * {@code responseContent}, {@code responseConnection}, the last being Spring's):
+ *
+ * <ul>
+ *   <li>{@code HttpClientConnect.connect()}, which returns the {@code Mono<Connection>} of one
+ *       request: its result is handed to {@link ReactorNettyHook#onConnect}, which returns it as it
+ *       is outside the API and a managed one inside;
+ *   <li>{@code HttpClientConfig.defaultConnectionObserver()}, read as each request is subscribed:
+ *       its result is handed to {@link ReactorNettyHook#observer}, which adds the observer that sets
+ *       a managed attempt's headers as the request is prepared.
+ * </ul>
+ * The inserted code replaces the returned value; none of it branches, so the methods' stack map
+ * frames stay as they were.
+ */
+final class ReactorNettyInstrumentation {
+    private static final String HOOK = Type.getInternalName(ReactorNettyHook.class);
+    private static final String TWO_OBJECTS = "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;";
+
+    private ReactorNettyInstrumentation() {
+    }
+
+    static void install(Instrumentation inst) {
+        new HookTransformer("Reactor Netty", Map.of(
+                "reactor/netty/http/client/HttpClientConnect",
+                new ReturnWeaving("connect", "()Lreactor/core/publisher/Mono;", "onConnect", "reactor/core/publisher/Mono"),
+                "reactor/netty/http/client/HttpClientConfig",
+                new ReturnWeaving("defaultConnectionObserver", "()Lreactor/netty/ConnectionObserver;", "observer",
+                        "reactor/netty/ConnectionObserver"))).install(inst);
+    }
+
+    /**
+     * One instance method whose returned value goes through a hook first:
+     * {@code return (Type) ReactorNettyHook.hook(this, value);}.
+     */
+    private static final class ReturnWeaving implements HookTransformer.Weaving {
+        private final String method;
+        private final String descriptor;
+        private final String hook;
+        private final String returnType;
+
+        ReturnWeaving(String method, String descriptor, String hook, String returnType) {
+            this.method = method;
+            this.descriptor = descriptor;
+            this.hook = hook;
+            this.returnType = returnType;
+        }
+
+        @Override
+        public boolean linksToAgent() {
+            return true;
+        }
+
+        @Override
+        public boolean canWeave(ClassLoader loader) {
+            return HookTransformer.linksTo(loader, ReactorNettyHook.class);
+        }
+
+        @Override
+        public ClassVisitor visitor(ClassReader original, ClassVisitor next) {
+            return HookTransformer.rewritingMethods(next, (access, name, desc, mv) -> {
+                if ((access & Opcodes.ACC_STATIC) != 0 || !name.equals(method) || !desc.equals(descriptor)) {
+                    return mv;
+                }
+                return new MethodVisitor(Opcodes.ASM9, mv) {
+                    @Override
+                    public void visitInsn(int opcode) {
+                        if (opcode == Opcodes.ARETURN) {
+                            // value -> value, this -> this, value -> hook(this, value) -> (Type)
+                            super.visitVarInsn(Opcodes.ALOAD, 0);
+                            super.visitInsn(Opcodes.SWAP);
+                            super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOK, hook, TWO_OBJECTS, false);
+                            super.visitTypeInsn(Opcodes.CHECKCAST, returnType);
+                        }
+                        super.visitInsn(opcode);
+                    }
+                };
+            });
+        }
+    }
+}

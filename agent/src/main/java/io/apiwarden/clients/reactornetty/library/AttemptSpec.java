@@ -1,0 +1,76 @@
+package io.apiwarden.clients.reactornetty.library;
+
+import io.apiwarden.core.engine.AttemptHeaders;
+import io.apiwarden.core.engine.RecordedBody;
+import io.apiwarden.core.scope.ApiScope;
+import reactor.netty.http.client.HttpClientRequest;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The headers and time-out of one managed attempt, as they are put on each request Reactor Netty
+ * sends for it: the first, and every redirect hop it follows. A hop outside the API gets none of
+ * them, whatever Reactor Netty itself strips on a redirect.
+ */
+final class AttemptSpec {
+    /** The subscriber-context key; a class of the glue's, so no app's key can clash with it. */
+    static final Object KEY = AttemptSpec.class;
+
+    private final ApiScope scope;
+    /** Name, value, name, value: a copy, as the engine reuses its headers for the next attempt. */
+    private final String[] pairs;
+    private final Duration timeout;
+    /** What the first request carried as {@code Authorization} once sent: tells the app's own value from the agent's. */
+    final String agentAuthorization;
+    /** The call's recording of its body, for a {@link RecordedBodyFunction}; null when the body is not recorded. */
+    final RecordedBody recording;
+
+    AttemptSpec(ApiScope scope, AttemptHeaders headers, Duration timeout, RecordedBody recording) {
+        this.scope = scope;
+        List<String> copy = new ArrayList<>();
+        headers.forEach((name, value) -> {
+            copy.add(name);
+            copy.add(value);
+        });
+        this.pairs = copy.toArray(new String[0]);
+        this.timeout = timeout;
+        this.agentAuthorization = headers.get("Authorization");
+        this.recording = recording;
+    }
+
+    void applyTo(HttpClientRequest request) {
+        if (!inScope(request.resourceUrl())) {
+            return;
+        }
+        for (int i = 0; i < pairs.length; i += 2) {
+            request.header(pairs[i], pairs[i + 1]);
+        }
+        if (timeout != null) {
+            request.responseTimeout(timeout);
+        }
+    }
+
+    boolean inScope(String url) {
+        if (url == null) {
+            return false;
+        }
+        try {
+            return scope.contains(URI.create(url));
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    /** Header names only: the values include a token. */
+    @Override
+    public String toString() {
+        StringBuilder b = new StringBuilder("AttemptSpec[");
+        for (int i = 0; i < pairs.length; i += 2) {
+            b.append(i == 0 ? "" : ", ").append(pairs[i]);
+        }
+        return b.append(']').toString();
+    }
+}

@@ -1,0 +1,133 @@
+package io.apiwarden.clients.reactornetty.library;
+
+import io.apiwarden.core.call.Decision;
+import io.apiwarden.core.classify.Verdict;
+import io.apiwarden.core.engine.Attempt;
+import io.apiwarden.core.engine.Judge;
+import io.apiwarden.core.scope.ApiScope;
+import io.netty.handler.codec.http.HttpVersion;
+import reactor.netty.Connection;
+import reactor.netty.channel.ChannelOperations;
+import reactor.netty.http.client.HttpClientResponse;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+
+/**
+ * One attempt's response: Reactor Netty's connection once status and headers are in, classified
+ * and judged. The body is left unread for the app, so a response the agent does not resend goes
+ * to the app exactly as Reactor Netty emitted it.
+ */
+final class NettyAttempt implements Attempt<Connection>, Judge.BodyPrefix {
+    private static final String AUTHORIZATION = "Authorization";
+
+    private final Connection connection;
+    private final HttpClientResponse response;
+    private final Verdict verdict;
+    private final Decision decision;
+
+    NettyAttempt(NettyExchange exchange, Connection connection, AttemptSpec spec, Judge judge, ApiScope scope) {
+        this.connection = connection;
+        this.response = (HttpClientResponse) connection;
+        int status = response.status().code();
+        this.verdict = judge.classify(status, headers(), this);
+        if (!spec.inScope(response.resourceUrl())) {
+            // A redirect Reactor Netty followed out of the API: never the agent's to resend.
+            this.decision = Decision.returnToApp();
+        } else if (appsOwnAuthorization(spec)) {
+            // The app's body function set Authorization after the agent's (Spring's per-request headers):
+            // a new token of the agent's would not be sent, so a refusal goes to the app; the next attempts know.
+            exchange.sawAppAuthorization();
+            this.decision = verdict == Verdict.INVALID_TOKEN ? Decision.returnToApp() : judge.decide(verdict, retryAfter());
+        } else {
+            this.decision = judge.decide(verdict, retryAfter());
+        }
+    }
+
+    private boolean appsOwnAuthorization(AttemptSpec spec) {
+        if (spec.agentAuthorization == null) {
+            return false;
+        }
+        String sent = response.requestHeaders().get(AUTHORIZATION);
+        return sent != null && !sent.equals(spec.agentAuthorization);
+    }
+
+    /**
+     * Reactor Netty has no way to look at a body and leave it whole for the app, so an error that
+     * status and headers leave open is classified by its status (the engine's rule for a body that
+     * cannot be read). The spec's two errors are a 401 and a 429, which need no body.
+     */
+    @Override
+    public byte[] read(int limit) throws IOException {
+        throw new IOException("a Reactor Netty response body is left for the app");
+    }
+
+    @Override
+    public int status() {
+        return response.status().code();
+    }
+
+    @Override
+    public String protocolVersion() {
+        HttpVersion v = response.version();
+        if (v.majorVersion() >= 2) {
+            return String.valueOf(v.majorVersion());
+        }
+        return v.minorVersion() == 0 ? "1.0" : "1.1";
+    }
+
+    @Override
+    public Function<String, List<String>> headers() {
+        return response.responseHeaders()::getAll;
+    }
+
+    @Override
+    public String retryAfter() {
+        return response.responseHeaders().get("Retry-After");
+    }
+
+    @Override
+    public Verdict verdict() {
+        return verdict;
+    }
+
+    @Override
+    public Decision decision() {
+        return decision;
+    }
+
+    @Override
+    public boolean canHandBack() {
+        return true;
+    }
+
+    @Override
+    public Connection deliver() {
+        return connection;
+    }
+
+    @Override
+    public CompletionStage<Connection> deliverAsync() {
+        return CompletableFuture.completedFuture(connection);
+    }
+
+    /** Drops the body as Reactor Netty's own {@code response()} does, so the connection goes back to the pool once it is read. */
+    @Override
+    public void discard() {
+        try {
+            if (connection instanceof ChannelOperations) {
+                ChannelOperations<?, ?> ops = (ChannelOperations<?, ?>) connection;
+                if (!ops.isInboundDisposed()) {
+                    ops.discard();
+                }
+            } else {
+                connection.dispose();
+            }
+        } catch (RuntimeException e) {
+            connection.dispose();
+        }
+    }
+}

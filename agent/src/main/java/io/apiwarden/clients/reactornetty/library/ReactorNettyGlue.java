@@ -1,0 +1,67 @@
+package io.apiwarden.clients.reactornetty.library;
+
+import io.apiwarden.clients.reactornetty.bridge.ReactorNettyBridge;
+import io.apiwarden.core.Warden;
+import io.apiwarden.core.time.DelayScheduler;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+import reactor.netty.Connection;
+import reactor.netty.ConnectionObserver;
+import reactor.netty.http.client.HttpClient;
+
+import java.util.concurrent.Executor;
+import java.util.function.Predicate;
+
+/**
+ * The agent's entry into one copy of Reactor Netty: the calls woven into its HTTP client, passed
+ * on to a {@link ManagedConnect} per request to the API. Defined by the agent in a class loader
+ * whose parent is Reactor Netty's own, so that it links to the app's copy whatever loader that is.
+ */
+public final class ReactorNettyGlue implements ReactorNettyBridge {
+    /**
+     * The body functions recorded for a resend: Spring's ({@code RestClient} and {@code RestTemplate} on
+     * {@code ReactorClientHttpRequestFactory}, {@code WebClient} on {@code ReactorClientHttpConnector}), which
+     * write whatever body the app gave, one-shot ones included ({@code InputStreamResource}), and never look
+     * at the outbound as anything but an outbound. Any other function of the app's is called again.
+     */
+    static final Predicate<Object> SPRING_BODY_FUNCTIONS = body -> body.getClass().getName().startsWith("org.springframework.http.client.");
+
+    private final Warden warden;
+    private final Predicate<Object> recordedBodies;
+    private final DelayScheduler timer;
+    private final Executor completions;
+
+    /** Waits on Reactor's own timer (its parallel scheduler, where {@code Mono.delay} runs), never on an event loop. */
+    public ReactorNettyGlue(Warden warden) {
+        this(warden, new ReactorTimer(), task -> Schedulers.parallel().schedule(task), SPRING_BODY_FUNCTIONS);
+    }
+
+    /**
+     * For tests: the test's timer, where the app's subscriber is called when no event loop does it, and
+     * which body functions are recorded.
+     */
+    ReactorNettyGlue(Warden warden, DelayScheduler timer, Executor completions, Predicate<Object> recordedBodies) {
+        this.warden = warden;
+        this.recordedBodies = recordedBodies;
+        this.timer = timer;
+        this.completions = completions;
+    }
+
+    @Override
+    public Object onConnect(Object client, Object connect) {
+        @SuppressWarnings("unchecked")
+        Mono<? extends Connection> original = (Mono<? extends Connection>) connect;
+        return manage((HttpClient) client, original);
+    }
+
+    /** {@code connect}, a request of {@code client}, as it is outside the API, or managed. */
+    Mono<? extends Connection> manage(HttpClient client, Mono<? extends Connection> connect) {
+        ManagedRequest request = ManagedRequest.of(client.configuration(), warden.scope(), recordedBodies);
+        return request == null ? connect : new ManagedConnect(warden, request, connect, timer, completions);
+    }
+
+    @Override
+    public Object observer(Object observer) {
+        return ((ConnectionObserver) observer).then(AttemptHeadersObserver.INSTANCE);
+    }
+}

@@ -1,0 +1,27 @@
+package io.apiwarden.clients.reactornetty.library;
+
+import io.apiwarden.core.time.DelayScheduler;
+import reactor.core.Disposable;
+import reactor.core.scheduler.Schedulers;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Waits on Reactor's parallel scheduler, the timer {@code Mono.delay} uses: the resend then
+ * starts from a thread made for non-blocking work, and no event loop ever waits.
+ */
+final class ReactorTimer implements DelayScheduler {
+
+    @Override
+    public Scheduled schedule(Duration delay, Runnable task) {
+        Disposable pending = Schedulers.parallel().schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
+        return pending::dispose;
+    }
+
+    @Override
+    public void sleep(Duration delay) {
+        // Never asked: a Reactor Netty call only runs on the engine's asynchronous face.
+        throw new UnsupportedOperationException("a Reactor Netty call never blocks to wait");
+    }
+}
