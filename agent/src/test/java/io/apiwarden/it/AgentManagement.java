@@ -13,6 +13,10 @@ import mockwebserver3.RecordedRequest;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +51,13 @@ final class AgentManagement implements Management {
     /** Past the end of a wait, for a resend that should not come to have come: a busy machine's lateness. */
     private static final Duration LATE = Duration.ofMillis(300);
     private static final Duration PATIENCE = Duration.ofSeconds(20);
+    /**
+     * Within the API, so the agent manages a call to it; answered by {@link Routing} itself, so no case's
+     * script sees it, nor counts it, and its 200 triggers no token refresh.
+     */
+    private static final String OPEN_THE_GATE = "/api/v1/contract-case-starts";
+    /** Built here, so the agent weaves it as any app's client: its call goes through the agent's gate. */
+    private static final HttpClient MANAGED = HttpClient.newHttpClient();
 
     private static final FakeOAuthApi TOKENS = new FakeOAuthApi();
     private static final Routing ROUTING = new Routing();
@@ -55,10 +66,18 @@ final class AgentManagement implements Management {
     /** The token service at its path, the case's API everywhere else. */
     private static final class Routing extends Dispatcher {
         volatile Dispatcher api;
+        /** Whether the latest call to {@link #OPEN_THE_GATE} carried the agent's bearer: the agent managed it. */
+        volatile boolean openerManaged;
 
         @Override
         public MockResponse dispatch(RecordedRequest request) throws InterruptedException {
-            return request.getUrl().encodedPath().startsWith("/auth/") ? TOKENS.dispatch(request) : api.dispatch(request);
+            String path = request.getUrl().encodedPath();
+            if (path.equals(OPEN_THE_GATE)) {
+                String authorization = request.getHeaders().get("Authorization");
+                openerManaged = authorization != null && authorization.startsWith("Bearer ");
+                return new MockResponse.Builder().code(200).build();
+            }
+            return path.startsWith("/auth/") ? TOKENS.dispatch(request) : api.dispatch(request);
         }
     }
 
@@ -80,10 +99,26 @@ final class AgentManagement implements Management {
         return server;
     }
 
+    /** Called as each case starts: it starts with the agent's gate open, as with a warden of its own in library mode. */
     @Override
-    public MockWebServer apiServer(Dispatcher api) {
+    public MockWebServer apiServer(Dispatcher api) throws IOException, InterruptedException {
         ROUTING.api = api;
+        openTheGate();
         return SERVER;
+    }
+
+    /**
+     * The agent's gate is the JVM's: a case that ended refused (its window still on) or cancelled leaves it
+     * closed, and the next case's first call would wait there, that wait spent from its whole back-off
+     * (620 ms), and find its own resends cut short. An answer to a call through the gate opens it
+     * ({@code ThrottleGate.answered}): a success after the window, or for a call that waited it out.
+     */
+    private static void openTheGate() throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(SERVER.url(OPEN_THE_GATE).toString()))
+                .timeout(PATIENCE).build();
+        int status = MANAGED.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+        assertThat(status).as("the answer that opens the agent's gate before the case").isEqualTo(200);
+        assertThat(ROUTING.openerManaged).as("the call that opens the gate went through the agent").isTrue();
     }
 
     @Override

@@ -50,8 +50,11 @@ public final class CallDriver<R> implements Judge {
     private AccessToken token;
     /** The JVM's gate of the API's global rate limit, or null when it is switched off. */
     private final ThrottleGate gate;
-    /** The gate's pass of the attempt about to be sent or in flight; null when none was needed. */
-    private ThrottleGate.Pass pass;
+    /**
+     * The gate's pass of the attempt about to be sent or in flight; null when none was needed. Volatile:
+     * an asynchronous call may end (cancelled) on another thread than the one that took it.
+     */
+    private volatile ThrottleGate.Pass pass;
     /** Whether the next attempt has been through the gate already. */
     private boolean gatePassed;
     /** Whether the next attempt resends a rate-limited one: it goes before calls never sent. */
@@ -150,7 +153,7 @@ public final class CallDriver<R> implements Judge {
                     R handedOff = exchange.handOffGate();
                     if (handedOff != null) {
                         // The client's own thread is not to wait here: the call queues again later.
-                        entry.cancel(false);
+                        leaveGate(entry);
                         return handedOff;
                     }
                 }
@@ -268,6 +271,8 @@ public final class CallDriver<R> implements Judge {
 
     private void attemptAsync(boolean mayThrow) {
         if (result.isDone()) {
+            // Cancelled while the gate let it go, its continuation not yet run: the pass goes back.
+            noAnswer();
             return;
         }
         if (gate != null && !gatePassed) {
@@ -281,7 +286,7 @@ public final class CallDriver<R> implements Judge {
                 state.deadline().bound(entry, exchange.timer()).whenCompleteAsync((p, e) -> {
                     if (e != null) {
                         // The app's limit ran out, or the call was cancelled: the place goes to the next.
-                        entry.cancel(false);
+                        leaveGate(entry);
                     }
                     took(e == null ? p : null);
                     attemptAsync(false);
@@ -475,15 +480,28 @@ public final class CallDriver<R> implements Judge {
     /** Waits at the gate on this thread, no longer than the app's limit allows; null when the wait ended first. */
     private ThrottleGate.Pass awaitGate(Exchange<R> exchange, CompletableFuture<ThrottleGate.Pass> entry)
             throws IOException, InterruptedException {
-        ThrottleGate.Pass p;
+        ThrottleGate.Pass p = null;
         try {
             p = exchange.await(entry, state.deadline(), "the rate-limit gate");
         } finally {
-            if (!entry.isDone()) {
-                entry.cancel(false);
+            if (p == null) {
+                leaveGate(entry);
             }
         }
         return p;
+    }
+
+    /**
+     * Gives up the call's place at the gate. A pass that came as it gave up goes back: had it been the
+     * first after a window, the other calls would wait for an answer that never comes.
+     */
+    private void leaveGate(CompletableFuture<ThrottleGate.Pass> entry) {
+        if (!entry.cancel(false) && !entry.isCompletedExceptionally()) {
+            ThrottleGate.Pass p = entry.getNow(null);
+            if (p != null) {
+                gate.abandoned(p);
+            }
+        }
     }
 
     /** The next attempt has been through the gate, with {@code p} (null: it goes without one). */
@@ -519,7 +537,7 @@ public final class CallDriver<R> implements Judge {
         }
     }
 
-    /** The attempt ended with no answer: if it went first after a window, another must. */
+    /** The attempt ended with no answer, or will never be sent: if it went first after a window, another must. */
     private void noAnswer() {
         ThrottleGate.Pass p = pass;
         pass = null;
@@ -628,6 +646,9 @@ public final class CallDriver<R> implements Judge {
      * fails a call. For {@link #attempts} callers; {@link #run} and {@link #runAsync} end it themselves.
      */
     public void end(int status, Function<String, List<String>> headers, Throwable failure) {
+        // A pass still held was never used (the call was cancelled or failed before its attempt went, or it
+        // timed out as it got through): had it gone first after a window, the others would wait for it.
+        noAnswer();
         RecordedBody r = recording;
         if (r != null) {
             r.drop();

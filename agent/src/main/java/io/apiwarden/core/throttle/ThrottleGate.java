@@ -146,7 +146,8 @@ public final class ThrottleGate {
     /**
      * The API answered {@code pass}'s call without a rate-limit refusal. When the answer announced
      * that nothing remains of the window, {@code exhaustedFor} is how long until it resets (else null):
-     * the gate closes for it before anyone is refused.
+     * the gate closes for it before anyone is refused. {@code pass} is null for a call that went without
+     * one (its wait here ended with the app's time limit): its answer speaks only once the window is over.
      *
      * @return the window the gate closed for ({@code exhaustedFor}, cut to the longest one), or null
      */
@@ -165,7 +166,7 @@ public final class ThrottleGate {
             if (closedFor != null) {
                 closeUntil(now.plus(closedFor));
                 release = releaseFirstIfDue();
-            } else if (!now.isBefore(opensAt) || (pass != OPEN && pass.closing == closings)) {
+            } else if (!now.isBefore(opensAt) || (pass != null && pass != OPEN && pass.closing == closings)) {
                 // An answer after the window ended, whoever sent it, or to a call sent through the gate
                 // since it last closed: the limit has let go, whatever the window was said to be.
                 release = open();

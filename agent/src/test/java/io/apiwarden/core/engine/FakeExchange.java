@@ -68,6 +68,8 @@ final class FakeExchange implements Exchange<FakeExchange.Reply> {
     private CallDriver<Reply> recordingFor;
     /** When set, asynchronous attempts complete only when the test completes this. */
     CompletableFuture<Void> wire;
+    /** Where the driver's continuations run: at once, unless a test queues them to run them later. */
+    Executor completions = Runnable::run;
 
     FakeExchange(DelayScheduler timer) {
         this.timer = timer;
@@ -187,7 +189,7 @@ final class FakeExchange implements Exchange<FakeExchange.Reply> {
 
     @Override
     public Executor completions() {
-        return Runnable::run;
+        return completions;
     }
 
     @Override

@@ -11,11 +11,15 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Calls of one JVM meeting the API's global rate limit through the engine: the gate holds the
@@ -264,6 +268,80 @@ class ThrottledCallsTest {
         assertThat(answeredNow(inAWindow).status).isEqualTo(429);
         assertThat(client.sent).as("its first send and four resends").hasSize(11);
         assertThat(took).containsExactly(Duration.ofSeconds(1 + 1 + 2 + 4 + 8));
+    }
+
+    // A call that goes first after a window and ends without an answer must say so, or the gate waits for
+    // an answer that never comes: every later call waits all it may (its whole back-off) before going.
+
+    /** A warden that hands the app a refusal at once (no resend budget), the gate closed for 1 s after it. */
+    private Warden wardenWithTheGateClosedForOneSecond() {
+        Warden warden = warden("apiwarden.throttle.retry-budget.ratio", "0", "apiwarden.throttle.retry-budget.min-per-second", "0");
+        client.reply(429, RATE_LIMIT);
+        assertThat(answeredNow(start(warden)).status).isEqualTo(429);
+        assertThat(warden.throttleGate().isClosed()).isTrue();
+        return warden;
+    }
+
+    /** The next call is sent at once and its answer opens the gate: no pass is left out with no call behind it. */
+    private void assertTheNextCallGoesAtOnce(Warden warden, Deque<Runnable> queued) {
+        int sentBefore = client.sent.size();
+        client.reply(200, "next");
+        CompletableFuture<FakeExchange.Reply> next = start(warden);
+        while (!queued.isEmpty()) {
+            queued.poll().run();
+        }
+        assertThat(client.sent).as("the next call was sent without waiting at the gate").hasSize(sentBefore + 1);
+        assertThat(answeredNow(next).body).isEqualTo("next");
+        assertThat(warden.throttleGate().isClosed()).isFalse();
+    }
+
+    @Test
+    void aCallCancelledAfterTheGateLetItGoFirstLeavesNoOneWaitingForItsAnswer() {
+        Warden warden = wardenWithTheGateClosedForOneSecond();
+        // The client's executor runs the call's continuation a moment after the gate let it go: the app cancels then.
+        Deque<Runnable> queued = new ArrayDeque<>();
+        client.completions = queued::add;
+        CompletableFuture<FakeExchange.Reply> first = start(warden);
+        time.advance(Duration.ofSeconds(1));
+        assertThat(queued).as("let go first, its continuation not run yet").hasSize(1);
+
+        first.cancel(false);
+        queued.poll().run();
+
+        assertThat(client.sent).as("the cancelled call sent nothing").hasSize(1);
+        assertTheNextCallGoesAtOnce(warden, queued);
+    }
+
+    @Test
+    void aResendCancelledBeforeItsCopyWentLeavesNoOneWaitingForItsAnswer() {
+        Warden warden = wardenWithTheGateClosedForOneSecond();
+        time.advance(Duration.ofSeconds(1));
+        // As OkHttp's enqueue does: the copy's place at the gate first, then the copy; the app cancels in between.
+        CallDriver<FakeExchange.Reply> resent = new CallDriver<>(warden, "GET", "https://api.example/v1/user",
+                "api.example", -1, "/v1/user", null);
+        assertThat(resent.gateForResend()).isCompleted();
+
+        resent.end(0, null, new IOException("Canceled"));
+
+        assertTheNextCallGoesAtOnce(warden, new ArrayDeque<>());
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aCallWhoseTimeLimitRanOutAsTheGateLetItGoFirstLeavesNoOneWaitingForItsAnswer(boolean blocking) {
+        Warden warden = wardenWithTheGateClosedForOneSecond();
+        time.advance(Duration.ofSeconds(1));
+        CallDriver<FakeExchange.Reply> late = new CallDriver<>(warden, "GET", "https://api.example/v1/user",
+                "api.example", -1, "/v1/user", Duration.ZERO);
+
+        if (blocking) {
+            assertThatThrownBy(() -> late.run(client)).hasMessage("timed out");
+        } else {
+            assertThat(late.runAsync(client)).isCompletedExceptionally();
+        }
+
+        assertThat(client.sent).as("the late call sent nothing").hasSize(1);
+        assertTheNextCallGoesAtOnce(warden, new ArrayDeque<>());
     }
 
     /** The call's answer, which must be there without any time passing (a join would hang the test otherwise). */
