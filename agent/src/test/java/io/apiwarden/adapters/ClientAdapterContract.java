@@ -53,22 +53,24 @@ public abstract class ClientAdapterContract {
             "apiwarden.throttle.gate.enabled", "false");
     /** The suite's properties, beside the API's and the tokens. */
     public static final Map<String, String> SUITE_PROPERTIES = Map.of(
-            // Short, so that the five waits of a back-off take well under a second on real time: 20+40+80+160+320 ms.
-            "apiwarden.backoff.initial-delay", "20ms",
+            // Short, so that the five waits of a back-off take about a second on real time: 40+80+160+320+640 ms.
+            "apiwarden.backoff.initial-delay", "40ms",
             // The most the budget allows (docs/configuration.md): the storm resends up to five times a call, and
             // with the agent one JVM runs every case; the budget has tests of its own (RetryBudgetTest).
             "apiwarden.throttle.retry-budget.min-per-second", "1000");
-    private static final Duration INITIAL_DELAY = Duration.ofMillis(20);
+    private static final Duration INITIAL_DELAY = Duration.ofMillis(40);
     private static final Duration PATIENCE = Duration.ofSeconds(10);
     private static final String USER = "/api/v1/user";
     private static final int STORM = 50;
     /**
      * How long the storm's calls are refused from the first one on: shorter than a call's whole back-off
-     * (620 ms, which no wait may outlast, a server's Retry-After included), so that each call gets through;
-     * long enough that a thread held by the waits would be seen held (the agent's waits on real time).
+     * (1,240 ms, which no wait may outlast, a server's Retry-After included), so that each call gets through
+     * (at its fifth resend, 1,240 ms after the first refusal); long enough that a thread held by the waits
+     * is seen held, and the threads looked at many times, on real time on a busy machine (with 300 ms in
+     * waits of 20 to 320 ms, a machine at load 9 looked only 2 to 4 times).
      */
-    private static final Duration STORM_WINDOW = Duration.ofMillis(300);
-    /** The back-off's waits before the last, the longest (320 ms): long enough, on real time, to cancel a call while it waits. */
+    private static final Duration STORM_WINDOW = Duration.ofSeconds(1);
+    /** The back-off's waits before the last, the longest (640 ms): long enough, on real time, to cancel a call while it waits. */
     private static final int WAITS_BEFORE_THE_LAST = 4;
 
     /** What a case needs that not every client can do. */

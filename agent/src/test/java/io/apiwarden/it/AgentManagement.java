@@ -40,8 +40,8 @@ final class AgentManagement implements Management {
     /**
      * How long a thread must stay parked at one frame in the agent's code to count as held by a wait: longer
      * than the agent's code parks a thread for a moment (a lock of the JDK's timer, a class being
-     * initialised), shorter than the storm's calls wait in all (300 ms, in waits of 20 to 160 ms with a
-     * resend of a millisecond between: samples land in the waits).
+     * initialised), shorter than the storm's longer waits (the calls wait 1,240 ms in all, in waits of 40 to
+     * 640 ms with a resend of a millisecond between: samples land in the waits).
      */
     private static final Duration HELD = Duration.ofMillis(200);
     /** Between two looks at the threads while the storm's calls wait. */
@@ -110,7 +110,7 @@ final class AgentManagement implements Management {
     /**
      * The agent's gate is the JVM's: a case that ended refused (its window still on) or cancelled leaves it
      * closed, and the next case's first call would wait there, that wait spent from its whole back-off
-     * (620 ms), and find its own resends cut short. An answer to a call through the gate opens it
+     * (1,240 ms), and find its own resends cut short. An answer to a call through the gate opens it
      * ({@code ThrottleGate.answered}): a success after the window, or for a call that waited it out.
      */
     private static void openTheGate() throws IOException, InterruptedException {
