@@ -144,8 +144,8 @@ public final class HookTransformer implements ClassFileTransformer {
 
     private static boolean wovenAtDefinition(Class<?> type) {
         try {
-            type.getDeclaredField(UnmanagedCallWeaving.OVER);
-            return true;
+            // Never null: the lookup throws NoSuchFieldException when the class was not woven.
+            return type.getDeclaredField(UnmanagedCallWeaving.OVER) != null;
         } catch (NoSuchFieldException | RuntimeException | LinkageError e) {
             // A field type that cannot be loaded: treated as not woven, so the class is left as it is.
             return false;

@@ -209,6 +209,9 @@ public final class OtelTelemetry implements Telemetry {
             return new Attempt(this, attempts++, expectContinue);
         }
 
+        // The OpenTelemetry scope is not left open here: it is handed to the caller inside the returned Scope,
+        // which the caller closes (CallDriver, in try-with-resources).
+        @SuppressWarnings("MustBeClosedChecker")
         @Override
         public Scope current() {
             io.opentelemetry.context.Scope scope = context.makeCurrent();

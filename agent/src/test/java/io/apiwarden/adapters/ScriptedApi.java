@@ -51,7 +51,9 @@ public final class ScriptedApi extends Dispatcher {
     }
 
     /** From now on, {@code path} answers these in order, then the last one again and again. */
+    // "varargs": List.of copies the array, which nothing writes into, so no heap pollution.
     @SafeVarargs
+    @SuppressWarnings("varargs")
     public final ScriptedApi script(String path, Supplier<MockResponse>... answers) {
         scripts.put(path, new Script(List.of(answers), 0));
         return this;

@@ -2,6 +2,7 @@ package io.apiwarden.architecture;
 
 import net.bytebuddy.jar.asm.ClassReader;
 import net.bytebuddy.jar.asm.ClassWriter;
+import net.bytebuddy.jar.asm.Opcodes;
 import net.bytebuddy.jar.asm.commons.ClassRemapper;
 import net.bytebuddy.jar.asm.commons.Remapper;
 import org.junit.jupiter.api.BeforeAll;
@@ -57,7 +58,7 @@ class PackageBoundariesTest {
                 Set<String> toCore = fromCore == null ? new TreeSet<>() : coreUses.computeIfAbsent(fromCore, k -> new TreeSet<>());
                 try (InputStream in = Files.newInputStream(file)) {
                     // A writer as the remapper's target, so that method bodies are visited too.
-                    new ClassReader(in).accept(new ClassRemapper(new ClassWriter(0), new Remapper() {
+                    new ClassReader(in).accept(new ClassRemapper(new ClassWriter(0), new Remapper(Opcodes.ASM9) {
                         @Override
                         public String map(String internalName) {
                             String area = area(internalName);

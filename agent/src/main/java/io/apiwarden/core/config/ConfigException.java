@@ -6,6 +6,8 @@ import java.util.List;
 public final class ConfigException extends Exception {
     private static final long serialVersionUID = 1L;
 
+    // The declared type is the interface; the list itself (List.copyOf's) is serializable.
+    @SuppressWarnings("serial")
     private final List<String> problems;
 
     ConfigException(List<String> problems) {

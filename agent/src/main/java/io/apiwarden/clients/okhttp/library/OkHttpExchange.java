@@ -152,9 +152,16 @@ final class OkHttpExchange implements Exchange<Response> {
         Response placeholder = new Response.Builder().request(request).protocol(Protocol.HTTP_1_1).code(429)
                 .message("waiting at the rate-limit gate")
                 // OkHttp 3 and 4 refuse a response without a body; this form of create is in 3, 4 and 5.
-                .body(ResponseBody.create(null, new byte[0])).build();
+                .body(emptyBody()).build();
         async.resendAfter(Duration.ZERO, placeholder);
         return placeholder;
+    }
+
+    // Deprecated since OkHttp 4 for Kotlin's toResponseBody, which OkHttp 3 lacks; the agent runs on the app's
+    // OkHttp, 3, 4 or 5, and this is the one form all three have.
+    @SuppressWarnings("deprecation")
+    private static ResponseBody emptyBody() {
+        return ResponseBody.create(null, new byte[0]);
     }
 
     @Override
