@@ -30,14 +30,6 @@ final class RetryAfterSoakRun {
      * and got the 429; at 10 ms (310 ms) no call could honour a 1 s header at all.
      */
     static final Duration BACKOFF_INITIAL_DELAY = Duration.ofMillis(200);
-    /**
-     * Every back-off wait but the fifth (100, 200, 400, 800 ms) is shorter than the shortest
-     * {@code Retry-After} (1 s), so the waits measured come from the header; and a call's waits in all
-     * are bounded by its whole back-off (31 × this: 3.1 s), which covers two refusals' headers (a
-     * refusal late in a window still says 1 s, rounded up, and holds the gate past the window's end).
-     * With 10 ms (310 ms in all) no call could honour a 1 s header at all.
-     */
-    static final Duration BACKOFF_INITIAL_DELAY = Duration.ofMillis(200);
     /** Per way: 4 ways × 40 callers, about 160 requests in flight. */
     static final int CALLERS_PER_WAY = 40;
 
