@@ -1,6 +1,7 @@
 package io.apiwarden.bench;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -60,7 +61,9 @@ class ProbesIT {
         }
     }
 
+    /** About a minute: the agent holds the throttled half until the API's one-minute window resets. Runs with -Psoak. */
     @Test
+    @Tag("soak")
     void aThrottleStormResendsOnlyTheThrottledCalls() throws Exception {
         try (OtlpSink sink = OtlpSink.start()) {
             StormRun storms = new StormRun(agentJar, sink.endpoint());

@@ -9,11 +9,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The Retry-After soak in short (the full one is {@code java -jar apiwarden-benchmarks.jar --retry-after-soak},
- * 10,000 resends; see docs/benchmarks.md): throttle windows until {@value #RESENDS} refused calls were resent,
- * and not one of them before its {@code Retry-After} allowed.
+ * 10,000 resends; see docs/benchmarks.md): throttle windows until {@value #SOAK_RESENDS} refused calls were
+ * resent with {@code -Psoak} ({@code apiwarden.bench.retry-after-resends}, the pom's smoke size, in the
+ * default build), and not one of them before its {@code Retry-After} allowed.
  */
 class RetryAfterSoakIT {
-    private static final long RESENDS = 300;
+    static final long SOAK_RESENDS = 300;
+    private static final long RESENDS = Long.getLong("apiwarden.bench.retry-after-resends", SOAK_RESENDS);
 
     @Test
     void noResendComesBeforeRetryAfterAllowsIt() throws Exception {

@@ -9,11 +9,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The soak in short (the full one is {@code java -jar apiwarden-benchmarks.jar --soak}, see
- * docs/reliability.md): the same calls, expiries and throttle windows, {@value #CALLS} calls. Counts and
+ * docs/reliability.md): the same calls, expiries and throttle windows, {@value #SOAK_CALLS} calls with
+ * {@code -Psoak}, {@code apiwarden.bench.soak-calls} (the pom's smoke size) in the default build. Counts and
  * bounds only, no timings.
  */
 class SoakIT {
-    private static final long CALLS = 20_000;
+    static final long SOAK_CALLS = 20_000;
+    private static final long CALLS = Long.getLong("apiwarden.bench.soak-calls", SOAK_CALLS);
     /** Between half and the end: a connection or pool thread more is noise, one per call or per refresh is not. */
     private static final int THREADS_MARGIN = 4;
     private static final int FILE_DESCRIPTORS_MARGIN = 4;
