@@ -13,6 +13,7 @@ import redis.clients.jedis.Protocol.Command;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -55,6 +56,8 @@ public final class RedisThrottleWindow implements FleetWindow {
     /** Tells this JVM's announcements apart from the others' on the channel. */
     private final String self;
     private volatile boolean closed;
+    /** Opened by {@link #close()}: ends the subscription's wait between two connections at once, not after it. */
+    private final CountDownLatch closing = new CountDownLatch(1);
     private volatile Subscription subscription;
 
     /**
@@ -123,6 +126,7 @@ public final class RedisThrottleWindow implements FleetWindow {
     @Override
     public void close() {
         closed = true;
+        closing.countDown();
         Subscription s = subscription;
         if (s != null) {
             s.stop();
@@ -243,7 +247,9 @@ public final class RedisThrottleWindow implements FleetWindow {
 
         private void sleep(long millis) {
             try {
-                TimeUnit.MILLISECONDS.sleep(millis);
+                // Not a plain sleep: a window closed during a wait of up to LONGEST_RECONNECT_WAIT would leave this
+                // thread behind for that long.
+                closing.await(millis, TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 closed = true;
