@@ -1,11 +1,10 @@
 package io.apiwarden.agent;
 
+import io.apiwarden.clients.jdk.library.InternalClients;
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.config.WardenConfig;
 import io.apiwarden.core.telemetry.Telemetry;
-import io.apiwarden.clients.jdk.library.InternalClients;
 import io.apiwarden.telemetry.TelemetryFactory;
-
 import java.net.http.HttpClient;
 import java.time.Clock;
 
@@ -17,8 +16,7 @@ public final class AgentRuntime {
     private static volatile WardenConfig config;
     private static volatile Warden warden;
 
-    private AgentRuntime() {
-    }
+    private AgentRuntime() {}
 
     static void configure(WardenConfig c) {
         config = c;

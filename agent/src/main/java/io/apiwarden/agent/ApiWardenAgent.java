@@ -4,7 +4,6 @@ import io.apiwarden.core.config.ConfigException;
 import io.apiwarden.core.config.ConfigProperty;
 import io.apiwarden.core.config.WardenConfig;
 import io.apiwarden.core.log.AgentLog;
-
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -19,8 +18,7 @@ import java.util.stream.Collectors;
  */
 public final class ApiWardenAgent {
 
-    private ApiWardenAgent() {
-    }
+    private ApiWardenAgent() {}
 
     /** Called for {@code -javaagent:apiwarden-agent.jar}. */
     public static void premain(String args, Instrumentation inst) {
@@ -37,7 +35,8 @@ public final class ApiWardenAgent {
             for (String pair : args.split(",")) {
                 int eq = pair.indexOf('=');
                 if (eq > 0 && pair.startsWith("apiwarden.")) {
-                    System.setProperty(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+                    System.setProperty(
+                            pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
                 }
             }
         }
@@ -49,14 +48,17 @@ public final class ApiWardenAgent {
             if (!WardenConfig.isEnabled(System::getProperty, System.getenv())) {
                 return;
             }
-            if (!AgentLog.setLevel(System.getProperty(ConfigProperty.LOG_LEVEL.key(), System.getenv(ConfigProperty.LOG_LEVEL.envName())))) {
-                AgentLog.warn(ConfigProperty.LOG_LEVEL.key() + " is not one of off, error, warn, info, debug; using info");
+            if (!AgentLog.setLevel(System.getProperty(
+                    ConfigProperty.LOG_LEVEL.key(), System.getenv(ConfigProperty.LOG_LEVEL.envName())))) {
+                AgentLog.warn(
+                        ConfigProperty.LOG_LEVEL.key() + " is not one of off, error, warn, info, debug; using info");
             }
             WardenConfig config;
             try {
                 config = WardenConfig.fromEnvironment(ClientModules.names());
             } catch (ConfigException e) {
-                AgentLog.error("configuration is invalid, the agent stays inactive and the app runs without it: " + e.getMessage());
+                AgentLog.error("configuration is invalid, the agent stays inactive and the app runs without it: "
+                        + e.getMessage());
                 return;
             }
             config.warnings().forEach(AgentLog::warn);
@@ -74,14 +76,20 @@ public final class ApiWardenAgent {
                 }
             }
             if (config.unmanagedWarningsEnabled()) {
-                UnmanagedClientHook.configure(config.scope(), ClientModules.either(
-                        ClientModules.ALL.stream().map(ClientModule::managedForm).collect(Collectors.toList())));
-                // A client library is watched only where the agent does not manage it (Apache HttpClient 5's minimal clients).
+                UnmanagedClientHook.configure(
+                        config.scope(),
+                        ClientModules.either(ClientModules.ALL.stream()
+                                .map(ClientModule::managedForm)
+                                .collect(Collectors.toList())));
+                // A client library is watched only where the agent does not manage it (Apache HttpClient 5's minimal
+                // clients).
                 UnmanagedClientInstrumentation.install(inst, managedClasses);
             }
             // Which clients the app uses shows later: ClientsInUse names each when the app builds its first.
-            AgentLog.info("installed for calls to " + api + (off.size() == ClientModules.ALL.size() ? ": every client is switched off"
-                    : off.isEmpty() ? "" : " (switched off: " + String.join(", ", off) + ")"));
+            AgentLog.info("installed for calls to " + api
+                    + (off.size() == ClientModules.ALL.size()
+                            ? ": every client is switched off"
+                            : off.isEmpty() ? "" : " (switched off: " + String.join(", ", off) + ")"));
         } catch (Throwable t) {
             AgentLog.error("could not start; the app runs without the agent", t);
         }

@@ -1,7 +1,6 @@
 package io.apiwarden.agent;
 
 import io.apiwarden.core.Warden;
-
 import java.lang.ref.WeakReference;
 import java.util.Map;
 import java.util.WeakHashMap;
@@ -49,7 +48,9 @@ public final class Glues<B> {
             if (glue == null) {
                 try {
                     ClassLoader glueLoader = new GlueClassLoader(loader, gluePackage, Glues.class.getClassLoader());
-                    glue = bridge.cast(glueLoader.loadClass(glueClass).getConstructor(Warden.class)
+                    glue = bridge.cast(glueLoader
+                            .loadClass(glueClass)
+                            .getConstructor(Warden.class)
                             .newInstance(AgentRuntime.warden()));
                 } catch (ReflectiveOperationException e) {
                     throw new IllegalStateException("the glue " + glueClass + " could not be defined", e);

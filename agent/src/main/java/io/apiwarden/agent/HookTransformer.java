@@ -1,17 +1,16 @@
 package io.apiwarden.agent;
 
 import io.apiwarden.core.log.AgentLog;
-import net.bytebuddy.jar.asm.ClassReader;
-import net.bytebuddy.jar.asm.ClassVisitor;
-import net.bytebuddy.jar.asm.ClassWriter;
-import net.bytebuddy.jar.asm.MethodVisitor;
-import net.bytebuddy.jar.asm.Opcodes;
-
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
 import java.util.Map;
 import java.util.Set;
+import net.bytebuddy.jar.asm.ClassReader;
+import net.bytebuddy.jar.asm.ClassVisitor;
+import net.bytebuddy.jar.asm.ClassWriter;
+import net.bytebuddy.jar.asm.MethodVisitor;
+import net.bytebuddy.jar.asm.Opcodes;
 
 /**
  * Weaves calls to the agent's hooks into a few classes named up front. For every other class the
@@ -63,8 +62,8 @@ public final class HookTransformer implements ClassFileTransformer {
     public static ClassVisitor rewritingMethods(ClassVisitor next, MethodRewrite rewrite) {
         return new ClassVisitor(Opcodes.ASM9, next) {
             @Override
-            public MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
-                                             String[] exceptions) {
+            public MethodVisitor visitMethod(
+                    int access, String name, String descriptor, String signature, String[] exceptions) {
                 MethodVisitor original = super.visitMethod(access, name, descriptor, signature, exceptions);
                 return original == null ? null : rewrite.rewrite(access, name, descriptor, original);
             }
@@ -112,7 +111,8 @@ public final class HookTransformer implements ClassFileTransformer {
                 try {
                     inst.retransformClasses(loaded);
                 } catch (Exception | LinkageError e) {
-                    AgentLog.warn(what + " was loaded before the agent and cannot be changed now; its clients stay unmanaged ("
+                    AgentLog.warn(what
+                            + " was loaded before the agent and cannot be changed now; its clients stay unmanaged ("
                             + e.getClass().getSimpleName() + ")");
                 }
             }
@@ -120,8 +120,13 @@ public final class HookTransformer implements ClassFileTransformer {
     }
 
     @Override
-    public byte[] transform(Module module, ClassLoader loader, String className, Class<?> redefined,
-                            ProtectionDomain domain, byte[] bytes) {
+    public byte[] transform(
+            Module module,
+            ClassLoader loader,
+            String className,
+            Class<?> redefined,
+            ProtectionDomain domain,
+            byte[] bytes) {
         Weaving weaving = className == null ? null : targets.get(className);
         if (weaving == null || addsMembers && redefined != null && !wovenAtDefinition(redefined)) {
             // A class defined before the agent cannot be given members now. One woven when it was defined
@@ -131,13 +136,18 @@ public final class HookTransformer implements ClassFileTransformer {
         }
         try {
             if (!weaving.canWeave(loader) || weaving.linksToAgent() && !readsAgent(module)) {
-                AgentLog.once(AgentLog.Level.WARN, "unreachable-" + className, what + " in " + loader
-                        + " cannot see the agent's classes; its calls stay unmanaged", null);
+                AgentLog.once(
+                        AgentLog.Level.WARN,
+                        "unreachable-" + className,
+                        what + " in " + loader + " cannot see the agent's classes; its calls stay unmanaged",
+                        null);
                 return null;
             }
             return weave(weaving, bytes);
         } catch (Throwable t) {
-            AgentLog.error(what + " cannot be instrumented (" + className.replace('/', '.') + "); its calls stay unmanaged", t);
+            AgentLog.error(
+                    what + " cannot be instrumented (" + className.replace('/', '.') + "); its calls stay unmanaged",
+                    t);
             return null;
         }
     }

@@ -46,6 +46,7 @@ final class UnmanagedCallWeaving extends ClassVisitor {
     private static final String OBJECT = "java/lang/Object";
     /** Class files before Java 6 have no stack map frames; the added method is written with them. */
     private static final int JAVA_6 = 50;
+
     private static final int ABSTRACT_OR_STATIC = Opcodes.ACC_ABSTRACT | Opcodes.ACC_STATIC | Opcodes.ACC_NATIVE;
 
     private final UnmanagedClientInstrumentation.Site site;
@@ -60,7 +61,8 @@ final class UnmanagedCallWeaving extends ClassVisitor {
     }
 
     /** The visitor that weaves {@code site} into the class {@code original}, or {@code next} itself when the class cannot take it. */
-    static ClassVisitor visitor(ClassReader original, ClassVisitor next, UnmanagedClientInstrumentation.Site site, String hookClass) {
+    static ClassVisitor visitor(
+            ClassReader original, ClassVisitor next, UnmanagedClientInstrumentation.Site site, String hookClass) {
         int major = original.readUnsignedShort(6);
         boolean isInterface = (original.getAccess() & Opcodes.ACC_INTERFACE) != 0;
         return major < JAVA_6 || isInterface ? next : new UnmanagedCallWeaving(next, site, hookClass);
@@ -73,7 +75,8 @@ final class UnmanagedCallWeaving extends ClassVisitor {
     }
 
     @Override
-    public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
+    public MethodVisitor visitMethod(
+            int access, String name, String descriptor, String signature, String[] exceptions) {
         MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
         if (mv == null || (access & ABSTRACT_OR_STATIC) != 0 || !site.matches(name, descriptor)) {
             return mv;
@@ -141,9 +144,18 @@ final class UnmanagedCallWeaving extends ClassVisitor {
         mv.visitJumpInsn(Opcodes.IFNONNULL, haveWatch);
         mv.visitLdcInsn(hookClass);
         mv.visitInsn(Opcodes.ICONST_1);
-        mv.visitMethodInsn(Opcodes.INVOKESTATIC, "java/lang/ClassLoader", "getSystemClassLoader", "()Ljava/lang/ClassLoader;", false);
-        mv.visitMethodInsn(Opcodes.INVOKESTATIC, "java/lang/Class", "forName",
-                "(Ljava/lang/String;ZLjava/lang/ClassLoader;)Ljava/lang/Class;", false);
+        mv.visitMethodInsn(
+                Opcodes.INVOKESTATIC,
+                "java/lang/ClassLoader",
+                "getSystemClassLoader",
+                "()Ljava/lang/ClassLoader;",
+                false);
+        mv.visitMethodInsn(
+                Opcodes.INVOKESTATIC,
+                "java/lang/Class",
+                "forName",
+                "(Ljava/lang/String;ZLjava/lang/ClassLoader;)Ljava/lang/Class;",
+                false);
         mv.visitLdcInsn("watch");
         mv.visitInsn(Opcodes.ICONST_1);
         mv.visitTypeInsn(Opcodes.ANEWARRAY, "java/lang/Class");
@@ -151,8 +163,12 @@ final class UnmanagedCallWeaving extends ClassVisitor {
         mv.visitInsn(Opcodes.ICONST_0);
         mv.visitLdcInsn(Type.getObjectType("java/lang/String"));
         mv.visitInsn(Opcodes.AASTORE);
-        mv.visitMethodInsn(Opcodes.INVOKEVIRTUAL, "java/lang/Class", "getMethod",
-                "(Ljava/lang/String;[Ljava/lang/Class;)Ljava/lang/reflect/Method;", false);
+        mv.visitMethodInsn(
+                Opcodes.INVOKEVIRTUAL,
+                "java/lang/Class",
+                "getMethod",
+                "(Ljava/lang/String;[Ljava/lang/Class;)Ljava/lang/reflect/Method;",
+                false);
         mv.visitInsn(Opcodes.ACONST_NULL);
         mv.visitInsn(Opcodes.ICONST_1);
         mv.visitTypeInsn(Opcodes.ANEWARRAY, OBJECT);
@@ -160,8 +176,12 @@ final class UnmanagedCallWeaving extends ClassVisitor {
         mv.visitInsn(Opcodes.ICONST_0);
         mv.visitLdcInsn(site.client);
         mv.visitInsn(Opcodes.AASTORE);
-        mv.visitMethodInsn(Opcodes.INVOKEVIRTUAL, "java/lang/reflect/Method", "invoke",
-                "(Ljava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;", false);
+        mv.visitMethodInsn(
+                Opcodes.INVOKEVIRTUAL,
+                "java/lang/reflect/Method",
+                "invoke",
+                "(Ljava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;",
+                false);
         mv.visitTypeInsn(Opcodes.CHECKCAST, BI_PREDICATE);
         mv.visitInsn(Opcodes.DUP);
         mv.visitFieldInsn(Opcodes.PUTSTATIC, owner, WATCH, "L" + BI_PREDICATE + ";");
@@ -172,7 +192,8 @@ final class UnmanagedCallWeaving extends ClassVisitor {
         mv.visitVarInsn(Opcodes.ALOAD, 2);
         mv.visitVarInsn(Opcodes.ALOAD, 0);
         mv.visitVarInsn(Opcodes.ALOAD, 1);
-        mv.visitMethodInsn(Opcodes.INVOKEINTERFACE, BI_PREDICATE, "test", "(Ljava/lang/Object;Ljava/lang/Object;)Z", true);
+        mv.visitMethodInsn(
+                Opcodes.INVOKEINTERFACE, BI_PREDICATE, "test", "(Ljava/lang/Object;Ljava/lang/Object;)Z", true);
         mv.visitJumpInsn(Opcodes.IFEQ, tryEnd);
         mv.visitInsn(Opcodes.ICONST_1);
         mv.visitFieldInsn(Opcodes.PUTSTATIC, owner, OVER, "Z");

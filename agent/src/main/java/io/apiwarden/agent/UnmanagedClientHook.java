@@ -4,7 +4,6 @@ import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.scope.ApiScope;
 import io.apiwarden.unmanaged.EscapeWatch;
 import io.apiwarden.unmanaged.UnmanagedClient;
-
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.function.BiPredicate;
@@ -20,8 +19,7 @@ public final class UnmanagedClientHook {
     /** The clients the agent manages, as the warning names them. */
     private static volatile String managedClients;
 
-    private UnmanagedClientHook() {
-    }
+    private UnmanagedClientHook() {}
 
     static void configure(ApiScope apiScope, String managed) {
         scope = apiScope;
@@ -37,11 +35,15 @@ public final class UnmanagedClientHook {
             }
             UnmanagedClient kind = UnmanagedClient.valueOf(client);
             synchronized (Watches.BY_CLIENT) {
-                return Watches.BY_CLIENT.computeIfAbsent(kind, k -> new EscapeWatch(k, s, managedClients, AgentLog::warn));
+                return Watches.BY_CLIENT.computeIfAbsent(
+                        kind, k -> new EscapeWatch(k, s, managedClients, AgentLog::warn));
             }
         } catch (Throwable t) {
-            AgentLog.once(AgentLog.Level.DEBUG, "unmanaged-watch-" + client, "calls through " + client
-                    + " cannot be watched for the API; no warning will name them", t);
+            AgentLog.once(
+                    AgentLog.Level.DEBUG,
+                    "unmanaged-watch-" + client,
+                    "calls through " + client + " cannot be watched for the API; no warning will name them",
+                    t);
             return Watches.NOTHING_TO_WATCH;
         }
     }
@@ -49,6 +51,7 @@ public final class UnmanagedClientHook {
     private static final class Watches {
         /** For a client that is not to be watched: the woven code stops asking at once. */
         static final BiPredicate<Object, Object> NOTHING_TO_WATCH = (first, second) -> true;
+
         static final Map<UnmanagedClient, EscapeWatch> BY_CLIENT = new EnumMap<>(UnmanagedClient.class);
     }
 }

@@ -1,13 +1,12 @@
 package io.apiwarden.agent;
 
-import net.bytebuddy.jar.asm.ClassReader;
-import net.bytebuddy.jar.asm.ClassVisitor;
-
 import java.lang.instrument.Instrumentation;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import net.bytebuddy.jar.asm.ClassReader;
+import net.bytebuddy.jar.asm.ClassVisitor;
 
 /**
  * Watches the HTTP clients the agent sees but does not manage, so that the first call to the API through
@@ -19,12 +18,14 @@ import java.util.Set;
  * {@code premain} loads nothing of the watch itself.
  */
 final class UnmanagedClientInstrumentation {
-    private static final String HC4 = "(Lorg/apache/http/HttpHost;Lorg/apache/http/HttpRequest;Lorg/apache/http/protocol/HttpContext;)";
-    private static final String HC5_CLASSIC = "(Lorg/apache/hc/core5/http/HttpHost;Lorg/apache/hc/core5/http/ClassicHttpRequest;";
-    private static final String HC5_ASYNC = "(Lorg/apache/hc/core5/http/HttpHost;Lorg/apache/hc/core5/http/nio/AsyncRequestProducer;";
+    private static final String HC4 =
+            "(Lorg/apache/http/HttpHost;Lorg/apache/http/HttpRequest;Lorg/apache/http/protocol/HttpContext;)";
+    private static final String HC5_CLASSIC =
+            "(Lorg/apache/hc/core5/http/HttpHost;Lorg/apache/hc/core5/http/ClassicHttpRequest;";
+    private static final String HC5_ASYNC =
+            "(Lorg/apache/hc/core5/http/HttpHost;Lorg/apache/hc/core5/http/nio/AsyncRequestProducer;";
 
-    private UnmanagedClientInstrumentation() {
-    }
+    private UnmanagedClientInstrumentation() {}
 
     /**
      * The methods watched: every request of the client passes one of them, with its URL at hand.
@@ -35,26 +36,76 @@ final class UnmanagedClientInstrumentation {
      */
     static List<Site> sites(Set<String> managedClasses) {
         List<Site> sites = new java.util.ArrayList<>(List.of(
-                // Every request of an HttpURLConnection, HTTPS included, and every redirect it follows, is written here.
-                new Site("sun/net/www/protocol/http/HttpURLConnection", "writeRequests", "()V", 0, -1, "HTTP_URL_CONNECTION"),
+                // Every request of an HttpURLConnection, HTTPS included, and every redirect it follows, is written
+                // here.
+                new Site(
+                        "sun/net/www/protocol/http/HttpURLConnection",
+                        "writeRequests",
+                        "()V",
+                        0,
+                        -1,
+                        "HTTP_URL_CONNECTION"),
                 // CloseableHttpClient.execute(...) in all its forms ends in doExecute(target, request, context).
-                new Site("org/apache/http/impl/client/InternalHttpClient", "doExecute", HC4, 1, 2, "APACHE_HTTPCLIENT_4"),
-                new Site("org/apache/http/impl/client/MinimalHttpClient", "doExecute", HC4, 1, 2, "APACHE_HTTPCLIENT_4"),
-                new Site("org/apache/http/impl/client/AbstractHttpClient", "doExecute", HC4, 1, 2, "APACHE_HTTPCLIENT_4"),
+                new Site(
+                        "org/apache/http/impl/client/InternalHttpClient",
+                        "doExecute",
+                        HC4,
+                        1,
+                        2,
+                        "APACHE_HTTPCLIENT_4"),
+                new Site(
+                        "org/apache/http/impl/client/MinimalHttpClient", "doExecute", HC4, 1, 2, "APACHE_HTTPCLIENT_4"),
+                new Site(
+                        "org/apache/http/impl/client/AbstractHttpClient",
+                        "doExecute",
+                        HC4,
+                        1,
+                        2,
+                        "APACHE_HTTPCLIENT_4"),
                 // Jetty 9 to 11, then 12: a blocking send() ends in send(listener) too.
-                new Site("org/eclipse/jetty/client/HttpRequest", "send", "(Lorg/eclipse/jetty/client/api/Response$CompleteListener;)V",
-                        0, -1, "JETTY"),
-                new Site("org/eclipse/jetty/client/transport/HttpRequest", "send", "(Lorg/eclipse/jetty/client/Response$CompleteListener;)V",
-                        0, -1, "JETTY")));
+                new Site(
+                        "org/eclipse/jetty/client/HttpRequest",
+                        "send",
+                        "(Lorg/eclipse/jetty/client/api/Response$CompleteListener;)V",
+                        0,
+                        -1,
+                        "JETTY"),
+                new Site(
+                        "org/eclipse/jetty/client/transport/HttpRequest",
+                        "send",
+                        "(Lorg/eclipse/jetty/client/Response$CompleteListener;)V",
+                        0,
+                        -1,
+                        "JETTY")));
         // An async client's request is inside a producer: the target host alone says whether it is the API's origin.
-        sites.add(new Site("org/apache/hc/client5/http/impl/classic/InternalHttpClient", "doExecute", HC5_CLASSIC, 1, 2,
+        sites.add(new Site(
+                "org/apache/hc/client5/http/impl/classic/InternalHttpClient",
+                "doExecute",
+                HC5_CLASSIC,
+                1,
+                2,
                 "APACHE_HTTPCLIENT_5"));
-        sites.add(new Site("org/apache/hc/client5/http/impl/async/InternalAbstractHttpAsyncClient", "doExecute", HC5_ASYNC,
-                1, -1, "APACHE_HTTPCLIENT_5"));
-        sites.add(new Site("org/apache/hc/client5/http/impl/classic/MinimalHttpClient", "doExecute", HC5_CLASSIC, 1, 2,
+        sites.add(new Site(
+                "org/apache/hc/client5/http/impl/async/InternalAbstractHttpAsyncClient",
+                "doExecute",
+                HC5_ASYNC,
+                1,
+                -1,
                 "APACHE_HTTPCLIENT_5"));
-        sites.add(new Site("org/apache/hc/client5/http/impl/async/AbstractMinimalHttpAsyncClientBase", "doExecute", HC5_ASYNC,
-                1, -1, "APACHE_HTTPCLIENT_5"));
+        sites.add(new Site(
+                "org/apache/hc/client5/http/impl/classic/MinimalHttpClient",
+                "doExecute",
+                HC5_CLASSIC,
+                1,
+                2,
+                "APACHE_HTTPCLIENT_5"));
+        sites.add(new Site(
+                "org/apache/hc/client5/http/impl/async/AbstractMinimalHttpAsyncClientBase",
+                "doExecute",
+                HC5_ASYNC,
+                1,
+                -1,
+                "APACHE_HTTPCLIENT_5"));
         sites.removeIf(site -> managedClasses.contains(site.className));
         return sites;
     }

@@ -1,7 +1,6 @@
 package io.apiwarden.cli;
 
 import com.sun.tools.attach.VirtualMachine;
-
 import java.io.PrintStream;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
@@ -12,8 +11,7 @@ import java.nio.file.Paths;
  * configuration in that JVM, before its own system properties and environment.
  */
 final class Attach {
-    private Attach() {
-    }
+    private Attach() {}
 
     static int run(String[] args, PrintStream out, PrintStream err) {
         if (args.length == 0 || !args[0].matches("\\d+")) {
@@ -25,16 +23,23 @@ final class Attach {
             String a = args[i];
             int eq = a.indexOf('=');
             if (eq <= 0 || a.indexOf(',') >= 0) {
-                err.println("'" + a + "' is not property=value (and values cannot hold commas here): e.g. apiwarden.base-url=https://api.example.com/v1");
+                err.println(
+                        "'" + a
+                                + "' is not property=value (and values cannot hold commas here): e.g. apiwarden.base-url=https://api.example.com/v1");
                 return 2;
             }
             options.append(options.length() == 0 ? "" : ",").append(a.startsWith("apiwarden.") ? a : "apiwarden." + a);
         }
         Path jar;
         try {
-            jar = Paths.get(Attach.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            jar = Paths.get(Attach.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
         } catch (URISyntaxException | RuntimeException e) {
-            err.println("cannot find the agent jar this command runs from: run it as java -jar apiwarden-agent.jar attach ...");
+            err.println(
+                    "cannot find the agent jar this command runs from: run it as java -jar apiwarden-agent.jar attach ...");
             return 2;
         }
         try {
@@ -45,7 +50,8 @@ final class Attach {
                 vm.detach();
             }
         } catch (Exception | LinkageError e) {
-            err.println("could not load the agent into JVM " + args[0] + ": " + e.getClass().getSimpleName() + ": " + e.getMessage()
+            err.println("could not load the agent into JVM " + args[0] + ": "
+                    + e.getClass().getSimpleName() + ": " + e.getMessage()
                     + "\n  run this with a JDK (not a JRE), as the same user as the target JVM; a JVM started with"
                     + " -XX:+DisableAttachMechanism cannot be attached to");
             return 1;

@@ -1,5 +1,7 @@
 package io.apiwarden.cli;
 
+import io.apiwarden.clients.jdk.library.InternalClients;
+import io.apiwarden.clients.jdk.library.WardenHttpClient;
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.config.ConfigException;
@@ -13,10 +15,7 @@ import io.apiwarden.core.throttle.RateLimitHeaders;
 import io.apiwarden.core.throttle.RateLimitReading;
 import io.apiwarden.core.token.AccessToken;
 import io.apiwarden.core.token.Grant;
-import io.apiwarden.clients.jdk.library.InternalClients;
-import io.apiwarden.clients.jdk.library.WardenHttpClient;
 import io.apiwarden.telemetry.ResponseDiagnosis;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
@@ -44,6 +43,7 @@ import java.util.function.Function;
 final class Doctor {
     /** A doctor answers in seconds: it reports a global rate limit rather than waiting it out. */
     private static final String NO_RETRIES = "0";
+
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(15);
 
     private final PrintStream out;
@@ -67,7 +67,8 @@ final class Doctor {
         out.println("API Warden doctor " + Main.version());
         WardenConfig config;
         try {
-            config = WardenConfig.from(k -> k.equals(ConfigProperty.BACKOFF_MAX_RETRIES.key()) ? NO_RETRIES : properties.apply(k),
+            config = WardenConfig.from(
+                    k -> k.equals(ConfigProperty.BACKOFF_MAX_RETRIES.key()) ? NO_RETRIES : properties.apply(k),
                     environment);
         } catch (ConfigException e) {
             out.println("FAIL configuration:");
@@ -77,17 +78,36 @@ final class Doctor {
         out.println("configuration: " + config);
         config.warnings().forEach(w -> out.println("WARN " + w));
         if (config.refreshTokenFile().isEmpty() && config.refreshToken().isPresent()) {
-            out.println("note: if the token service rotates refresh tokens, a refresh made here replaces the configured one;"
-                    + " give it as " + ConfigProperty.REFRESH_TOKEN_FILE.key() + " so the new one is kept");
+            out.println(
+                    "note: if the token service rotates refresh tokens, a refresh made here replaces the configured one;"
+                            + " give it as " + ConfigProperty.REFRESH_TOKEN_FILE.key() + " so the new one is kept");
         }
-        Warden warden = Warden.create(config, () -> InternalClients.build(HttpClient.newBuilder()
-                .connectTimeout(config.tokenTimeout()).followRedirects(HttpClient.Redirect.NEVER)), new RefreshRecorder());
-        HttpClient client = WardenHttpClient.wrap(InternalClients.build(HttpClient.newBuilder().connectTimeout(REQUEST_TIMEOUT)), warden);
+        Warden warden = Warden.create(
+                config,
+                () -> InternalClients.build(HttpClient.newBuilder()
+                        .connectTimeout(config.tokenTimeout())
+                        .followRedirects(HttpClient.Redirect.NEVER)),
+                new RefreshRecorder());
+        HttpClient client = WardenHttpClient.wrap(
+                InternalClients.build(HttpClient.newBuilder().connectTimeout(REQUEST_TIMEOUT)), warden);
         String base = config.scope().baseUrl().toString().replaceAll("/+$", "");
         boolean grantOk = checkGrant(config, warden);
-        boolean tokenOk = check(client, warden, HttpRequest.newBuilder(URI.create(base + "/user")).timeout(REQUEST_TIMEOUT).GET().build(), true);
-        boolean headOk = check(client, warden, HttpRequest.newBuilder(URI.create(base)).timeout(REQUEST_TIMEOUT)
-                .method("HEAD", HttpRequest.BodyPublishers.noBody()).build(), false);
+        boolean tokenOk = check(
+                client,
+                warden,
+                HttpRequest.newBuilder(URI.create(base + "/user"))
+                        .timeout(REQUEST_TIMEOUT)
+                        .GET()
+                        .build(),
+                true);
+        boolean headOk = check(
+                client,
+                warden,
+                HttpRequest.newBuilder(URI.create(base))
+                        .timeout(REQUEST_TIMEOUT)
+                        .method("HEAD", HttpRequest.BodyPublishers.noBody())
+                        .build(),
+                false);
         boolean ok = grantOk && tokenOk && headOk;
         out.println(ok ? "OK: the agent can work with this API" : "FAIL: see the lines above");
         return ok ? 0 : 1;
@@ -100,21 +120,28 @@ final class Doctor {
      */
     private boolean checkGrant(WardenConfig config, Warden warden) {
         Grant grant = config.grant();
-        String what = "token request (" + grant + (config.clientId().isPresent()
-                ? ", client " + config.clientId().get() + ", " + config.clientAuthentication().configValue() + " client authentication" : "")
+        String what = "token request (" + grant
+                + (config.clientId().isPresent()
+                        ? ", client " + config.clientId().get() + ", "
+                                + config.clientAuthentication().configValue() + " client authentication"
+                        : "")
                 + ") at " + config.tokenUrl().map(Object::toString).orElse("no token endpoint");
         if (warden.tokens().current() != null) {
-            out.println("note: the configured access token is tried first; the " + grant.type() + " grant is used when the API refuses it");
+            out.println("note: the configured access token is tried first; the " + grant.type()
+                    + " grant is used when the API refuses it");
             return true;
         }
         if (!warden.tokens().canRefresh()) {
-            out.println("FAIL " + what + ": no token can be had; set " + ConfigProperty.ACCESS_TOKEN.key() + " or a grant's settings");
+            out.println("FAIL " + what + ": no token can be had; set " + ConfigProperty.ACCESS_TOKEN.key()
+                    + " or a grant's settings");
             return false;
         }
         AccessToken token;
         try {
             // Each of the endpoint's tries is bounded by the token time-out, and the pauses between them by seconds.
-            token = warden.tokens().tokenForRequest().get(config.tokenTimeout().multipliedBy(4).toMillis(), TimeUnit.MILLISECONDS);
+            token = warden.tokens()
+                    .tokenForRequest()
+                    .get(config.tokenTimeout().multipliedBy(4).toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             out.println("FAIL " + what + ": interrupted");
@@ -123,11 +150,14 @@ final class Doctor {
             token = null;
         }
         if (token == null) {
-            out.println("FAIL " + what + ": " + (warden.tokens().lastFailure() != null ? warden.tokens().lastFailure()
-                    : "no answer in time; check " + ConfigProperty.TOKEN_URL.key() + " and the network"));
+            out.println("FAIL " + what + ": "
+                    + (warden.tokens().lastFailure() != null
+                            ? warden.tokens().lastFailure()
+                            : "no answer in time; check " + ConfigProperty.TOKEN_URL.key() + " and the network"));
             return false;
         }
-        out.println("OK   " + what + " -> an access token" + token.expiresAt().map(t -> " valid until " + t).orElse(""));
+        out.println("OK   " + what + " -> an access token"
+                + token.expiresAt().map(t -> " valid until " + t).orElse(""));
         return true;
     }
 
@@ -140,8 +170,9 @@ final class Doctor {
             response = client.send(request, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             // The client's message may quote what the server sent (a malformed status line or header).
-            out.println("FAIL " + what + ": no response (" + e.getClass().getSimpleName() + ": " + ServerText.of(String.valueOf(e.getMessage()))
-                    + "); check " + ConfigProperty.BASE_URL.key() + " and the network");
+            out.println("FAIL " + what + ": no response (" + e.getClass().getSimpleName() + ": "
+                    + ServerText.of(String.valueOf(e.getMessage())) + "); check " + ConfigProperty.BASE_URL.key()
+                    + " and the network");
             return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -149,13 +180,23 @@ final class Doctor {
             return false;
         }
         for (String r : refreshes.subList(refreshesBefore, refreshes.size())) {
-            out.println("  token refresh: " + r + (r.equals("success") ? "" : " (" + warden.tokens().lastFailure() + ")"));
+            out.println("  token refresh: " + r
+                    + (r.equals("success") ? "" : " (" + warden.tokens().lastFailure() + ")"));
         }
         int status = response.statusCode();
         Verdict verdict = verdictOf(warden, response);
-        ResponseDiagnosis d = ResponseDiagnosis.of(status, verdict, name -> response.headers().allValues(name));
-        StringBuilder line = new StringBuilder().append(status < 400 ? "OK   " : "FAIL ").append(what).append(" -> ")
-                .append(status).append(" (").append(status / 100).append("xx, ").append(d.verdict).append(')');
+        ResponseDiagnosis d =
+                ResponseDiagnosis.of(status, verdict, name -> response.headers().allValues(name));
+        StringBuilder line = new StringBuilder()
+                .append(status < 400 ? "OK   " : "FAIL ")
+                .append(what)
+                .append(" -> ")
+                .append(status)
+                .append(" (")
+                .append(status / 100)
+                .append("xx, ")
+                .append(d.verdict)
+                .append(')');
         header(response, line, "request-id", warden.config().requestIdHeaders().toArray(new String[0]));
         header(response, line, "server", "Server");
         header(response, line, "via", "Via");
@@ -165,10 +206,12 @@ final class Doctor {
             for (Map.Entry<String, List<String>> h : response.headers().map().entrySet()) {
                 String name = h.getKey().toLowerCase(Locale.ROOT);
                 if (name.contains("ratelimit") || name.contains("rate-limit") || name.equals("retry-after")) {
-                    out.println("  " + ServerText.of(h.getKey()) + ": " + ServerText.of(String.join(", ", h.getValue())));
+                    out.println(
+                            "  " + ServerText.of(h.getKey()) + ": " + ServerText.of(String.join(", ", h.getValue())));
                 }
             }
-            RateLimitReading reading = RateLimitHeaders.read(name -> response.headers().firstValue(name).orElse(null), Instant.now());
+            RateLimitReading reading = RateLimitHeaders.read(
+                    name -> response.headers().firstValue(name).orElse(null), Instant.now());
             out.println("  rate limit as the agent reads it: " + reading.describe()
                     + (reading.exhaustedFor().isPresent() ? "; nothing is left of the window until it resets" : ""));
         }
@@ -177,7 +220,8 @@ final class Doctor {
     }
 
     private static Verdict verdictOf(Warden warden, HttpResponse<?> response) {
-        Verdict v = warden.classifier().fromHead(response.statusCode(), name -> response.headers().allValues(name));
+        Verdict v = warden.classifier()
+                .fromHead(response.statusCode(), name -> response.headers().allValues(name));
         if (v != null) {
             return v;
         }
@@ -186,7 +230,8 @@ final class Doctor {
         return warden.classifier().fromBody(response.statusCode(), bytes, bytes.length);
     }
 
-    private static String diagnose(int status, Verdict verdict, ResponseDiagnosis d, boolean verifiesToken, Warden warden) {
+    private static String diagnose(
+            int status, Verdict verdict, ResponseDiagnosis d, boolean verifiesToken, Warden warden) {
         if (d.hint != null && status >= 500) {
             return d.hint + "; the API itself may be fine: retry later or ask whoever runs the proxy";
         }

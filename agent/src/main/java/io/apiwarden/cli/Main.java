@@ -7,8 +7,7 @@ import java.util.Arrays;
  * {@code java -jar apiwarden-agent.jar [help | doctor | attach <pid> [property=value...] | version]}.
  */
 public final class Main {
-    private Main() {
-    }
+    private Main() {}
 
     public static void main(String[] args) {
         System.exit(run(args, System.out, System.err));

@@ -3,15 +3,17 @@ package io.apiwarden.core;
 import io.apiwarden.core.backoff.BackoffPolicy;
 import io.apiwarden.core.call.ResendPolicy;
 import io.apiwarden.core.classify.ResponseClassifier;
+import io.apiwarden.core.config.RedisStoreSettings;
 import io.apiwarden.core.config.WardenConfig;
 import io.apiwarden.core.config.WardenConfig.AuthorizationMode;
+import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.log.KnownSecrets;
 import io.apiwarden.core.scope.ApiScope;
 import io.apiwarden.core.telemetry.Telemetry;
-import io.apiwarden.core.time.DelayScheduler;
 import io.apiwarden.core.throttle.FleetWindow;
 import io.apiwarden.core.throttle.RetryBudget;
 import io.apiwarden.core.throttle.ThrottleGate;
+import io.apiwarden.core.time.DelayScheduler;
 import io.apiwarden.core.time.LazyThread;
 import io.apiwarden.core.time.SystemDelayScheduler;
 import io.apiwarden.core.token.HttpTokenEndpoint;
@@ -21,11 +23,8 @@ import io.apiwarden.core.token.TokenManager;
 import io.apiwarden.core.token.TokenSharing;
 import io.apiwarden.core.token.store.FileTokenStore;
 import io.apiwarden.core.token.store.TokenStore;
-import io.apiwarden.core.config.RedisStoreSettings;
 import io.apiwarden.core.token.store.redis.RedisThrottleWindow;
 import io.apiwarden.core.token.store.redis.RedisTokenStore;
-import io.apiwarden.core.log.AgentLog;
-
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
@@ -46,6 +45,7 @@ public final class Warden {
     private final Telemetry telemetry;
     /** Null when {@code apiwarden.throttle.gate.enabled} is false. */
     private final ThrottleGate gate;
+
     private final FleetWindow fleetWindow;
 
     /**
@@ -58,7 +58,12 @@ public final class Warden {
     }
 
     /** Wires the parts, with spans and meters going to {@code telemetry}. */
-    public Warden(WardenConfig config, TokenEndpoint tokenEndpoint, DelayScheduler scheduler, Clock clock, Telemetry telemetry) {
+    public Warden(
+            WardenConfig config,
+            TokenEndpoint tokenEndpoint,
+            DelayScheduler scheduler,
+            Clock clock,
+            Telemetry telemetry) {
         this.config = config;
         this.telemetry = telemetry;
         config.accessToken().ifPresent(KnownSecrets::remember);
@@ -66,13 +71,20 @@ public final class Warden {
         config.clientSecret().ifPresent(KnownSecrets::pin);
         this.scope = config.tokenUrl().map(config.scope()::excluding).orElse(config.scope());
         this.resendPolicy = new ResendPolicy(
-                new BackoffPolicy(config.backoffInitialDelay(), config.backoffMaxRetries(), config.backoffMaxDelay()), clock,
+                new BackoffPolicy(config.backoffInitialDelay(), config.backoffMaxRetries(), config.backoffMaxDelay()),
+                clock,
                 new RetryBudget(clock, config.retryBudgetRatio(), config.retryBudgetMinPerSecond()));
         this.gate = config.throttleGateEnabled() ? new ThrottleGate(clock, scheduler, config.backoffMaxDelay()) : null;
         this.fleetWindow = gate == null ? FleetWindow.NONE : fleetWindow(config, scheduler, gate, telemetry);
-        this.tokens = new TokenManager(tokenEndpoint, config.accessToken().orElse(null), config.refreshToken().orElse(null),
-                config.refreshTokenFile().map(RefreshTokenFile::new).orElse(null), clock,
-                () -> config.tokenUrl().map(telemetry::refresh).orElse(io.apiwarden.core.telemetry.RefreshObserver.NOOP),
+        this.tokens = new TokenManager(
+                tokenEndpoint,
+                config.accessToken().orElse(null),
+                config.refreshToken().orElse(null),
+                config.refreshTokenFile().map(RefreshTokenFile::new).orElse(null),
+                clock,
+                () -> config.tokenUrl()
+                        .map(telemetry::refresh)
+                        .orElse(io.apiwarden.core.telemetry.RefreshObserver.NOOP),
                 sharing(config, scheduler, clock));
         this.scheduler = scheduler;
         this.clock = clock;
@@ -87,18 +99,25 @@ public final class Warden {
         if (config.redisStore().isPresent()) {
             try {
                 // The Redis client's classes load here, and only here: an app without a Redis store never has them.
-                TokenStore redis = new RedisTokenStore(config.redisStore().get(), config.tokenUrl().orElse(null),
-                        config.clientId().orElse(null), config.grant().storeIdentity());
+                TokenStore redis = new RedisTokenStore(
+                        config.redisStore().get(),
+                        config.tokenUrl().orElse(null),
+                        config.clientId().orElse(null),
+                        config.grant().storeIdentity());
                 return TokenSharing.through(redis, scheduler, new LazyThread("apiwarden-token-store"));
             } catch (RuntimeException | LinkageError e) {
-                AgentLog.error("the token store " + config.redisStore().get().describe() + " could not be set up;"
-                        + " this JVM keeps its tokens to itself. Check apiwarden.store", e);
+                AgentLog.error(
+                        "the token store " + config.redisStore().get().describe() + " could not be set up;"
+                                + " this JVM keeps its tokens to itself. Check apiwarden.store",
+                        e);
                 return TokenSharing.none(clock);
             }
         }
         if (config.refreshTokenFile().isPresent() && config.refreshToken().isPresent()) {
-            return TokenSharing.through(new FileTokenStore(config.refreshTokenFile().get(), config.storeTimeout(), clock),
-                    scheduler, new LazyThread("apiwarden-token-store"));
+            return TokenSharing.through(
+                    new FileTokenStore(config.refreshTokenFile().get(), config.storeTimeout(), clock),
+                    scheduler,
+                    new LazyThread("apiwarden-token-store"));
         }
         return TokenSharing.none(clock);
     }
@@ -107,15 +126,18 @@ public final class Warden {
      * The rate-limit window shared with the fleet through the Redis store, when there is one: the
      * gate closes for the windows other JVMs announce. Loaded, like the store, only when configured.
      */
-    private static FleetWindow fleetWindow(WardenConfig config, DelayScheduler scheduler, ThrottleGate gate,
-                                           Telemetry telemetry) {
+    private static FleetWindow fleetWindow(
+            WardenConfig config, DelayScheduler scheduler, ThrottleGate gate, Telemetry telemetry) {
         if (config.redisStore().isEmpty()) {
             return FleetWindow.NONE;
         }
         try {
             RedisStoreSettings settings = config.redisStore().get();
-            FleetWindow fleet = new RedisThrottleWindow(settings, settings.throttleKey(config.scope().baseUrl()),
-                    new LazyThread("apiwarden-throttle-announce"), scheduler);
+            FleetWindow fleet = new RedisThrottleWindow(
+                    settings,
+                    settings.throttleKey(config.scope().baseUrl()),
+                    new LazyThread("apiwarden-throttle-announce"),
+                    scheduler);
             fleet.listen(window -> {
                 Duration closedFor = gate.heard(window);
                 if (closedFor != null) {
@@ -124,8 +146,10 @@ public final class Warden {
             });
             return fleet;
         } catch (RuntimeException | LinkageError e) {
-            AgentLog.error("the fleet's rate-limit window could not be set up in " + config.redisStore().get().describe()
-                    + "; this JVM keeps its own", e);
+            AgentLog.error(
+                    "the fleet's rate-limit window could not be set up in "
+                            + config.redisStore().get().describe() + "; this JVM keeps its own",
+                    e);
             return FleetWindow.NONE;
         }
     }
@@ -138,9 +162,16 @@ public final class Warden {
         DelayScheduler scheduler = new SystemDelayScheduler();
         Clock clock = Clock.systemUTC();
         TokenEndpoint endpoint = config.tokenUrl()
-                .map(url -> (TokenEndpoint) new HttpTokenEndpoint(url, config.grant(), config.clientId().orElse(null),
-                        config.clientSecret().orElse(null), config.clientAuthentication(), config.tokenTimeout(), tokenClient,
-                        scheduler, clock))
+                .map(url -> (TokenEndpoint) new HttpTokenEndpoint(
+                        url,
+                        config.grant(),
+                        config.clientId().orElse(null),
+                        config.clientSecret().orElse(null),
+                        config.clientAuthentication(),
+                        config.tokenTimeout(),
+                        tokenClient,
+                        scheduler,
+                        clock))
                 .orElse(null);
         return new Warden(config, endpoint, scheduler, clock, telemetry);
     }

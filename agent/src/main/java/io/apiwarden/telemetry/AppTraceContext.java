@@ -5,7 +5,6 @@ import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.TraceFlags;
 import io.opentelemetry.api.trace.TraceState;
 import io.opentelemetry.context.Context;
-
 import java.lang.reflect.Method;
 
 /**
@@ -19,12 +18,11 @@ import java.lang.reflect.Method;
  */
 final class AppTraceContext {
     /** Does nothing: for apps without any OpenTelemetry. */
-    static final AutoCloseable NO_SCOPE = () -> { };
+    static final AutoCloseable NO_SCOPE = () -> {};
 
     private static volatile Api api;
 
-    private AppTraceContext() {
-    }
+    private AppTraceContext() {}
 
     /** A context whose parent is the app's current span, or the root context when there is none. */
     static Context parent() {
@@ -37,8 +35,11 @@ final class AppTraceContext {
             if (!(boolean) a.isValid.invoke(ctx)) {
                 return Context.root();
             }
-            SpanContext remote = SpanContext.createFromRemoteParent((String) a.getTraceId.invoke(ctx), (String) a.getSpanId.invoke(ctx),
-                    (boolean) a.isSampled.invoke(ctx) ? TraceFlags.getSampled() : TraceFlags.getDefault(), TraceState.getDefault());
+            SpanContext remote = SpanContext.createFromRemoteParent(
+                    (String) a.getTraceId.invoke(ctx),
+                    (String) a.getSpanId.invoke(ctx),
+                    (boolean) a.isSampled.invoke(ctx) ? TraceFlags.getSampled() : TraceFlags.getDefault(),
+                    TraceState.getDefault());
             return Context.root().with(Span.wrap(remote));
         } catch (ReflectiveOperationException | RuntimeException e) {
             return Context.root();
@@ -53,7 +54,8 @@ final class AppTraceContext {
         }
         try {
             Object flags = span.isSampled() ? a.sampled.invoke(null) : a.notSampled.invoke(null);
-            Object appContext = a.create.invoke(null, span.getTraceId(), span.getSpanId(), flags, a.defaultState.invoke(null));
+            Object appContext =
+                    a.create.invoke(null, span.getTraceId(), span.getSpanId(), flags, a.defaultState.invoke(null));
             Object scope = a.makeCurrent.invoke(a.wrap.invoke(null, appContext));
             return () -> a.close.invoke(scope);
         } catch (ReflectiveOperationException | RuntimeException e) {
@@ -91,8 +93,11 @@ final class AppTraceContext {
         static Api find() {
             // Names built at run time: the shade plugin would relocate them if they were literals.
             String app = String.join(".", "io", "opentelemetry") + ".";
-            String javaAgent = String.join(".", "io", "opentelemetry", "javaagent", "shaded", "io", "opentelemetry") + ".";
-            ClassLoader[] loaders = {ClassLoader.getSystemClassLoader(), Thread.currentThread().getContextClassLoader()};
+            String javaAgent =
+                    String.join(".", "io", "opentelemetry", "javaagent", "shaded", "io", "opentelemetry") + ".";
+            ClassLoader[] loaders = {
+                ClassLoader.getSystemClassLoader(), Thread.currentThread().getContextClassLoader()
+            };
             for (ClassLoader loader : loaders) {
                 Api a = load(app, loader);
                 if (a != null) {

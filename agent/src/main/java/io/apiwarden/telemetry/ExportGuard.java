@@ -16,7 +16,6 @@ import io.opentelemetry.sdk.metrics.data.MetricData;
 import io.opentelemetry.sdk.metrics.export.MetricExporter;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
@@ -112,7 +111,8 @@ final class ExportGuard {
             watches.forEach(ExportWatch::exiting);
             // The look at an endpoint counts against the same bound: the exit waits EXIT_FLUSH_LIMIT in all.
             long left = EXIT_FLUSH_LIMIT.toNanos() - (System.nanoTime() - start);
-            boolean stopped = sdk.shutdown().join(Math.max(0, left), TimeUnit.NANOSECONDS).isDone();
+            boolean stopped =
+                    sdk.shutdown().join(Math.max(0, left), TimeUnit.NANOSECONDS).isDone();
             watches.forEach(ExportWatch::exited);
             return stopped;
         } catch (RuntimeException e) {
@@ -146,14 +146,18 @@ final class ExportGuard {
         if (config.getBoolean(RETRY_DISABLED, false)) {
             return exporter;
         }
-        RetryPolicy retry = RetryPolicy.getDefault().toBuilder().setRetryExceptionPredicate(watch::retryAfter).build();
+        RetryPolicy retry = RetryPolicy.getDefault().toBuilder()
+                .setRetryExceptionPredicate(watch::retryAfter)
+                .build();
         if (exporter instanceof OtlpHttpSpanExporter) {
-            OtlpHttpSpanExporter rebuilt = ((OtlpHttpSpanExporter) exporter).toBuilder().setRetryPolicy(retry).build();
+            OtlpHttpSpanExporter rebuilt = ((OtlpHttpSpanExporter) exporter)
+                    .toBuilder().setRetryPolicy(retry).build();
             ((OtlpHttpSpanExporter) exporter).shutdown();
             return (T) rebuilt;
         }
         if (exporter instanceof OtlpHttpMetricExporter) {
-            OtlpHttpMetricExporter rebuilt = ((OtlpHttpMetricExporter) exporter).toBuilder().setRetryPolicy(retry).build();
+            OtlpHttpMetricExporter rebuilt = ((OtlpHttpMetricExporter) exporter)
+                    .toBuilder().setRetryPolicy(retry).build();
             ((OtlpHttpMetricExporter) exporter).shutdown();
             return (T) rebuilt;
         }
@@ -163,7 +167,8 @@ final class ExportGuard {
     /** Where an OTLP exporter of {@code signal} sends, as autoconfiguration reads it. */
     private static String endpoint(ConfigProperties config, String signal) {
         String specific = config.getString("otel.exporter.otlp." + signal + ".endpoint");
-        return specific != null ? specific
+        return specific != null
+                ? specific
                 : trimSlash(config.getString("otel.exporter.otlp.endpoint", DEFAULT_ENDPOINT)) + "/v1/" + signal;
     }
 

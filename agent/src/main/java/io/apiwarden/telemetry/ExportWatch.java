@@ -1,8 +1,6 @@
 package io.apiwarden.telemetry;
 
 import io.opentelemetry.sdk.common.CompletableResultCode;
-
-import javax.net.ssl.SSLException;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
@@ -21,6 +19,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import javax.net.ssl.SSLException;
 
 /**
  * What one exporter's exports taught about where it sends, and what that means for the app.
@@ -43,6 +42,7 @@ final class ExportWatch {
     private final String what;
     /** Where an OTLP exporter sends, or null for another exporter (the console's). */
     private final URI endpoint;
+
     private final String destination;
     private final String setting;
     private final String noneSetting;
@@ -51,9 +51,11 @@ final class ExportWatch {
     private final Clock clock;
     /** Why the last attempt failed, or null: none failed yet, or the last went through. */
     private volatile String failing;
+
     private volatile boolean exiting;
     /** Some export went through: the destination is known to take them. */
     private volatile boolean reached;
+
     private final AtomicBoolean told = new AtomicBoolean();
     private final AtomicLong droppedAtExit = new AtomicLong();
     /** Our result of each export not yet settled, with its item count and when it began (epoch ms). */
@@ -65,7 +67,13 @@ final class ExportWatch {
      * @param setting the setting that says where: {@code otel.exporter.otlp.endpoint}, say
      * @param warn where a first telling goes; {@code info} where a later one does
      */
-    ExportWatch(String what, String destination, String setting, Consumer<String> warn, Consumer<String> info, Clock clock) {
+    ExportWatch(
+            String what,
+            String destination,
+            String setting,
+            Consumer<String> warn,
+            Consumer<String> info,
+            Clock clock) {
         this.what = what;
         this.endpoint = httpUri(destination);
         this.destination = endpoint != null ? UrlRedaction.redact(destination) : destination;
@@ -90,7 +98,8 @@ final class ExportWatch {
      * sender's own refusals (an answer too large, an unknown encoding), which are not the JDK's.
      */
     private static boolean isTransient(IOException failure) {
-        return !(failure instanceof SSLException) && failure.getClass().getName().startsWith("java.");
+        return !(failure instanceof SSLException)
+                && failure.getClass().getName().startsWith("java.");
     }
 
     /**
@@ -161,7 +170,8 @@ final class ExportWatch {
     void exiting() {
         exiting = true;
         long now = clock.millis();
-        if (failing == null && inFlight.values().stream().anyMatch(e -> now - e[1] >= ExportGuard.EXIT_FLUSH_LIMIT.toMillis())) {
+        if (failing == null
+                && inFlight.values().stream().anyMatch(e -> now - e[1] >= ExportGuard.EXIT_FLUSH_LIMIT.toMillis())) {
             failing = "it has not answered an export for over " + ExportGuard.EXIT_FLUSH_LIMIT.toMillis() + " ms";
         }
         if (failing == null && !reached && endpoint != null) {
@@ -176,7 +186,9 @@ final class ExportWatch {
 
     /** Why nothing takes a connection at the endpoint's host and port, or null when something does. */
     static String unreachable(URI endpoint) {
-        int port = endpoint.getPort() != -1 ? endpoint.getPort() : "https".equalsIgnoreCase(endpoint.getScheme()) ? 443 : 80;
+        int port = endpoint.getPort() != -1
+                ? endpoint.getPort()
+                : "https".equalsIgnoreCase(endpoint.getScheme()) ? 443 : 80;
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(endpoint.getHost(), port), (int) EXIT_PROBE_LIMIT.toMillis());
             return null;
@@ -205,8 +217,11 @@ final class ExportWatch {
         if (dropped == 0) {
             return;
         }
-        String why = failing != null ? failing : "it did not answer within " + ExportGuard.EXIT_FLUSH_LIMIT.toMillis() + " ms";
-        String line = dropped + " " + (dropped == 1 ? what.substring(0, what.length() - 1) : what) + " dropped at exit, not sent to " + destination + ": " + why
+        String why = failing != null
+                ? failing
+                : "it did not answer within " + ExportGuard.EXIT_FLUSH_LIMIT.toMillis() + " ms";
+        String line = dropped + " " + (dropped == 1 ? what.substring(0, what.length() - 1) : what)
+                + " dropped at exit, not sent to " + destination + ": " + why
                 + "; the app's exit did not wait for them.";
         if (told.compareAndSet(false, true)) {
             warn.accept(line + " " + whatToDo());

@@ -23,7 +23,6 @@ import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
-
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -64,9 +63,11 @@ public final class OtelTelemetry implements Telemetry {
     private static final AttributeKey<Long> RATE_LIMIT_LIMIT = AttributeKey.longKey(PREFIX + "ratelimit.limit");
     private static final AttributeKey<Long> RATE_LIMIT_REMAINING = AttributeKey.longKey(PREFIX + "ratelimit.remaining");
     private static final AttributeKey<Long> RATE_LIMIT_RESET_MS = AttributeKey.longKey(PREFIX + "ratelimit.reset_ms");
-    private static final AttributeKey<Long> RATE_LIMIT_RETRY_AFTER_MS = AttributeKey.longKey(PREFIX + "ratelimit.retry_after_ms");
+    private static final AttributeKey<Long> RATE_LIMIT_RETRY_AFTER_MS =
+            AttributeKey.longKey(PREFIX + "ratelimit.retry_after_ms");
     /** Why a response the agent would have resent went to the app ({@code deadline}). */
     private static final AttributeKey<String> NOT_RESENT_REASON = AttributeKey.stringKey(PREFIX + "not_resent_reason");
+
     private static final AttributeKey<String> REFRESH_RESULT = AttributeKey.stringKey(PREFIX + "token.refresh.result");
     /** Response headers that tell which component answered (spec section 7, rule 4). */
     private static final List<String> PROXY_HEADERS = List.of("server", "via", "x-cache");
@@ -85,6 +86,7 @@ public final class OtelTelemetry implements Telemetry {
     private volatile Instant throttledUntil = Instant.MIN;
     /** Meters by their tag values: registering looks a meter up by its whole id, once per call is too often. */
     private final Map<String, Map<String, Map<String, Timer>>> callTimers = new ConcurrentHashMap<>();
+
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
     private final Map<String, Timer> waitTimers = new ConcurrentHashMap<>();
     /** The methods of RFC 9110 and PATCH; anything else is "_OTHER" (semantic conventions), to bound cardinality. */
@@ -130,16 +132,20 @@ public final class OtelTelemetry implements Telemetry {
     @Override
     public RefreshObserver refresh(URI tokenUrl) {
         // Under the call that needed it, when one did; the refresh serves every waiting call, though.
-        Context parent = Span.fromContext(Context.current()).getSpanContext().isValid() ? Context.current() : AppTraceContext.parent();
-        Span span = tracer == null ? Span.getInvalid() : tracer.spanBuilder("POST")
-                .setParent(parent)
-                .setSpanKind(SpanKind.CLIENT)
-                .setAttribute(METHOD, "POST")
-                .setAttribute(URL_FULL, UrlRedaction.redact(tokenUrl.toString()))
-                .setAttribute(SERVER_ADDRESS, tokenUrl.getHost())
-                .setAttribute(SERVER_PORT, (long) port(tokenUrl.getScheme(), tokenUrl.getPort()))
-                .setAttribute(AttributeKey.stringKey(PREFIX + "operation"), "token.refresh")
-                .startSpan();
+        Context parent = Span.fromContext(Context.current()).getSpanContext().isValid()
+                ? Context.current()
+                : AppTraceContext.parent();
+        Span span = tracer == null
+                ? Span.getInvalid()
+                : tracer.spanBuilder("POST")
+                        .setParent(parent)
+                        .setSpanKind(SpanKind.CLIENT)
+                        .setAttribute(METHOD, "POST")
+                        .setAttribute(URL_FULL, UrlRedaction.redact(tokenUrl.toString()))
+                        .setAttribute(SERVER_ADDRESS, tokenUrl.getHost())
+                        .setAttribute(SERVER_PORT, (long) port(tokenUrl.getScheme(), tokenUrl.getPort()))
+                        .setAttribute(AttributeKey.stringKey(PREFIX + "operation"), "token.refresh")
+                        .startSpan();
         return new RefreshObserver() {
             @Override
             public void end(String result) {
@@ -150,7 +156,10 @@ public final class OtelTelemetry implements Telemetry {
                 span.end();
                 if (meters != null) {
                     counters.computeIfAbsent("refresh|" + result, k -> Counter.builder(PREFIX + "token.refreshes")
-                            .description("token refreshes, by result").tag("result", result).register(meters)).increment();
+                                    .description("token refreshes, by result")
+                                    .tag("result", result)
+                                    .register(meters))
+                            .increment();
                 }
             }
 
@@ -159,8 +168,10 @@ public final class OtelTelemetry implements Telemetry {
                 span.addEvent(PREFIX + "token.store." + name);
                 if (meters != null) {
                     counters.computeIfAbsent("store|" + name, k -> Counter.builder(PREFIX + "token.store.events")
-                            .description("what the shared token store did during refreshes, by event").tag("event", name)
-                            .register(meters)).increment();
+                                    .description("what the shared token store did during refreshes, by event")
+                                    .tag("event", name)
+                                    .register(meters))
+                            .increment();
                 }
             }
         };
@@ -193,14 +204,16 @@ public final class OtelTelemetry implements Telemetry {
             this.url = url;
             this.host = host;
             this.port = port(url.startsWith("https") ? "https" : "http", port);
-            this.span = tracer == null ? Span.getInvalid() : tracer.spanBuilder("apiwarden " + method)
-                    .setParent(AppTraceContext.parent())
-                    .setSpanKind(SpanKind.INTERNAL)
-                    .setAttribute(METHOD, method)
-                    .setAttribute(URL_FULL, url)
-                    .setAttribute(SERVER_ADDRESS, host)
-                    .setAttribute(SERVER_PORT, (long) this.port)
-                    .startSpan();
+            this.span = tracer == null
+                    ? Span.getInvalid()
+                    : tracer.spanBuilder("apiwarden " + method)
+                            .setParent(AppTraceContext.parent())
+                            .setSpanKind(SpanKind.INTERNAL)
+                            .setAttribute(METHOD, method)
+                            .setAttribute(URL_FULL, url)
+                            .setAttribute(SERVER_ADDRESS, host)
+                            .setAttribute(SERVER_PORT, (long) this.port)
+                            .startSpan();
             this.context = Context.root().with(span);
         }
 
@@ -221,16 +234,21 @@ public final class OtelTelemetry implements Telemetry {
         @Override
         public void gateClosed(java.time.Duration window) {
             throttledFor(window);
-            span.addEvent(PREFIX + "gate.closed", Attributes.of(AttributeKey.longKey(PREFIX + "gate.window_ms"), window.toMillis()));
+            span.addEvent(
+                    PREFIX + "gate.closed",
+                    Attributes.of(AttributeKey.longKey(PREFIX + "gate.window_ms"), window.toMillis()));
         }
 
         @Override
         public void gateWaited(java.time.Duration waited, boolean first) {
             long millis = waited.toMillis();
             gateWaitedMillis += millis;
-            span.addEvent(PREFIX + "gate", Attributes.builder()
-                    .put(PREFIX + "gate.waited_ms", millis)
-                    .put(PREFIX + "gate.first", first).build());
+            span.addEvent(
+                    PREFIX + "gate",
+                    Attributes.builder()
+                            .put(PREFIX + "gate.waited_ms", millis)
+                            .put(PREFIX + "gate.first", first)
+                            .build());
             if (meters != null) {
                 gateTimer().record(waited);
             }
@@ -258,8 +276,7 @@ public final class OtelTelemetry implements Telemetry {
             if (meters != null) {
                 String statusClass = failure != null ? "none" : statusClass(status);
                 String label = failure != null ? "error" : ResponseDiagnosis.label(verdict);
-                callTimer(method, statusClass, label)
-                        .record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+                callTimer(method, statusClass, label).record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
             }
         }
     }
@@ -283,13 +300,18 @@ public final class OtelTelemetry implements Telemetry {
      * so that the lookup of a known timer allocates nothing: it runs at the end of every call.
      */
     private Timer callTimer(String method, String statusClass, String verdict) {
-        Map<String, Timer> byVerdict = callTimers.computeIfAbsent(method, m -> new ConcurrentHashMap<>())
+        Map<String, Timer> byVerdict = callTimers
+                .computeIfAbsent(method, m -> new ConcurrentHashMap<>())
                 .computeIfAbsent(statusClass, c -> new ConcurrentHashMap<>());
         Timer timer = byVerdict.get(verdict);
-        return timer != null ? timer : byVerdict.computeIfAbsent(verdict, v -> Timer.builder(PREFIX + "calls")
-                .description("managed calls as the app saw them, waits and resends included")
-                .tag("method", method).tag("status_class", statusClass).tag("verdict", verdict)
-                .register(meters));
+        return timer != null
+                ? timer
+                : byVerdict.computeIfAbsent(verdict, v -> Timer.builder(PREFIX + "calls")
+                        .description("managed calls as the app saw them, waits and resends included")
+                        .tag("method", method)
+                        .tag("status_class", statusClass)
+                        .tag("verdict", verdict)
+                        .register(meters));
     }
 
     /** One physical attempt: a CLIENT span under the call's. */
@@ -305,7 +327,8 @@ public final class OtelTelemetry implements Telemetry {
                 this.span = Span.getInvalid();
                 return;
             }
-            io.opentelemetry.api.trace.SpanBuilder b = tracer.spanBuilder(call.method.equals("_OTHER") ? "HTTP" : call.method)
+            io.opentelemetry.api.trace.SpanBuilder b = tracer.spanBuilder(
+                            call.method.equals("_OTHER") ? "HTTP" : call.method)
                     .setParent(call.context)
                     .setSpanKind(SpanKind.CLIENT)
                     .setAttribute(METHOD, call.method)
@@ -321,12 +344,14 @@ public final class OtelTelemetry implements Telemetry {
         @Override
         public void inject(BiConsumer<String, String> setHeader) {
             if (span.getSpanContext().isValid()) {
-                W3CTraceContextPropagator.getInstance().inject(Context.root().with(span), setHeader, BiConsumer::accept);
+                W3CTraceContextPropagator.getInstance()
+                        .inject(Context.root().with(span), setHeader, BiConsumer::accept);
             }
         }
 
         @Override
-        public void response(int status, String protocolVersion, Function<String, List<String>> headers, Verdict verdict) {
+        public void response(
+                int status, String protocolVersion, Function<String, List<String>> headers, Verdict verdict) {
             ResponseDiagnosis d = ResponseDiagnosis.of(status, verdict, headers);
             AttributesBuilder a = Attributes.builder()
                     .put(STATUS, (long) status)
@@ -377,13 +402,18 @@ public final class OtelTelemetry implements Telemetry {
                         .put(PREFIX + "backoff.delay_ms", delay.toMillis())
                         .put(PREFIX + "backoff.reason", decision.reason());
                 if (retryAfter != null) {
-                    a.put(AttributeKey.stringArrayKey("http.response.header.retry-after"), List.of(fromServer(retryAfter)));
+                    a.put(
+                            AttributeKey.stringArrayKey("http.response.header.retry-after"),
+                            List.of(fromServer(retryAfter)));
                 }
                 span.addEvent(PREFIX + "backoff", a.build());
                 recordRetry("global_rate_limit");
                 if (meters != null) {
-                    waitTimers.computeIfAbsent(decision.reason(), reason -> Timer.builder(PREFIX + "backoff.waits")
-                            .description("waits before resending a rate-limited call").tag("reason", reason).register(meters))
+                    waitTimers
+                            .computeIfAbsent(decision.reason(), reason -> Timer.builder(PREFIX + "backoff.waits")
+                                    .description("waits before resending a rate-limited call")
+                                    .tag("reason", reason)
+                                    .register(meters))
                             .record(delay);
                 }
             } else if (decision.action() == Decision.Action.REFRESH_AND_RESEND) {
@@ -392,10 +422,13 @@ public final class OtelTelemetry implements Telemetry {
             } else if (decision.reason() != null) {
                 span.setAttribute(NOT_RESENT_REASON, decision.reason());
                 if (meters != null) {
-                    counters.computeIfAbsent("not_resent|" + decision.reason(), k -> Counter.builder(PREFIX + "not_resent")
-                            .description("refusals the agent handed to the app without resending, by reason "
-                                    + "(retry_budget: the JVM's rate-limit resends were spent)")
-                            .tag("reason", decision.reason()).register(meters)).increment();
+                    counters.computeIfAbsent("not_resent|" + decision.reason(), k -> Counter.builder(
+                                            PREFIX + "not_resent")
+                                    .description("refusals the agent handed to the app without resending, by reason "
+                                            + "(retry_budget: the JVM's rate-limit resends were spent)")
+                                    .tag("reason", decision.reason())
+                                    .register(meters))
+                            .increment();
                 }
             }
             span.end();
@@ -431,7 +464,10 @@ public final class OtelTelemetry implements Telemetry {
         private void recordRetry(String reason) {
             if (meters != null) {
                 counters.computeIfAbsent("retry|" + reason, k -> Counter.builder(PREFIX + "retries")
-                        .description("resends of managed calls, by reason").tag("reason", reason).register(meters)).increment();
+                                .description("resends of managed calls, by reason")
+                                .tag("reason", reason)
+                                .register(meters))
+                        .increment();
             }
         }
     }

@@ -3,7 +3,6 @@ package io.apiwarden.telemetry;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;

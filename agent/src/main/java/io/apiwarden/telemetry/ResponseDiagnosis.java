@@ -1,7 +1,6 @@
 package io.apiwarden.telemetry;
 
 import io.apiwarden.core.classify.Verdict;
-
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -25,8 +24,22 @@ public final class ResponseDiagnosis {
     private static final String[] LABELS = labels();
 
     /** Server header values of common proxies and CDNs (lower case, matched as prefixes). */
-    static final Set<String> PROXY_SERVERS = Set.of("cloudflare", "cloudfront", "akamaighost", "akamai", "varnish",
-            "squid", "envoy", "awselb", "haproxy", "fastly", "google frontend", "gfe", "istio-envoy", "apigee", "kong");
+    static final Set<String> PROXY_SERVERS = Set.of(
+            "cloudflare",
+            "cloudfront",
+            "akamaighost",
+            "akamai",
+            "varnish",
+            "squid",
+            "envoy",
+            "awselb",
+            "haproxy",
+            "fastly",
+            "google frontend",
+            "gfe",
+            "istio-envoy",
+            "apigee",
+            "kong");
 
     /** The refined verdict: {@code proxy_error} where the proxy answered. */
     public final String verdict;
@@ -44,11 +57,15 @@ public final class ResponseDiagnosis {
     public static ResponseDiagnosis of(int status, Verdict verdict, Function<String, List<String>> headers) {
         String label = label(verdict);
         if (status >= 500 && fromProxy(headers)) {
-            return new ResponseDiagnosis("proxy_error", "proxy",
+            return new ResponseDiagnosis(
+                    "proxy_error",
+                    "proxy",
                     "produced by a proxy or CDN in front of the API (Via, X-Cache or Server say so), not by the application");
         }
         if (status == 502 || status == 504) {
-            return new ResponseDiagnosis(label, "proxy",
+            return new ResponseDiagnosis(
+                    label,
+                    "proxy",
                     "a 502 or 504 describes a proxy's relation to its upstream, most likely not the application itself");
         }
         return new ResponseDiagnosis(label, null, null);
@@ -57,11 +74,15 @@ public final class ResponseDiagnosis {
     static ResponseDiagnosis ofFailure(Throwable failure, boolean expectContinue) {
         String text = String.valueOf(failure.getMessage()).toLowerCase(Locale.ROOT);
         if (text.contains("too many") && (text.contains("redirect") || text.contains("follow-up"))) {
-            return new ResponseDiagnosis(null, "redirect_loop",
+            return new ResponseDiagnosis(
+                    null,
+                    "redirect_loop",
                     "a redirect loop usually means an HTTPS-terminating proxy does not forward X-Forwarded-Proto");
         }
         if (expectContinue && failure.getClass().getSimpleName().contains("Timeout")) {
-            return new ResponseDiagnosis(null, "expect_continue_stall",
+            return new ResponseDiagnosis(
+                    null,
+                    "expect_continue_stall",
                     "the request waited for 100 Continue; a proxy that does not proceed on Expect: 100-continue stalls it");
         }
         return new ResponseDiagnosis(null, null, null);

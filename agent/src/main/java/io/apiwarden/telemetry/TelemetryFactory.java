@@ -13,7 +13,6 @@ import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.instrumentation.micrometer.v1_5.OpenTelemetryMeterRegistry;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
-
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
@@ -28,14 +27,16 @@ public final class TelemetryFactory {
     /** The instrumentation scope of the agent's spans. */
     static final String SCOPE = "io.apiwarden";
 
-    private TelemetryFactory() {
-    }
+    private TelemetryFactory() {}
 
     /**
      * @param unwrapped runs the SDK's construction so that the HTTP client its OTLP exporter
      *     builds is not managed by the agent: the exporter's own traffic is never traced
      */
-    public static Telemetry create(WardenConfig config, Clock clock, java.util.function.Function<Supplier<OpenTelemetrySdk>, OpenTelemetrySdk> unwrapped) {
+    public static Telemetry create(
+            WardenConfig config,
+            Clock clock,
+            java.util.function.Function<Supplier<OpenTelemetrySdk>, OpenTelemetrySdk> unwrapped) {
         boolean otlpMetrics = config.metricsEnabled() && otlpMetricsAskedFor();
         OpenTelemetrySdk sdk = null;
         if (config.tracingEnabled() || otlpMetrics) {
@@ -44,12 +45,15 @@ public final class TelemetryFactory {
             } catch (RuntimeException | LinkageError e) {
                 // The SDK's messages name the otel.* property at fault, and may quote its value,
                 // which can be a secret (otel.exporter.otlp.headers): values are cut off.
-                AgentLog.error("OpenTelemetry could not start, calls are managed without spans; check the otel.* settings: "
-                        + rootMessage(e), null);
+                AgentLog.error(
+                        "OpenTelemetry could not start, calls are managed without spans; check the otel.* settings: "
+                                + rootMessage(e),
+                        null);
             }
         }
         Tracer tracer = sdk != null && config.tracingEnabled()
-                ? sdk.getTracer(SCOPE, TelemetryFactory.class.getPackage().getImplementationVersion()) : null;
+                ? sdk.getTracer(SCOPE, TelemetryFactory.class.getPackage().getImplementationVersion())
+                : null;
         MeterRegistry meters = null;
         if (config.metricsEnabled()) {
             CompositeMeterRegistry composite = new CompositeMeterRegistry();
@@ -84,7 +88,8 @@ public final class TelemetryFactory {
         }
         String message = String.valueOf(t.getMessage());
         int eq = message.indexOf('=');
-        return t.getClass().getSimpleName() + ": " + (eq < 0 ? message : message.substring(0, eq) + "=(value not shown)");
+        return t.getClass().getSimpleName() + ": "
+                + (eq < 0 ? message : message.substring(0, eq) + "=(value not shown)");
     }
 
     private static OpenTelemetrySdk sdk(Clock clock) {
@@ -106,11 +111,15 @@ public final class TelemetryFactory {
     private static MeterRegistry prometheus(WardenConfig config) {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         try {
-            PrometheusEndpoint endpoint = PrometheusEndpoint.start(registry, config.prometheusHost(), config.prometheusPort().get());
+            PrometheusEndpoint endpoint = PrometheusEndpoint.start(
+                    registry, config.prometheusHost(), config.prometheusPort().get());
             AgentLog.info("metrics for Prometheus at " + endpoint.url());
         } catch (java.io.IOException | RuntimeException e) {
-            AgentLog.error("the Prometheus endpoint could not listen on " + config.prometheusHost() + ":"
-                    + config.prometheusPort().get() + ": choose a free port with apiwarden.metrics.prometheus.port", e);
+            AgentLog.error(
+                    "the Prometheus endpoint could not listen on " + config.prometheusHost() + ":"
+                            + config.prometheusPort().get()
+                            + ": choose a free port with apiwarden.metrics.prometheus.port",
+                    e);
         }
         return registry;
     }

@@ -7,8 +7,7 @@ package io.apiwarden.telemetry;
 final class UrlRedaction {
     static final String REDACTED = "REDACTED";
 
-    private UrlRedaction() {
-    }
+    private UrlRedaction() {}
 
     static String redact(String fullUrl) {
         String url = withoutUserInfo(fullUrl);

@@ -3,7 +3,6 @@ package io.apiwarden.unmanaged;
 import io.apiwarden.core.config.ConfigProperty;
 import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.scope.ApiScope;
-
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiPredicate;
 import java.util.function.Consumer;
@@ -53,7 +52,8 @@ public final class EscapeWatch implements BiPredicate<Object, Object> {
             }
         } catch (Throwable t) {
             if (over.compareAndSet(false, true)) {
-                AgentLog.debug("calls through " + client.displayName() + " cannot be watched for the API; no warning will name them ("
+                AgentLog.debug("calls through " + client.displayName()
+                        + " cannot be watched for the API; no warning will name them ("
                         + t.getClass().getName() + ")");
             }
         }

@@ -1,7 +1,6 @@
 package io.apiwarden.unmanaged;
 
 import io.apiwarden.core.scope.ApiScope;
-
 import java.net.URI;
 import java.net.URL;
 import java.net.URLConnection;
@@ -85,9 +84,11 @@ public enum UnmanagedClient {
      * the origin alone decides). The target's origin is compared first: most calls go elsewhere, and for
      * them no URI is parsed.
      */
-    private static boolean inScope(ApiScope scope, Object target, RequestUri requestUri) throws ReflectiveOperationException {
-        if (target != null && !scope.sameOrigin((String) SCHEME_NAME.get(target), (String) HOST_NAME.get(target),
-                (Integer) PORT.get(target))) {
+    private static boolean inScope(ApiScope scope, Object target, RequestUri requestUri)
+            throws ReflectiveOperationException {
+        if (target != null
+                && !scope.sameOrigin(
+                        (String) SCHEME_NAME.get(target), (String) HOST_NAME.get(target), (Integer) PORT.get(target))) {
             return false;
         }
         String raw = requestUri.get();
@@ -106,8 +107,12 @@ public enum UnmanagedClient {
             return false;
         }
         return uri == null
-                ? scope.sameOrigin((String) SCHEME_NAME.get(target), (String) HOST_NAME.get(target), (Integer) PORT.get(target))
-                : scope.contains((String) SCHEME_NAME.get(target), (String) HOST_NAME.get(target), (Integer) PORT.get(target),
+                ? scope.sameOrigin(
+                        (String) SCHEME_NAME.get(target), (String) HOST_NAME.get(target), (Integer) PORT.get(target))
+                : scope.contains(
+                        (String) SCHEME_NAME.get(target),
+                        (String) HOST_NAME.get(target),
+                        (Integer) PORT.get(target),
                         uri.getRawPath());
     }
 

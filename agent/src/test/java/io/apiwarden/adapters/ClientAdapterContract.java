@@ -1,27 +1,26 @@
 package io.apiwarden.adapters;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.abort;
+
 import io.apiwarden.adapters.ClientFace.Body;
 import io.apiwarden.adapters.ClientFace.Call;
 import io.apiwarden.adapters.ClientFace.Reply;
 import io.apiwarden.adapters.ClientFace.Running;
 import io.apiwarden.adapters.ScriptedApi.Arrival;
 import io.apiwarden.core.Warden;
-import mockwebserver3.MockResponse;
-import mockwebserver3.MockWebServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.abort;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /**
  * What every client adapter promises, whatever the client: the bearer only in scope, one refresh and
@@ -61,6 +60,7 @@ public abstract class ClientAdapterContract {
             // The most the budget allows (docs/configuration.md): the storm resends up to five times a call, and
             // with the agent one JVM runs every case; the budget has tests of its own (RetryBudgetTest).
             "apiwarden.throttle.retry-budget.min-per-second", "1000");
+
     private static final Duration INITIAL_DELAY = Duration.ofMillis(40);
     private static final Duration PATIENCE = Duration.ofSeconds(10);
     private static final String USER = "/api/v1/user";
@@ -166,16 +166,21 @@ public abstract class ClientAdapterContract {
     private void assertRefreshedOnceAndResent(List<Arrival> requests) {
         assertThat(requests).hasSize(2);
         assertThat(requests.get(0).authorization()).startsWith("Bearer ");
-        assertThat(requests.get(1).authorization()).startsWith("Bearer ").isNotEqualTo(requests.get(0).authorization());
+        assertThat(requests.get(1).authorization())
+                .startsWith("Bearer ")
+                .isNotEqualTo(requests.get(0).authorization());
         assertThat(refreshes()).isEqualTo(1);
     }
 
     /** Each of {@code requests} after the first came at least the back-off's wait after the one before it. */
     private static void assertSentOnlyOnceEachWaitEnded(List<Arrival> requests, int waits) {
         for (int i = 1; i <= waits; i++) {
-            Duration gap = Duration.ofNanos(requests.get(i).nanos() - requests.get(i - 1).nanos());
+            Duration gap = Duration.ofNanos(
+                    requests.get(i).nanos() - requests.get(i - 1).nanos());
             // A wait may end late (on a busy machine, on real time), never early.
-            assertThat(gap).as("the wait before resend %d", i).isGreaterThanOrEqualTo(INITIAL_DELAY.multipliedBy(1L << (i - 1)));
+            assertThat(gap)
+                    .as("the wait before resend %d", i)
+                    .isGreaterThanOrEqualTo(INITIAL_DELAY.multipliedBy(1L << (i - 1)));
         }
     }
 
@@ -192,11 +197,27 @@ public abstract class ClientAdapterContract {
         face.call(Call.get(elsewhere.url("/api/v1/port").toString()));
         face.call(Call.get(otherHostUrl("/api/v1/host")));
 
-        assertThat(api.requests(USER)).singleElement().extracting(Arrival::authorization).asString().startsWith("Bearer ");
-        assertThat(api.requests("/api/v1beta/user")).singleElement().extracting(Arrival::authorization).isNull();
-        assertThat(api.requests("/other")).singleElement().extracting(Arrival::authorization).isNull();
-        assertThat(elsewhereApi.requests("/api/v1/port")).singleElement().extracting(Arrival::authorization).isNull();
-        assertThat(api.requests("/api/v1/host")).singleElement().extracting(Arrival::authorization).isNull();
+        assertThat(api.requests(USER))
+                .singleElement()
+                .extracting(Arrival::authorization)
+                .asString()
+                .startsWith("Bearer ");
+        assertThat(api.requests("/api/v1beta/user"))
+                .singleElement()
+                .extracting(Arrival::authorization)
+                .isNull();
+        assertThat(api.requests("/other"))
+                .singleElement()
+                .extracting(Arrival::authorization)
+                .isNull();
+        assertThat(elsewhereApi.requests("/api/v1/port"))
+                .singleElement()
+                .extracting(Arrival::authorization)
+                .isNull();
+        assertThat(api.requests("/api/v1/host"))
+                .singleElement()
+                .extracting(Arrival::authorization)
+                .isNull();
         assertThat(refreshes()).isZero();
     }
 
@@ -228,7 +249,9 @@ public abstract class ClientAdapterContract {
         Reply reply = face(false).call(Call.post(url("/api/v1/items"), "{\"name\":\"a\"}", Body.REPEATABLE));
 
         assertThat(reply).isEqualTo(new Reply(200, "made"));
-        assertThat(api.requests("/api/v1/items")).extracting(Arrival::body).containsExactly("{\"name\":\"a\"}", "{\"name\":\"a\"}");
+        assertThat(api.requests("/api/v1/items"))
+                .extracting(Arrival::body)
+                .containsExactly("{\"name\":\"a\"}", "{\"name\":\"a\"}");
         assertRefreshedOnceAndResent(api.requests("/api/v1/items"));
     }
 
@@ -260,8 +283,14 @@ public abstract class ClientAdapterContract {
         // Only the body's end says invalid_token, and the body comes a byte at a time: ~0.4 s in all, far past
         // the bound. Waited for whole, it would be refreshed and resent; past the bound it is the app's 403.
         String body = "{\"detail\":\"nope\",\"error\":\"invalid_token\"}";
-        api.script(USER, () -> new MockResponse.Builder().code(403).body(body)
-                .throttleBody(1, 10, TimeUnit.MILLISECONDS).build(), ScriptedApi.ok("user"));
+        api.script(
+                USER,
+                () -> new MockResponse.Builder()
+                        .code(403)
+                        .body(body)
+                        .throttleBody(1, 10, TimeUnit.MILLISECONDS)
+                        .build(),
+                ScriptedApi.ok("user"));
 
         Reply reply = face(false, TUNED_PROPERTIES).call(Call.get(url(USER)));
 
@@ -294,7 +323,10 @@ public abstract class ClientAdapterContract {
         assertThat(face(false).call(Call.get(url(USER)))).isEqualTo(new Reply(200, "user"));
 
         List<Arrival> sent = api.requests(USER);
-        assertThat(sent).hasSize(3).extracting(Arrival::authorization).containsOnly(sent.get(0).authorization());
+        assertThat(sent)
+                .hasSize(3)
+                .extracting(Arrival::authorization)
+                .containsOnly(sent.get(0).authorization());
         assertSentOnlyOnceEachWaitEnded(sent, 2);
     }
 
@@ -308,8 +340,15 @@ public abstract class ClientAdapterContract {
 
         assertThat(face(true).call(Call.get(url(USER)))).isEqualTo(new Reply(200, "ok /landing"));
 
-        assertThat(api.requests(USER)).singleElement().extracting(Arrival::authorization).asString().startsWith("Bearer ");
-        assertThat(elsewhereApi.requests("/landing")).singleElement().extracting(Arrival::authorization).isNull();
+        assertThat(api.requests(USER))
+                .singleElement()
+                .extracting(Arrival::authorization)
+                .asString()
+                .startsWith("Bearer ");
+        assertThat(elsewhereApi.requests("/landing"))
+                .singleElement()
+                .extracting(Arrival::authorization)
+                .isNull();
     }
 
     @Test
@@ -319,8 +358,15 @@ public abstract class ClientAdapterContract {
 
         assertThat(face(true).call(Call.get(url(USER)))).isEqualTo(new Reply(200, "ok /other/landing"));
 
-        assertThat(api.requests(USER)).singleElement().extracting(Arrival::authorization).asString().startsWith("Bearer ");
-        assertThat(api.requests("/other/landing")).singleElement().extracting(Arrival::authorization).isNull();
+        assertThat(api.requests(USER))
+                .singleElement()
+                .extracting(Arrival::authorization)
+                .asString()
+                .startsWith("Bearer ");
+        assertThat(api.requests("/other/landing"))
+                .singleElement()
+                .extracting(Arrival::authorization)
+                .isNull();
     }
 
     @Test
@@ -330,8 +376,12 @@ public abstract class ClientAdapterContract {
 
         assertThat(face(true).call(Call.get(url(USER)))).isEqualTo(new Reply(200, "ok /api/v1/users/me"));
 
-        assertThat(api.requests("/api/v1/users/me")).singleElement().extracting(Arrival::authorization).asString()
-                .isEqualTo(api.requests(USER).get(0).authorization()).startsWith("Bearer ");
+        assertThat(api.requests("/api/v1/users/me"))
+                .singleElement()
+                .extracting(Arrival::authorization)
+                .asString()
+                .isEqualTo(api.requests(USER).get(0).authorization())
+                .startsWith("Bearer ");
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -353,11 +403,14 @@ public abstract class ClientAdapterContract {
         for (int i = 0; i < STORM; i++) {
             calls.add(face.start(Call.get(url(USER))));
         }
-        assertThat(api.awaitRequests(USER, STORM, PATIENCE)).as("all %d calls sent", STORM).isTrue();
+        assertThat(api.awaitRequests(USER, STORM, PATIENCE))
+                .as("all %d calls sent", STORM)
+                .isTrue();
         managed.assertNoThreadHeldWhileWaiting(face, calls);
 
         for (Running call : calls) {
-            assertThat(call.outcome().get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isEqualTo(new Reply(200, "ok " + USER));
+            assertThat(call.outcome().get(PATIENCE.toSeconds(), TimeUnit.SECONDS))
+                    .isEqualTo(new Reply(200, "ok " + USER));
         }
     }
 
@@ -369,10 +422,14 @@ public abstract class ClientAdapterContract {
 
         Running call = face(false).start(Call.get(url(USER)));
         for (int sent = 1; sent <= WAITS_BEFORE_THE_LAST; sent++) {
-            assertThat(managed.awaitWaitBegun(api, USER, sent, PATIENCE)).as("wait %d began", sent).isTrue();
+            assertThat(managed.awaitWaitBegun(api, USER, sent, PATIENCE))
+                    .as("wait %d began", sent)
+                    .isTrue();
             managed.endHeldWaits();
         }
-        assertThat(managed.awaitWaitBegun(api, USER, WAITS_BEFORE_THE_LAST + 1, PATIENCE)).as("the last wait began").isTrue();
+        assertThat(managed.awaitWaitBegun(api, USER, WAITS_BEFORE_THE_LAST + 1, PATIENCE))
+                .as("the last wait began")
+                .isTrue();
         call.cancel();
 
         assertThat(call.outcome()).as("the app's call ended").failsWithin(PATIENCE);

@@ -37,8 +37,7 @@ public interface ClientFace extends AutoCloseable {
     }
 
     /** What the app got: the status and the whole body as text. */
-    record Reply(int status, String body) {
-    }
+    record Reply(int status, String body) {}
 
     /** A call under way. */
     interface Running {

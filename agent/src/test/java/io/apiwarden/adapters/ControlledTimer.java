@@ -2,7 +2,6 @@ package io.apiwarden.adapters;
 
 import io.apiwarden.core.time.DelayScheduler;
 import io.apiwarden.testing.MutableClock;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -32,6 +31,7 @@ public final class ControlledTimer implements DelayScheduler {
     private boolean holding;
     /** Per thread asleep in a held wait, the release it waits for. */
     private final List<Long> asleep = new ArrayList<>();
+
     private long releases;
     private int givenUp;
 

@@ -1,13 +1,12 @@
 package io.apiwarden.adapters;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.apiwarden.adapters.ClientFace.Running;
 import io.apiwarden.core.Warden;
 import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
 import io.apiwarden.testing.TestWardens;
-import mockwebserver3.Dispatcher;
-import mockwebserver3.MockWebServer;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,8 +16,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import mockwebserver3.Dispatcher;
+import mockwebserver3.MockWebServer;
 
 /**
  * Library mode: each case's client is managed by a warden of its own, whose waits are on the test's time
@@ -50,10 +49,14 @@ public final class LibraryManagement implements Management {
     @Override
     public Warden warden(String apiBaseUrl, Map<String, String> properties) {
         List<String> all = new ArrayList<>(List.of(
-                "apiwarden.base-url", apiBaseUrl,
-                "apiwarden.access-token", "access-0",
-                "apiwarden.refresh-token", "refresh-0",
-                "apiwarden.token-url", server.url("/auth/token").toString()));
+                "apiwarden.base-url",
+                apiBaseUrl,
+                "apiwarden.access-token",
+                "access-0",
+                "apiwarden.refresh-token",
+                "refresh-0",
+                "apiwarden.token-url",
+                server.url("/auth/token").toString()));
         properties.forEach((k, v) -> all.addAll(List.of(k, v)));
         return TestWardens.warden(TestWardens.config(all.toArray(new String[0])), tokens, timer, clock);
     }
@@ -69,7 +72,8 @@ public final class LibraryManagement implements Management {
     }
 
     @Override
-    public boolean awaitWaitBegun(ScriptedApi api, String path, int sent, Duration patience) throws InterruptedException {
+    public boolean awaitWaitBegun(ScriptedApi api, String path, int sent, Duration patience)
+            throws InterruptedException {
         return timer.awaitWaiting(1, patience) && api.requests(path).size() == sent;
     }
 
@@ -81,13 +85,17 @@ public final class LibraryManagement implements Management {
     @Override
     public void assertNoThreadHeldWhileWaiting(ClientFace face, List<Running> calls) throws Exception {
         assertThat(timer.awaitWaiting(calls.size(), SETTLING))
-                .as("all %d calls wait (%d do)", calls.size(), timer.waiting()).isTrue();
+                .as("all %d calls wait (%d do)", calls.size(), timer.waiting())
+                .isTrue();
         // Threads still on their way out of the agent's code or the client's (the last calls to start waiting)
         // are gone in a moment; a thread a wait holds stays, and fails the case.
         assertThat(settled(ParkedThreads::inAgentCode, List::isEmpty))
-                .as("threads parked in the agent's code while %d calls wait", calls.size()).isEmpty();
-        face.busyClientThreads().ifPresent(busy -> assertThat(settled(() -> face.busyClientThreads().getAsInt(), n -> n == 0))
-                .as("the client's threads busy with calls").isZero());
+                .as("threads parked in the agent's code while %d calls wait", calls.size())
+                .isEmpty();
+        face.busyClientThreads().ifPresent(busy -> assertThat(
+                        settled(() -> face.busyClientThreads().getAsInt(), n -> n == 0))
+                .as("the client's threads busy with calls")
+                .isZero());
         timer.flow();
     }
 

@@ -2,12 +2,11 @@ package io.apiwarden.adapters;
 
 import io.apiwarden.adapters.ClientFace.Running;
 import io.apiwarden.core.Warden;
-import mockwebserver3.Dispatcher;
-import mockwebserver3.MockWebServer;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import mockwebserver3.Dispatcher;
+import mockwebserver3.MockWebServer;
 
 /**
  * Who manages the clients of {@link ClientAdapterContract}'s cases, and so whose time their waits are

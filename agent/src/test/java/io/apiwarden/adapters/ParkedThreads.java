@@ -20,16 +20,17 @@ public final class ParkedThreads {
     private static final String MARKER = "io/apiwarden/core/engine/CallDriver.class";
     /** Where the agent's jar puts the libraries it bundles (agent/pom.xml, the shade plugin's relocations). */
     private static final String SHADED = "io.apiwarden.shaded.";
+
     private static final Map<String, Boolean> AGENT_CLASSES = new ConcurrentHashMap<>();
 
-    private ParkedThreads() {
-    }
+    private ParkedThreads() {}
 
     /** Each thread the agent's code parked, now: its name and the frame that parked it. */
     public static List<String> inAgentCode() {
         String agentRoot = root(ClassLoader.getSystemResource(MARKER), MARKER);
         List<String> found = new ArrayList<>();
-        for (Map.Entry<Thread, StackTraceElement[]> e : Thread.getAllStackTraces().entrySet()) {
+        for (Map.Entry<Thread, StackTraceElement[]> e :
+                Thread.getAllStackTraces().entrySet()) {
             Thread.State state = e.getKey().getState();
             if (state != Thread.State.WAITING && state != Thread.State.TIMED_WAITING) {
                 continue;
@@ -56,6 +57,7 @@ public final class ParkedThreads {
     public static final class Watch {
         /** Each thread and frame parked in the last sample, to when it was first seen so, without a break. */
         private Map<String, Long> since = new java.util.HashMap<>();
+
         private final java.util.Set<String> held = new java.util.TreeSet<>();
         private final long heldNanos;
         private int samples;
@@ -90,7 +92,9 @@ public final class ParkedThreads {
     }
 
     private static boolean isJdkClass(String className) {
-        return className.startsWith("java.") || className.startsWith("jdk.") || className.startsWith("sun.")
+        return className.startsWith("java.")
+                || className.startsWith("jdk.")
+                || className.startsWith("sun.")
                 || className.startsWith("com.sun.");
     }
 

@@ -1,13 +1,12 @@
 package io.apiwarden.adapters;
 
-import io.apiwarden.core.time.SystemDelayScheduler;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import io.apiwarden.core.time.SystemDelayScheduler;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** The check the adapter suite relies on to say a wait holds no thread can see one that does. */
 class ParkedThreadsTest {
@@ -15,20 +14,24 @@ class ParkedThreadsTest {
     @Test
     void aThreadSleepingInTheAgentsCodeIsFoundAndOneSleepingInTheTestsIsNot() throws Exception {
         CountDownLatch never = new CountDownLatch(1);
-        Thread agents = new Thread(() -> {
-            try {
-                new SystemDelayScheduler().sleep(Duration.ofMinutes(1));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "held-by-the-agent");
-        Thread tests = new Thread(() -> {
-            try {
-                never.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "held-by-the-test");
+        Thread agents = new Thread(
+                () -> {
+                    try {
+                        new SystemDelayScheduler().sleep(Duration.ofMinutes(1));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                },
+                "held-by-the-agent");
+        Thread tests = new Thread(
+                () -> {
+                    try {
+                        never.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                },
+                "held-by-the-test");
         agents.start();
         tests.start();
         try {
@@ -39,7 +42,10 @@ class ParkedThreadsTest {
                 TimeUnit.MILLISECONDS.sleep(10);
             }
 
-            assertThat(watch.held()).singleElement().asString().startsWith("held-by-the-agent at ")
+            assertThat(watch.held())
+                    .singleElement()
+                    .asString()
+                    .startsWith("held-by-the-agent at ")
                     .contains("SystemDelayScheduler.sleep");
         } finally {
             agents.interrupt();

@@ -1,9 +1,5 @@
 package io.apiwarden.adapters;
 
-import mockwebserver3.Dispatcher;
-import mockwebserver3.MockResponse;
-import mockwebserver3.RecordedRequest;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +8,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import mockwebserver3.Dispatcher;
+import mockwebserver3.MockResponse;
+import mockwebserver3.RecordedRequest;
 
 /**
  * A server whose answers are scripted per path, for the adapter suite: each path answers its script
@@ -120,23 +119,37 @@ public final class ScriptedApi extends Dispatcher {
 
     /** The spec's "OAuth invalid token": a 401 that says so in its challenge and its body. */
     public static Supplier<MockResponse> invalidToken() {
-        return () -> new MockResponse.Builder().code(401).addHeader("WWW-Authenticate", "Bearer error=\"invalid_token\"")
-                .addHeader("Content-Type", "application/json").body(INVALID_TOKEN_BODY).build();
+        return () -> new MockResponse.Builder()
+                .code(401)
+                .addHeader("WWW-Authenticate", "Bearer error=\"invalid_token\"")
+                .addHeader("Content-Type", "application/json")
+                .body(INVALID_TOKEN_BODY)
+                .build();
     }
 
     /** The spec's "API rate limit exceeded (global)", with no {@code Retry-After}: the back-off is the agent's own. */
     public static Supplier<MockResponse> rateLimited() {
-        return () -> new MockResponse.Builder().code(429).addHeader("Content-Type", "application/json")
-                .body(RATE_LIMIT_BODY).build();
+        return () -> new MockResponse.Builder()
+                .code(429)
+                .addHeader("Content-Type", "application/json")
+                .body(RATE_LIMIT_BODY)
+                .build();
     }
 
     /** The global rate limit, asking for a wait of {@code seconds}. */
     public static Supplier<MockResponse> rateLimited(int seconds) {
-        return () -> rateLimited().get().newBuilder().addHeader("Retry-After", Integer.toString(seconds)).build();
+        return () -> rateLimited()
+                .get()
+                .newBuilder()
+                .addHeader("Retry-After", Integer.toString(seconds))
+                .build();
     }
 
     public static Supplier<MockResponse> redirect(int code, String location) {
-        return () -> new MockResponse.Builder().code(code).addHeader("Location", location).build();
+        return () -> new MockResponse.Builder()
+                .code(code)
+                .addHeader("Location", location)
+                .build();
     }
 
     /** What one path answers. */

@@ -1,19 +1,18 @@
 package io.apiwarden.agent;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.apiwarden.agent.UnmanagedWeavingFixtures.Client;
-import io.apiwarden.clients.apache5.agent.Apache5Module;
 import io.apiwarden.agent.UnmanagedWeavingFixtures.RecordingHook;
 import io.apiwarden.agent.UnmanagedWeavingFixtures.ThrowingHook;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-
+import io.apiwarden.clients.apache5.agent.Apache5Module;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * The watch woven into a client the agent does not manage, on a class defined in a loader of its own so
@@ -40,8 +39,11 @@ class UnmanagedCallWeavingTest {
         assertThat(send(client, "b", context)).isEqualTo("sent b");
         assertThat(send(client, "c", context)).isEqualTo("sent c");
 
-        assertThat(RecordingHook.CLIENTS).as("the watch is asked for once per class").containsExactly("TEST_CLIENT");
-        assertThat(RecordingHook.CALLS).as("nothing after the watch said it was over")
+        assertThat(RecordingHook.CLIENTS)
+                .as("the watch is asked for once per class")
+                .containsExactly("TEST_CLIENT");
+        assertThat(RecordingHook.CALLS)
+                .as("nothing after the watch said it was over")
                 .containsExactly(Arrays.asList("a", context), Arrays.asList("", null), Arrays.asList("b", context));
     }
 
@@ -61,9 +63,14 @@ class UnmanagedCallWeavingTest {
     void aMethodThatStartsWithAJumpTargetKeepsItsFrames() throws Exception {
         Object client = woven(site("send", "(Ljava/lang/String;Ljava/lang/Object;I)", 1, 2), RecordingHook.class);
 
-        assertThat(client.getClass().getMethod("send", String.class, Object.class, int.class).invoke(client, "a", null, 3)).isEqualTo(0);
+        assertThat(client.getClass()
+                        .getMethod("send", String.class, Object.class, int.class)
+                        .invoke(client, "a", null, 3))
+                .isEqualTo(0);
         assertThat(RecordingHook.CALLS).as("once per call, not once per loop").hasSize(1);
-        assertThat(send(client, "b", null)).as("the other overload is not watched").isEqualTo("sent b");
+        assertThat(send(client, "b", null))
+                .as("the other overload is not watched")
+                .isEqualTo("sent b");
         assertThat(RecordingHook.CALLS).hasSize(1);
     }
 
@@ -88,8 +95,9 @@ class UnmanagedCallWeavingTest {
     void aClassWithoutTheMethodIsLeftAsItWas() throws Exception {
         byte[] original = bytesOf(Client.class);
 
-        byte[] woven = HookTransformer.weave(UnmanagedClientInstrumentation.weaving(site("execute", "(", 1, 2),
-                RecordingHook.class.getName()), original);
+        byte[] woven = HookTransformer.weave(
+                UnmanagedClientInstrumentation.weaving(site("execute", "(", 1, 2), RecordingHook.class.getName()),
+                original);
 
         assertThat(woven).isEqualTo(HookTransformer.weave((reader, next) -> next, original));
     }
@@ -98,33 +106,46 @@ class UnmanagedCallWeavingTest {
     void staticMethodsAreNotWatched() throws Exception {
         Object client = woven(site("send", "(Ljava/lang/String;)", 0, -1), RecordingHook.class);
 
-        assertThat(client.getClass().getMethod("send", String.class).invoke(null, "a")).isEqualTo("static a");
+        assertThat(client.getClass().getMethod("send", String.class).invoke(null, "a"))
+                .isEqualTo("static a");
         assertThat(RecordingHook.CALLS).isEmpty();
     }
 
     @Test
     void everyWatchedClassIsNamedByTheSitesAndTheSitesCoverEachClient() {
         List<UnmanagedClientInstrumentation.Site> sites = UnmanagedClientInstrumentation.sites(Set.of());
-        assertThat(UnmanagedClientInstrumentation.sites(new Apache5Module().managedClassesTheWatchKnows())).extracting(s -> s.className)
-                .as("the clients the builders build (classic and async) are managed and not watched, the minimal ones are")
-                .doesNotContain("org/apache/hc/client5/http/impl/classic/InternalHttpClient",
+        assertThat(UnmanagedClientInstrumentation.sites(new Apache5Module().managedClassesTheWatchKnows()))
+                .extracting(s -> s.className)
+                .as(
+                        "the clients the builders build (classic and async) are managed and not watched, the minimal ones are")
+                .doesNotContain(
+                        "org/apache/hc/client5/http/impl/classic/InternalHttpClient",
                         "org/apache/hc/client5/http/impl/async/InternalAbstractHttpAsyncClient")
-                .contains("org/apache/hc/client5/http/impl/classic/MinimalHttpClient",
+                .contains(
+                        "org/apache/hc/client5/http/impl/classic/MinimalHttpClient",
                         "org/apache/hc/client5/http/impl/async/AbstractMinimalHttpAsyncClientBase");
-        assertThat(sites).extracting(s -> s.className).as("with the agent's management switched off, they are watched too")
-                .contains("org/apache/hc/client5/http/impl/classic/InternalHttpClient",
+        assertThat(sites)
+                .extracting(s -> s.className)
+                .as("with the agent's management switched off, they are watched too")
+                .contains(
+                        "org/apache/hc/client5/http/impl/classic/InternalHttpClient",
                         "org/apache/hc/client5/http/impl/async/InternalAbstractHttpAsyncClient");
 
-        assertThat(sites).extracting(s -> s.client).containsOnly("HTTP_URL_CONNECTION", "APACHE_HTTPCLIENT_4",
-                "APACHE_HTTPCLIENT_5", "JETTY");
-        assertThat(sites).extracting(s -> s.client)
-                .isSubsetOf(Arrays.stream(io.apiwarden.unmanaged.UnmanagedClient.values()).map(Enum::name).toList());
+        assertThat(sites)
+                .extracting(s -> s.client)
+                .containsOnly("HTTP_URL_CONNECTION", "APACHE_HTTPCLIENT_4", "APACHE_HTTPCLIENT_5", "JETTY");
+        assertThat(sites)
+                .extracting(s -> s.client)
+                .isSubsetOf(Arrays.stream(io.apiwarden.unmanaged.UnmanagedClient.values())
+                        .map(Enum::name)
+                        .toList());
         assertThat(sites).extracting(s -> s.className).doesNotHaveDuplicates();
     }
 
     // --- helpers ------------------------------------------------------------------------------
 
-    private static UnmanagedClientInstrumentation.Site site(String method, String descriptorPrefix, int first, int second) {
+    private static UnmanagedClientInstrumentation.Site site(
+            String method, String descriptorPrefix, int first, int second) {
         return new UnmanagedClientInstrumentation.Site(CLIENT, method, descriptorPrefix, first, second, "TEST_CLIENT");
     }
 
@@ -143,7 +164,8 @@ class UnmanagedCallWeavingTest {
     }
 
     private static String send(Object client, String url, Object context) throws Exception {
-        return (String) client.getClass().getMethod("send", String.class, Object.class).invoke(client, url, context);
+        return (String)
+                client.getClass().getMethod("send", String.class, Object.class).invoke(client, url, context);
     }
 
     private static byte[] bytesOf(Class<?> type) throws IOException {

@@ -10,8 +10,7 @@ import java.util.function.BiPredicate;
  * woven code finds the hooks through the system class loader.
  */
 public final class UnmanagedWeavingFixtures {
-    private UnmanagedWeavingFixtures() {
-    }
+    private UnmanagedWeavingFixtures() {}
 
     /** {@code send(url, context)} is the watched method; {@code loop} starts with a jump target, which has a frame of its own. */
     public static final class Client {

@@ -1,12 +1,6 @@
 package io.apiwarden.architecture;
 
-import net.bytebuddy.jar.asm.ClassReader;
-import net.bytebuddy.jar.asm.ClassWriter;
-import net.bytebuddy.jar.asm.Opcodes;
-import net.bytebuddy.jar.asm.commons.ClassRemapper;
-import net.bytebuddy.jar.asm.commons.Remapper;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,8 +15,13 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import net.bytebuddy.jar.asm.ClassReader;
+import net.bytebuddy.jar.asm.ClassWriter;
+import net.bytebuddy.jar.asm.Opcodes;
+import net.bytebuddy.jar.asm.commons.ClassRemapper;
+import net.bytebuddy.jar.asm.commons.Remapper;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * The agent is one Maven module; this test keeps the boundaries a split would have the compiler
@@ -46,7 +45,11 @@ class PackageBoundariesTest {
 
     @BeforeAll
     static void readCompiledClasses() throws IOException, URISyntaxException {
-        Path classes = Paths.get(io.apiwarden.core.Warden.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path classes = Paths.get(io.apiwarden.core.Warden.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
+                .toURI());
         uses = new TreeMap<>();
         coreUses = new TreeMap<>();
         try (Stream<Path> files = Files.walk(classes.resolve("io/apiwarden"))) {
@@ -55,23 +58,27 @@ class PackageBoundariesTest {
                 String from = area(internalName);
                 Set<String> to = uses.computeIfAbsent(from, k -> new TreeSet<>());
                 String fromCore = corePackage(internalName);
-                Set<String> toCore = fromCore == null ? new TreeSet<>() : coreUses.computeIfAbsent(fromCore, k -> new TreeSet<>());
+                Set<String> toCore =
+                        fromCore == null ? new TreeSet<>() : coreUses.computeIfAbsent(fromCore, k -> new TreeSet<>());
                 try (InputStream in = Files.newInputStream(file)) {
                     // A writer as the remapper's target, so that method bodies are visited too.
-                    new ClassReader(in).accept(new ClassRemapper(new ClassWriter(0), new Remapper(Opcodes.ASM9) {
-                        @Override
-                        public String map(String internalName) {
-                            String area = area(internalName);
-                            if (area != null && !area.equals(from)) {
-                                to.add(area);
-                            }
-                            String core = corePackage(internalName);
-                            if (core != null && !core.equals(fromCore)) {
-                                toCore.add(core);
-                            }
-                            return internalName;
-                        }
-                    }), 0);
+                    new ClassReader(in)
+                            .accept(
+                                    new ClassRemapper(new ClassWriter(0), new Remapper(Opcodes.ASM9) {
+                                        @Override
+                                        public String map(String internalName) {
+                                            String area = area(internalName);
+                                            if (area != null && !area.equals(from)) {
+                                                to.add(area);
+                                            }
+                                            String core = corePackage(internalName);
+                                            if (core != null && !core.equals(fromCore)) {
+                                                toCore.add(core);
+                                            }
+                                            return internalName;
+                                        }
+                                    }),
+                                    0);
                 }
             }
         }
@@ -115,7 +122,9 @@ class PackageBoundariesTest {
         if (!internalName.startsWith("io/apiwarden/core/")) {
             return null;
         }
-        return internalName.substring("io/apiwarden/".length(), internalName.lastIndexOf('/')).replace('/', '.');
+        return internalName
+                .substring("io/apiwarden/".length(), internalName.lastIndexOf('/'))
+                .replace('/', '.');
     }
 
     private static Set<String> usesOf(String area) {
@@ -132,7 +141,8 @@ class PackageBoundariesTest {
     @Test
     void noPackageOfCoreDependsOnItselfThroughAnother() {
         for (String start : coreUses.keySet()) {
-            assertThat(reachable(start)).as("the packages of core that " + start + " depends on, directly or not")
+            assertThat(reachable(start))
+                    .as("the packages of core that " + start + " depends on, directly or not")
                     .doesNotContain(start);
         }
     }
@@ -153,7 +163,8 @@ class PackageBoundariesTest {
     void everyClientSliceIsChecked() {
         Set<String> slices = new TreeSet<>();
         uses.keySet().stream().filter(a -> a.startsWith("clients.")).forEach(a -> slices.add(a.split("\\.")[1]));
-        assertThat(slices).as("a new client's slice is added to CLIENT_LIBRARIES with the library it is for")
+        assertThat(slices)
+                .as("a new client's slice is added to CLIENT_LIBRARIES with the library it is for")
                 .isEqualTo(CLIENT_LIBRARIES.keySet());
     }
 
@@ -161,8 +172,8 @@ class PackageBoundariesTest {
     void eachClientsLibraryModeDependsOnCoreItsBridgeAndItsClientOnly() {
         // The glue is defined next to the app's client library: it may reach the bridge the agent calls it
         // through, never the agent itself (nor another client).
-        CLIENT_LIBRARIES.forEach((client, library) -> assertThat(usesOf("clients." + client + ".library"))
-                .as(client).isSubsetOf(allowed(client, library)));
+        CLIENT_LIBRARIES.forEach((client, library) ->
+                assertThat(usesOf("clients." + client + ".library")).as(client).isSubsetOf(allowed(client, library)));
     }
 
     @Test
@@ -177,8 +188,11 @@ class PackageBoundariesTest {
 
     @Test
     void aBridgeDependsOnNothingOfTheProject() {
-        CLIENT_LIBRARIES.keySet().stream().filter(client -> uses.containsKey("clients." + client + ".bridge"))
-                .forEach(client -> assertThat(usesOf("clients." + client + ".bridge")).as(client).isEmpty());
+        CLIENT_LIBRARIES.keySet().stream()
+                .filter(client -> uses.containsKey("clients." + client + ".bridge"))
+                .forEach(client -> assertThat(usesOf("clients." + client + ".bridge"))
+                        .as(client)
+                        .isEmpty());
     }
 
     @Test
@@ -187,7 +201,8 @@ class PackageBoundariesTest {
             if (area.startsWith("clients.")) {
                 String own = "clients." + area.split("\\.")[1] + ".";
                 assertThat(used).as(area).allSatisfy(u -> assertThat(!u.startsWith("clients.") || u.startsWith(own))
-                        .as(area + " uses " + u).isTrue());
+                        .as(area + " uses " + u)
+                        .isTrue());
             }
         });
     }
@@ -208,7 +223,8 @@ class PackageBoundariesTest {
 
     @Test
     void telemetryImplementsCoresObserversAndKnowsNoClient() {
-        assertThat(usesOf("telemetry")).doesNotContain("okhttp3", "httpclient5", "reactor", "agent", "cli", "core.engine");
+        assertThat(usesOf("telemetry"))
+                .doesNotContain("okhttp3", "httpclient5", "reactor", "agent", "cli", "core.engine");
         assertThat(usesOf("telemetry")).noneMatch(area -> area.startsWith("clients."));
     }
 

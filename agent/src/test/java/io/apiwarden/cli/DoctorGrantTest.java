@@ -1,12 +1,6 @@
 package io.apiwarden.cli;
 
-import mockwebserver3.Dispatcher;
-import mockwebserver3.MockResponse;
-import mockwebserver3.MockWebServer;
-import mockwebserver3.RecordedRequest;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -15,8 +9,13 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import mockwebserver3.Dispatcher;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /** {@code doctor} checks the configured grant with a token request before it calls the API. */
 class DoctorGrantTest {
@@ -34,17 +33,27 @@ class DoctorGrantTest {
             public MockResponse dispatch(RecordedRequest request) {
                 if (request.getUrl().encodedPath().equals("/auth/token")) {
                     tokenRequests.incrementAndGet();
-                    String expected = "Basic " + Base64.getEncoder().encodeToString(("svc:" + SECRET).getBytes(StandardCharsets.UTF_8));
+                    String expected = "Basic "
+                            + Base64.getEncoder().encodeToString(("svc:" + SECRET).getBytes(StandardCharsets.UTF_8));
                     if (!request.getBody().utf8().equals("grant_type=client_credentials")
                             || !expected.equals(request.getHeaders().get("Authorization"))) {
-                        return new MockResponse.Builder().code(401).addHeader("Content-Type", "application/json")
-                                .body("{\"error\":\"invalid_client\"}").build();
+                        return new MockResponse.Builder()
+                                .code(401)
+                                .addHeader("Content-Type", "application/json")
+                                .body("{\"error\":\"invalid_client\"}")
+                                .build();
                     }
-                    return new MockResponse.Builder().code(200).addHeader("Content-Type", "application/json")
-                            .body("{\"access_token\":\"" + TOKEN + "\",\"expires_in\":600}").build();
+                    return new MockResponse.Builder()
+                            .code(200)
+                            .addHeader("Content-Type", "application/json")
+                            .body("{\"access_token\":\"" + TOKEN + "\",\"expires_in\":600}")
+                            .build();
                 }
                 boolean bearer = ("Bearer " + TOKEN).equals(request.getHeaders().get("Authorization"));
-                return new MockResponse.Builder().code(bearer ? 200 : 401).body(bearer ? "user" : "{\"message\":\"OAuth invalid token\"}").build();
+                return new MockResponse.Builder()
+                        .code(bearer ? 200 : 401)
+                        .body(bearer ? "user" : "{\"message\":\"OAuth invalid token\"}")
+                        .build();
             }
         });
         server.start(0);
@@ -64,8 +73,12 @@ class DoctorGrantTest {
     private String[] doctor() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = new Doctor(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
-                props::get, Map.of()).run();
+        int code = new Doctor(
+                        new PrintStream(out, true, StandardCharsets.UTF_8),
+                        new PrintStream(err, true, StandardCharsets.UTF_8),
+                        props::get,
+                        Map.of())
+                .run();
         return new String[] {Integer.toString(code), out.toString(StandardCharsets.UTF_8)};
     }
 
@@ -76,8 +89,12 @@ class DoctorGrantTest {
         String[] r = doctor();
 
         assertThat(r[0]).as(r[1]).isEqualTo("0");
-        assertThat(r[1]).contains("OK   token request (client_credentials, client svc, basic client authentication)",
-                "-> an access token valid until", "the token works").doesNotContain(SECRET, TOKEN);
+        assertThat(r[1])
+                .contains(
+                        "OK   token request (client_credentials, client svc, basic client authentication)",
+                        "-> an access token valid until",
+                        "the token works")
+                .doesNotContain(SECRET, TOKEN);
         assertThat(tokenRequests).hasValue(1);
     }
 
@@ -88,7 +105,8 @@ class DoctorGrantTest {
         String[] r = doctor();
 
         assertThat(r[0]).isEqualTo("1");
-        assertThat(r[1]).contains("FAIL token request (client_credentials", "invalid_client", "apiwarden.client-secret")
+        assertThat(r[1])
+                .contains("FAIL token request (client_credentials", "invalid_client", "apiwarden.client-secret")
                 .doesNotContain(SECRET);
         assertThat(tokenRequests).as("refused for good: asked once").hasValue(1);
     }

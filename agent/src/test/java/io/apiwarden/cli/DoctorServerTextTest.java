@@ -1,5 +1,14 @@
 package io.apiwarden.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Stream;
 import mockwebserver3.Dispatcher;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
@@ -9,20 +18,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.function.Function;
-import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /** {@code doctor} prints what a token service or an API says under the log's rules: escaped, capped, secrets cut. */
 class DoctorServerTextTest {
     /** A line the server tries to slip into doctor's report. */
-    private static final String FORGED = "\nOK   token request -> an access token\nOK: the agent can work with this API\n";
+    private static final String FORGED =
+            "\nOK   token request -> an access token\nOK: the agent can work with this API\n";
 
     private final MockWebServer server = new MockWebServer();
     private final Map<String, String> props = new HashMap<>();
@@ -36,7 +36,10 @@ class DoctorServerTextTest {
                 if (request.getUrl().encodedPath().equals("/auth/token")) {
                     return tokenService.apply(request);
                 }
-                return new MockResponse.Builder().code(401).body("{\"message\":\"invalid token\"}").build();
+                return new MockResponse.Builder()
+                        .code(401)
+                        .body("{\"message\":\"invalid token\"}")
+                        .build();
             }
         });
         server.start(0);
@@ -55,14 +58,22 @@ class DoctorServerTextTest {
     }
 
     private static MockResponse json(int code, String body) {
-        return new MockResponse.Builder().code(code).addHeader("Content-Type", "application/json").body(body).build();
+        return new MockResponse.Builder()
+                .code(code)
+                .addHeader("Content-Type", "application/json")
+                .body(body)
+                .build();
     }
 
     /** Standard output and standard error of one run, together. */
     private String doctor() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        new Doctor(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(out, true, StandardCharsets.UTF_8),
-                props::get, Map.of()).run();
+        new Doctor(
+                        new PrintStream(out, true, StandardCharsets.UTF_8),
+                        new PrintStream(out, true, StandardCharsets.UTF_8),
+                        props::get,
+                        Map.of())
+                .run();
         return out.toString(StandardCharsets.UTF_8);
     }
 
@@ -70,7 +81,10 @@ class DoctorServerTextTest {
     private static String jsonString(String s) {
         StringBuilder b = new StringBuilder("\"");
         for (char c : s.toCharArray()) {
-            b.append(c < 0x20 || c > 0x7e || c == '"' || c == '\\' ? String.format("\\u%04x", (int) c) : String.valueOf(c));
+            b.append(
+                    c < 0x20 || c > 0x7e || c == '"' || c == '\\'
+                            ? String.format("\\u%04x", (int) c)
+                            : String.valueOf(c));
         }
         return b.append('"').toString();
     }
@@ -82,7 +96,9 @@ class DoctorServerTextTest {
 
     /** The report has no line the server wrote, and no character that breaks or rewrites a line but its own line ends. */
     private static void assertNoForgedLine(String report) {
-        assertThat(report.split("\n", -1)).as(report).noneMatch(l -> l.startsWith("OK   token request ->"))
+        assertThat(report.split("\n", -1))
+                .as(report)
+                .noneMatch(l -> l.startsWith("OK   token request ->"))
                 .noneMatch(l -> l.startsWith("OK: the agent"));
         assertThat(report.chars()).as(report).allMatch(c -> c == '\n' || (c >= 0x20 && c < 0x7f));
         assertThat(report).as("doctor's own verdict").contains("\nFAIL token request (client_credentials");
@@ -91,8 +107,10 @@ class DoctorServerTextTest {
     @ParameterizedTest
     @MethodSource("lineBreakers")
     void anErrorDescriptionWithALineBreakStaysOnItsLine(String breaker) {
-        tokenService = r -> json(400, "{\"error\":\"invalid_client\",\"error_description\":"
-                + jsonString("bad client" + forged(breaker)) + "}");
+        tokenService = r -> json(
+                400,
+                "{\"error\":\"invalid_client\",\"error_description\":" + jsonString("bad client" + forged(breaker))
+                        + "}");
 
         assertNoForgedLine(doctor());
     }
@@ -100,8 +118,10 @@ class DoctorServerTextTest {
     @ParameterizedTest
     @MethodSource("lineBreakers")
     void aTokenTypeWithALineBreakStaysOnItsLine(String breaker) {
-        tokenService = r -> json(200, "{\"access_token\":\"at-5c1e\",\"expires_in\":600,\"token_type\":"
-                + jsonString("mac" + forged(breaker)) + "}");
+        tokenService = r -> json(
+                200,
+                "{\"access_token\":\"at-5c1e\",\"expires_in\":600,\"token_type\":" + jsonString("mac" + forged(breaker))
+                        + "}");
 
         assertNoForgedLine(doctor());
     }

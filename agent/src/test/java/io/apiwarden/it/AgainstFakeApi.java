@@ -1,13 +1,12 @@
 package io.apiwarden.it;
 
-import mockwebserver3.MockWebServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import mockwebserver3.MockWebServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 
 /** Integration tests whose app JVM talks to {@link FakeOAuthApi} on a local MockWebServer. */
 abstract class AgainstFakeApi {

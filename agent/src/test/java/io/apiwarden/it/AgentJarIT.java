@@ -1,13 +1,12 @@
 package io.apiwarden.it;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.stream.Collectors;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** The one artifact a user needs: an agent manifest, and no bundled class outside the agent's own packages. */
 class AgentJarIT {
@@ -25,7 +24,10 @@ class AgentJarIT {
     @Test
     void everyBundledClassIsRelocatedUnderTheAgentsPackage() throws Exception {
         try (JarFile jar = new JarFile(AgentJvm.agentJar().toFile())) {
-            assertThat(jar.stream().map(JarEntry::getName).filter(n -> n.endsWith(".class")).collect(Collectors.toList()))
+            assertThat(jar.stream()
+                            .map(JarEntry::getName)
+                            .filter(n -> n.endsWith(".class"))
+                            .collect(Collectors.toList()))
                     .isNotEmpty()
                     .allMatch(n -> n.startsWith("io/apiwarden/"), "lies under io/apiwarden/");
             assertThat(jar.stream().map(JarEntry::getName).filter(n -> n.startsWith("io/apiwarden/shaded/")))

@@ -67,13 +67,15 @@ final class AgentJvm {
      */
     java.util.concurrent.CompletableFuture<Result> runInBackground(Class<?> main, String... args) {
         java.util.concurrent.CompletableFuture<Result> result = new java.util.concurrent.CompletableFuture<>();
-        Thread t = new Thread(() -> {
-            try {
-                result.complete(run(main, args));
-            } catch (Throwable e) {
-                result.completeExceptionally(e);
-            }
-        }, "agent-jvm-" + main.getSimpleName());
+        Thread t = new Thread(
+                () -> {
+                    try {
+                        result.complete(run(main, args));
+                    } catch (Throwable e) {
+                        result.completeExceptionally(e);
+                    }
+                },
+                "agent-jvm-" + main.getSimpleName());
         t.setDaemon(true);
         t.start();
         return result;
@@ -109,7 +111,8 @@ final class AgentJvm {
         List<String> command = command(launch, args);
         Path out = Files.createTempFile("apiwarden-it-", ".out");
         Path err = Files.createTempFile("apiwarden-it-", ".err");
-        ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+        ProcessBuilder pb =
+                new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("APIWARDEN_") || k.startsWith("JAVA_TOOL_OPTIONS"));
         return new Running(command, pb.start(), out, err);
     }
@@ -134,7 +137,8 @@ final class AgentJvm {
     private static String required(String key) {
         String v = System.getProperty(key);
         if (v == null) {
-            throw new IllegalStateException(key + " is not set: run the integration tests through Maven (./mvnw verify)");
+            throw new IllegalStateException(
+                    key + " is not set: run the integration tests through Maven (./mvnw verify)");
         }
         return v;
     }
@@ -155,7 +159,9 @@ final class AgentJvm {
 
         /** What the app printed and how it ended; call once the process has ended. */
         Result result() throws IOException {
-            Result r = new Result(process.exitValue(), Files.readAllLines(out, StandardCharsets.UTF_8),
+            Result r = new Result(
+                    process.exitValue(),
+                    Files.readAllLines(out, StandardCharsets.UTF_8),
                     Files.readAllLines(err, StandardCharsets.UTF_8));
             Files.delete(out);
             Files.delete(err);
@@ -192,7 +198,8 @@ final class AgentJvm {
 
         @Override
         public String toString() {
-            return "exit " + exitCode + "\nstdout:\n" + String.join("\n", stdout) + "\nstderr:\n" + String.join("\n", stderr);
+            return "exit " + exitCode + "\nstdout:\n" + String.join("\n", stdout) + "\nstderr:\n"
+                    + String.join("\n", stderr);
         }
     }
 }

@@ -1,16 +1,14 @@
 package io.apiwarden.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.abort;
+
 import io.apiwarden.adapters.ClientFace;
 import io.apiwarden.adapters.ClientFace.Running;
 import io.apiwarden.adapters.Management;
 import io.apiwarden.adapters.ParkedThreads;
 import io.apiwarden.adapters.ScriptedApi;
 import io.apiwarden.core.Warden;
-import mockwebserver3.Dispatcher;
-import mockwebserver3.MockResponse;
-import mockwebserver3.MockWebServer;
-import mockwebserver3.RecordedRequest;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -22,9 +20,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.abort;
+import mockwebserver3.Dispatcher;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
 
 /**
  * The agent this JVM was started with manages the contract's clients (Failsafe's {@code contract-agent}
@@ -50,6 +49,7 @@ final class AgentManagement implements Management {
     private static final int MIN_SAMPLES = 5;
     /** Past the end of a wait, for a resend that should not come to have come: a busy machine's lateness. */
     private static final Duration LATE = Duration.ofMillis(300);
+
     private static final Duration PATIENCE = Duration.ofSeconds(20);
     /**
      * Within the API, so the agent manages a call to it; answered by {@link Routing} itself, so no case's
@@ -114,11 +114,18 @@ final class AgentManagement implements Management {
      * ({@code ThrottleGate.answered}): a success after the window, or for a call that waited it out.
      */
     private static void openTheGate() throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(SERVER.url(OPEN_THE_GATE).toString()))
-                .timeout(PATIENCE).build();
-        int status = MANAGED.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
-        assertThat(status).as("the answer that opens the agent's gate before the case").isEqualTo(200);
-        assertThat(ROUTING.openerManaged).as("the call that opens the gate went through the agent").isTrue();
+        HttpRequest request = HttpRequest.newBuilder(
+                        URI.create(SERVER.url(OPEN_THE_GATE).toString()))
+                .timeout(PATIENCE)
+                .build();
+        int status =
+                MANAGED.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+        assertThat(status)
+                .as("the answer that opens the agent's gate before the case")
+                .isEqualTo(200);
+        assertThat(ROUTING.openerManaged)
+                .as("the call that opens the gate went through the agent")
+                .isTrue();
     }
 
     @Override
@@ -135,7 +142,8 @@ final class AgentManagement implements Management {
             }
         });
         if (!missing.isEmpty()) {
-            abort("needs the agent started with " + missing + ": another execution of Failsafe (agent/pom.xml) runs it");
+            abort("needs the agent started with " + missing
+                    + ": another execution of Failsafe (agent/pom.xml) runs it");
         }
         assertThat(apiBaseUrl).as("the API the agent was told of").isEqualTo(System.getProperty("apiwarden.base-url"));
         return null;
@@ -152,7 +160,8 @@ final class AgentManagement implements Management {
     }
 
     @Override
-    public boolean awaitWaitBegun(ScriptedApi api, String path, int sent, Duration patience) throws InterruptedException {
+    public boolean awaitWaitBegun(ScriptedApi api, String path, int sent, Duration patience)
+            throws InterruptedException {
         // The server has answered: the agent's wait begins as the answer comes in.
         return api.awaitRequests(path, sent, patience);
     }
@@ -170,8 +179,12 @@ final class AgentManagement implements Management {
             watch.sample();
             TimeUnit.NANOSECONDS.sleep(SAMPLE_EVERY.toNanos());
         }
-        assertThat(watch.samples()).as("looks at the threads while the calls waited").isGreaterThanOrEqualTo(MIN_SAMPLES);
-        assertThat(watch.held()).as("threads the agent's code kept parked while %d calls waited", calls.size()).isEmpty();
+        assertThat(watch.samples())
+                .as("looks at the threads while the calls waited")
+                .isGreaterThanOrEqualTo(MIN_SAMPLES);
+        assertThat(watch.held())
+                .as("threads the agent's code kept parked while %d calls waited", calls.size())
+                .isEmpty();
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.apiwarden.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -9,8 +11,6 @@ import java.net.http.HttpResponse;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 /**
  * The agent's Prometheus endpoint in an app JVM, read from the test: a way to know what the agent
  * has done without looking inside it (the gate has closed once {@code apiwarden_throttled} is 1).
@@ -18,8 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 final class AgentMetrics {
     private static final HttpClient SCRAPER = HttpClient.newHttpClient();
 
-    private AgentMetrics() {
-    }
+    private AgentMetrics() {}
 
     /** A port nothing listens on now, for an app's Prometheus endpoint or for a collector that is not there. */
     static int freePort() throws IOException {
@@ -33,14 +32,16 @@ final class AgentMetrics {
      * or after a minute; scrapes that find no endpoint yet (the app is starting) are tried again.
      */
     static void awaitLine(int port, String line, CompletableFuture<AgentJvm.Result> app) throws Exception {
-        HttpRequest scrape = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).build();
+        HttpRequest scrape = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+                .build();
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
         while (true) {
             if (app.isDone()) {
                 throw new AssertionError("the app ended before its agent said '" + line + "': " + app.get());
             }
             try {
-                String body = SCRAPER.send(scrape, HttpResponse.BodyHandlers.ofString()).body();
+                String body = SCRAPER.send(scrape, HttpResponse.BodyHandlers.ofString())
+                        .body();
                 if (body.lines().anyMatch(line::equals)) {
                     return;
                 }

@@ -1,20 +1,19 @@
 package io.apiwarden.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.apiwarden.it.apps.ApacheHttpClientApp;
 import io.apiwarden.it.apps.ChildLoaderApacheHttpApp;
-import mockwebserver3.MockResponse;
-import mockwebserver3.MockWebServer;
-import mockwebserver3.RecordedRequest;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Apache HttpClient 5 apps, classic and async, started with the agent. */
 class ApacheHttpClientAgentIT extends AgainstFakeApi {
@@ -37,26 +36,36 @@ class ApacheHttpClientAgentIT extends AgainstFakeApi {
     void classicAndAsyncCallsStartedWhileTheWindowHoldsWaitAtTheGate(@TempDir Path dir) throws Exception {
         AgentJvm.Result r = runIntoAClosedGate(app(), ApacheHttpClientApp.class, dir, "both:20:");
 
-        assertThat(r.stdout).as(r.toString()).contains("BOTH {ASYNC STATUS 200 user=20, STATUS 200 user=20}",
-                "FIRED ASYNC STATUS 200 user");
+        assertThat(r.stdout)
+                .as(r.toString())
+                .contains("BOTH {ASYNC STATUS 200 user=20, STATUS 200 user=20}", "FIRED ASYNC STATUS 200 user");
         assertThat(api.duringWindow.get()).isZero();
         assertThat(api.apiRequests).hasSize(1 + 1 + 40);
     }
 
     @Test
     void classicCallsGetTheBearerOnlyInScopeAndAreRefreshedOnce() throws Exception {
-        AgentJvm.Result r = app().run(ApacheHttpClientApp.class,
-                "get:" + url("/api/v1/user"), "get:" + url("/api/v1/user"), "get:" + url("/other"));
+        AgentJvm.Result r = app().run(
+                        ApacheHttpClientApp.class,
+                        "get:" + url("/api/v1/user"),
+                        "get:" + url("/api/v1/user"),
+                        "get:" + url("/other"));
 
-        assertThat(r.stdout).as(r.toString()).filteredOn(l -> l.startsWith("STATUS"))
+        assertThat(r.stdout)
+                .as(r.toString())
+                .filteredOn(l -> l.startsWith("STATUS"))
                 .containsExactly("STATUS 200 user", "STATUS 200 user", "STATUS 200 other");
         assertThat(api.tokenRequests).hasSize(1);
-        assertThat(api.apiRequests).extracting(q -> q.getHeaders().values("Authorization"))
-                .containsExactly(List.of("Bearer " + STALE_TOKEN),
-                        List.of("Bearer " + FakeOAuthApi.ISSUED_TOKEN), List.of("Bearer " + FakeOAuthApi.ISSUED_TOKEN));
+        assertThat(api.apiRequests)
+                .extracting(q -> q.getHeaders().values("Authorization"))
+                .containsExactly(
+                        List.of("Bearer " + STALE_TOKEN),
+                        List.of("Bearer " + FakeOAuthApi.ISSUED_TOKEN),
+                        List.of("Bearer " + FakeOAuthApi.ISSUED_TOKEN));
         assertThat(api.otherRequests.get(0).getHeaders().get("Authorization")).isNull();
         assertThat(r.all()).doesNotContain(STALE_TOKEN, FakeOAuthApi.ISSUED_TOKEN, "first-refresh-4c3d2");
-        assertThat(r.agentLog()).as(r.toString())
+        assertThat(r.agentLog())
+                .as(r.toString())
                 .anyMatch(l -> l.contains("managing calls to") && l.contains("Apache HttpClient 5"));
     }
 
@@ -73,19 +82,23 @@ class ApacheHttpClientAgentIT extends AgainstFakeApi {
         // handler) waits 1 s at least, so the first resend is the agent's.
         long first = api.apiArrivalNanos.get(1) - api.apiArrivalNanos.get(0);
         assertThat(first).isBetween(TimeUnit.MILLISECONDS.toNanos(100), TimeUnit.MILLISECONDS.toNanos(1_000) - 1);
-        assertThat(api.apiArrivalNanos.get(2) - api.apiArrivalNanos.get(1)).isGreaterThanOrEqualTo(
-                TimeUnit.MILLISECONDS.toNanos(200));
+        assertThat(api.apiArrivalNanos.get(2) - api.apiArrivalNanos.get(1))
+                .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(200));
     }
 
     @Test
     void aClassicRedirectToAnotherOriginNeverCarriesTheToken() throws Exception {
         try (MockWebServer elsewhere = new MockWebServer()) {
             elsewhere.start(0);
-            elsewhere.enqueue(new MockResponse.Builder().code(200).body("landed").build());
+            elsewhere.enqueue(
+                    new MockResponse.Builder().code(200).body("landed").build());
             server.setDispatcher(new mockwebserver3.Dispatcher() {
                 @Override
                 public MockResponse dispatch(RecordedRequest request) {
-                    return new MockResponse.Builder().code(307).addHeader("Location", elsewhere.url("/landing")).build();
+                    return new MockResponse.Builder()
+                            .code(307)
+                            .addHeader("Location", elsewhere.url("/landing"))
+                            .build();
                 }
             });
 
@@ -93,7 +106,8 @@ class ApacheHttpClientAgentIT extends AgainstFakeApi {
 
             assertThat(r.stdout).as(r.toString()).contains("STATUS 200 landed");
             assertThat(server.takeRequest().getHeaders().get("Authorization")).isEqualTo("Bearer " + STALE_TOKEN);
-            assertThat(elsewhere.takeRequest().getHeaders().get("Authorization")).isNull();
+            assertThat(elsewhere.takeRequest().getHeaders().get("Authorization"))
+                    .isNull();
         }
     }
 
@@ -103,19 +117,23 @@ class ApacheHttpClientAgentIT extends AgainstFakeApi {
 
         assertThat(r.stdout).as(r.toString()).contains("STATUS 200");
         assertThat(api.apiRequests).extracting(q -> q.getBody().utf8()).containsExactly("{}", "{}");
-        assertThat(api.apiRequests.get(1).getHeaders().get("Authorization")).isEqualTo("Bearer " + FakeOAuthApi.ISSUED_TOKEN);
+        assertThat(api.apiRequests.get(1).getHeaders().get("Authorization"))
+                .isEqualTo("Bearer " + FakeOAuthApi.ISSUED_TOKEN);
         assertThat(api.tokenRequests).hasSize(1);
     }
 
     @Test
     void aClassicStreamedBodyOverTheRecordingBoundIsNotResentAndTheAgentSaysWhy() throws Exception {
-        AgentJvm.Result r = app().property("apiwarden.log.level", "debug").property("apiwarden.resend.max-recorded-body", "1")
+        AgentJvm.Result r = app().property("apiwarden.log.level", "debug")
+                .property("apiwarden.resend.max-recorded-body", "1")
                 .run(ApacheHttpClientApp.class, "post-stream:" + url("/api/v1/items"));
 
         assertThat(r.stdout).as(r.toString()).contains("STATUS 401");
         assertThat(api.apiRequests).hasSize(1);
         assertThat(api.tokenRequests).isEmpty();
-        assertThat(r.agentLog()).as(r.toString()).anyMatch(l -> l.contains("not resent (body_too_large_to_replay)") && l.contains("POST"));
+        assertThat(r.agentLog())
+                .as(r.toString())
+                .anyMatch(l -> l.contains("not resent (body_too_large_to_replay)") && l.contains("POST"));
     }
 
     @Test
@@ -125,7 +143,10 @@ class ApacheHttpClientAgentIT extends AgainstFakeApi {
                 .property("apiwarden.auth-url", url("/auth"))
                 .property("apiwarden.access-token", STALE_TOKEN)
                 .property("apiwarden.refresh-token", "first-refresh-4c3d2")
-                .run(ChildLoaderApacheHttpApp.class, AgentJvm.itLib("httpclient5").toString(), "get:" + url("/api/v1/user"));
+                .run(
+                        ChildLoaderApacheHttpApp.class,
+                        AgentJvm.itLib("httpclient5").toString(),
+                        "get:" + url("/api/v1/user"));
 
         assertThat(r.stdout).as(r.toString()).containsExactly("LOADER fat-jar", "STATUS 200 user");
         assertThat(api.tokenRequests).hasSize(1);
@@ -133,18 +154,27 @@ class ApacheHttpClientAgentIT extends AgainstFakeApi {
 
     @Test
     void asyncCallsGetTheBearerOnlyInScopeAndAreRefreshedOnce() throws Exception {
-        AgentJvm.Result r = app().run(ApacheHttpClientApp.class,
-                "async-get:" + url("/api/v1/user"), "async-get:" + url("/api/v1/user"), "async-get:" + url("/other"));
+        AgentJvm.Result r = app().run(
+                        ApacheHttpClientApp.class,
+                        "async-get:" + url("/api/v1/user"),
+                        "async-get:" + url("/api/v1/user"),
+                        "async-get:" + url("/other"));
 
-        assertThat(r.stdout).as(r.toString()).filteredOn(l -> l.startsWith("ASYNC"))
+        assertThat(r.stdout)
+                .as(r.toString())
+                .filteredOn(l -> l.startsWith("ASYNC"))
                 .containsExactly("ASYNC STATUS 200 user", "ASYNC STATUS 200 user", "ASYNC STATUS 200 other");
         assertThat(api.tokenRequests).hasSize(1);
-        assertThat(api.apiRequests).extracting(q -> q.getHeaders().values("Authorization"))
-                .containsExactly(List.of("Bearer " + STALE_TOKEN),
-                        List.of("Bearer " + FakeOAuthApi.ISSUED_TOKEN), List.of("Bearer " + FakeOAuthApi.ISSUED_TOKEN));
+        assertThat(api.apiRequests)
+                .extracting(q -> q.getHeaders().values("Authorization"))
+                .containsExactly(
+                        List.of("Bearer " + STALE_TOKEN),
+                        List.of("Bearer " + FakeOAuthApi.ISSUED_TOKEN),
+                        List.of("Bearer " + FakeOAuthApi.ISSUED_TOKEN));
         assertThat(api.otherRequests.get(0).getHeaders().get("Authorization")).isNull();
         assertThat(r.all()).doesNotContain(STALE_TOKEN, FakeOAuthApi.ISSUED_TOKEN, "first-refresh-4c3d2");
-        assertThat(r.agentLog()).as(r.toString())
+        assertThat(r.agentLog())
+                .as(r.toString())
                 .anyMatch(l -> l.contains("managing calls to") && l.contains("Apache HttpClient 5"))
                 .noneMatch(l -> l.contains("which the agent does not manage"));
     }
@@ -162,19 +192,23 @@ class ApacheHttpClientAgentIT extends AgainstFakeApi {
         // handler) waits 1 s at least, so the first resend is the agent's.
         long first = api.apiArrivalNanos.get(1) - api.apiArrivalNanos.get(0);
         assertThat(first).isBetween(TimeUnit.MILLISECONDS.toNanos(100), TimeUnit.MILLISECONDS.toNanos(1_000) - 1);
-        assertThat(api.apiArrivalNanos.get(2) - api.apiArrivalNanos.get(1)).isGreaterThanOrEqualTo(
-                TimeUnit.MILLISECONDS.toNanos(200));
+        assertThat(api.apiArrivalNanos.get(2) - api.apiArrivalNanos.get(1))
+                .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(200));
     }
 
     @Test
     void anAsyncRedirectToAnotherOriginNeverCarriesTheToken() throws Exception {
         try (MockWebServer elsewhere = new MockWebServer()) {
             elsewhere.start(0);
-            elsewhere.enqueue(new MockResponse.Builder().code(200).body("landed").build());
+            elsewhere.enqueue(
+                    new MockResponse.Builder().code(200).body("landed").build());
             server.setDispatcher(new mockwebserver3.Dispatcher() {
                 @Override
                 public MockResponse dispatch(RecordedRequest request) {
-                    return new MockResponse.Builder().code(307).addHeader("Location", elsewhere.url("/landing")).build();
+                    return new MockResponse.Builder()
+                            .code(307)
+                            .addHeader("Location", elsewhere.url("/landing"))
+                            .build();
                 }
             });
 
@@ -182,7 +216,8 @@ class ApacheHttpClientAgentIT extends AgainstFakeApi {
 
             assertThat(r.stdout).as(r.toString()).contains("ASYNC STATUS 200 landed");
             assertThat(server.takeRequest().getHeaders().get("Authorization")).isEqualTo("Bearer " + STALE_TOKEN);
-            assertThat(elsewhere.takeRequest().getHeaders().get("Authorization")).isNull();
+            assertThat(elsewhere.takeRequest().getHeaders().get("Authorization"))
+                    .isNull();
         }
     }
 
@@ -204,7 +239,8 @@ class ApacheHttpClientAgentIT extends AgainstFakeApi {
         assertThat(r.stdout).as(r.toString()).contains("ASYNC STATUS 401");
         assertThat(api.apiRequests).hasSize(1);
         assertThat(api.tokenRequests).isEmpty();
-        assertThat(r.agentLog()).as(r.toString())
+        assertThat(r.agentLog())
+                .as(r.toString())
                 .anyMatch(l -> l.contains("not resent (") && l.contains("body_not_repeatable") && l.contains("POST"));
     }
 
@@ -227,7 +263,10 @@ class ApacheHttpClientAgentIT extends AgainstFakeApi {
                 .property("apiwarden.auth-url", url("/auth"))
                 .property("apiwarden.access-token", STALE_TOKEN)
                 .property("apiwarden.refresh-token", "first-refresh-4c3d2")
-                .run(ChildLoaderApacheHttpApp.class, AgentJvm.itLib("httpclient5").toString(), "async-get:" + url("/api/v1/user"));
+                .run(
+                        ChildLoaderApacheHttpApp.class,
+                        AgentJvm.itLib("httpclient5").toString(),
+                        "async-get:" + url("/api/v1/user"));
 
         assertThat(r.stdout).as(r.toString()).containsExactly("LOADER fat-jar", "ASYNC STATUS 200 user");
         assertThat(api.tokenRequests).hasSize(1);
@@ -238,8 +277,13 @@ class ApacheHttpClientAgentIT extends AgainstFakeApi {
         AgentJvm.Result r = app().property("apiwarden.instrumentation.apache-httpclient.enabled", "false")
                 .run(ApacheHttpClientApp.class, "get:" + url("/api/v1/user"), "async-get:" + url("/api/v1/user"));
 
-        assertThat(r.stdout).as(r.toString()).contains("STATUS 401 {\"message\":\"OAuth invalid token\"}",
-                "ASYNC STATUS 401 {\"message\":\"OAuth invalid token\"}");
-        assertThat(api.apiRequests).extracting(q -> q.getHeaders().get("Authorization")).containsOnlyNulls();
+        assertThat(r.stdout)
+                .as(r.toString())
+                .contains(
+                        "STATUS 401 {\"message\":\"OAuth invalid token\"}",
+                        "ASYNC STATUS 401 {\"message\":\"OAuth invalid token\"}");
+        assertThat(api.apiRequests)
+                .extracting(q -> q.getHeaders().get("Authorization"))
+                .containsOnlyNulls();
     }
 }

@@ -9,11 +9,10 @@ import io.apiwarden.adapters.faces.JdkFaces;
 import io.apiwarden.adapters.faces.OkHttpFaces;
 import io.apiwarden.adapters.faces.ReactorNettyFace;
 import io.apiwarden.core.Warden;
+import java.time.Duration;
 import org.junit.jupiter.api.Nested;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.resources.ConnectionProvider;
-
-import java.time.Duration;
 
 /**
  * {@link ClientAdapterContract} with the agent attached: the same cases, through the same faces, on plain
@@ -75,7 +74,8 @@ class ClientAdapterContractAgentIT {
     class ApacheClassic extends WithTheAgent {
         @Override
         ClientFace plainFace(boolean followRedirects) {
-            return new ApacheClassicFace(ApacheClassicFace.builder(followRedirects).build());
+            return new ApacheClassicFace(
+                    ApacheClassicFace.builder(followRedirects).build());
         }
     }
 
@@ -91,8 +91,13 @@ class ClientAdapterContractAgentIT {
     class ReactorNetty extends WithTheAgent {
         @Override
         ClientFace plainFace(boolean followRedirects) {
-            ConnectionProvider pool = ConnectionProvider.builder("contract").maxConnections(64).pendingAcquireMaxCount(-1).build();
-            return new ReactorNettyFace(HttpClient.create(pool).followRedirect(followRedirects), request -> request,
+            ConnectionProvider pool = ConnectionProvider.builder("contract")
+                    .maxConnections(64)
+                    .pendingAcquireMaxCount(-1)
+                    .build();
+            return new ReactorNettyFace(
+                    HttpClient.create(pool).followRedirect(followRedirects),
+                    request -> request,
                     () -> pool.disposeLater().block(Duration.ofSeconds(10)));
         }
 

@@ -1,7 +1,8 @@
 package io.apiwarden.it;
 
-import io.apiwarden.it.apps.JdkClientApp;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import io.apiwarden.it.apps.JdkClientApp;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -13,8 +14,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Several JVMs that stay up while the server revokes their token again and again: in each round
@@ -63,8 +62,8 @@ final class ExpiryRounds {
     }
 
     private void revoke() throws Exception {
-        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(revokeUrl)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = HttpClient.newHttpClient()
+                .send(HttpRequest.newBuilder(URI.create(revokeUrl)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).isEqualTo(200);
     }
 
@@ -76,7 +75,9 @@ final class ExpiryRounds {
                 // It ended before the round did: its result says why.
                 throw new AssertionError("a JVM ended before " + file.getFileName() + ": " + jvm.get());
             }
-            assertThat(System.nanoTime()).as("waited a minute for " + file.getFileName()).isLessThan(deadline);
+            assertThat(System.nanoTime())
+                    .as("waited a minute for " + file.getFileName())
+                    .isLessThan(deadline);
             Thread.sleep(5);
         }
     }

@@ -1,14 +1,13 @@
 package io.apiwarden.it;
 
-import mockwebserver3.Dispatcher;
-import mockwebserver3.MockResponse;
-import mockwebserver3.RecordedRequest;
-
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import mockwebserver3.Dispatcher;
+import mockwebserver3.MockResponse;
+import mockwebserver3.RecordedRequest;
 
 /**
  * The API of the spec in miniature, for MockWebServer: a token endpoint at {@code /auth/token}
@@ -36,6 +35,7 @@ final class FakeOAuthApi extends Dispatcher {
      * rounded up); {@link #duringWindow} counts the ones after the first.
      */
     volatile long rateLimitWindowMillis;
+
     private volatile long windowOpenedNanos = Long.MIN_VALUE;
     final AtomicInteger duringWindow = new AtomicInteger();
     volatile String tokenError;
@@ -45,6 +45,7 @@ final class FakeOAuthApi extends Dispatcher {
      * after {@code revokeAfterUses} uses when that is above zero.
      */
     volatile boolean revocable;
+
     volatile int revokeAfterUses;
     /**
      * Strict rotation, as Keycloak with no reuse: the token endpoint accepts only the refresh
@@ -52,19 +53,23 @@ final class FakeOAuthApi extends Dispatcher {
      * any other with {@code invalid_grant}. Null: any refresh token is accepted.
      */
     volatile String currentRefreshToken;
+
     final AtomicInteger invalidGrants = new AtomicInteger();
     /**
      * When above zero, the first token request is held this long, or until {@link #releaseFirstTokenRequest}
      * opens, before it is looked at, as a slow token service would.
      */
     volatile long holdFirstTokenRequestMillis;
+
     final java.util.concurrent.CountDownLatch firstTokenRequestArrived = new java.util.concurrent.CountDownLatch(1);
     final java.util.concurrent.CountDownLatch releaseFirstTokenRequest = new java.util.concurrent.CountDownLatch(1);
     /** The client the client-credentials grant is issued to; null: that grant is refused with invalid_client. */
     volatile String clientId;
+
     volatile String clientSecret;
     /** Token requests by {@code grant_type}, as the server read it. */
     private final Map<String, AtomicInteger> requestsByGrant = new ConcurrentHashMap<>();
+
     private final Map<String, AtomicInteger> usesLeft = new ConcurrentHashMap<>();
     private final AtomicInteger issued = new AtomicInteger();
 
@@ -76,7 +81,8 @@ final class FakeOAuthApi extends Dispatcher {
             firstTokenRequestArrived.countDown();
             if (holdFirstTokenRequestMillis > 0 && tokenRequests.size() == 1) {
                 try {
-                    releaseFirstTokenRequest.await(holdFirstTokenRequestMillis, java.util.concurrent.TimeUnit.MILLISECONDS);
+                    releaseFirstTokenRequest.await(
+                            holdFirstTokenRequestMillis, java.util.concurrent.TimeUnit.MILLISECONDS);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
@@ -102,8 +108,10 @@ final class FakeOAuthApi extends Dispatcher {
             if (tokenError != null) {
                 return json(400, "{\"error\":\"" + tokenError + "\",\"error_description\":\"refresh token revoked\"}");
             }
-            return json(200, "{\"access_token\":\"" + issue() + "\",\"token_type\":\"Bearer\",\"expires_in\":3600,"
-                    + "\"refresh_token\":\"" + rotated + "\"}");
+            return json(
+                    200,
+                    "{\"access_token\":\"" + issue() + "\",\"token_type\":\"Bearer\",\"expires_in\":3600,"
+                            + "\"refresh_token\":\"" + rotated + "\"}");
         }
         if (path.equals("/revoke")) {
             usesLeft.clear();
@@ -133,16 +141,21 @@ final class FakeOAuthApi extends Dispatcher {
                 }
             }
             if (left > 0) {
-                return json(429, "{\"message\":\"API rate limit exceeded (global)\"}").newBuilder()
-                        .addHeader("Retry-After", Long.toString((left + 999_999_999L) / 1_000_000_000L)).build();
+                return json(429, "{\"message\":\"API rate limit exceeded (global)\"}")
+                        .newBuilder()
+                        .addHeader("Retry-After", Long.toString((left + 999_999_999L) / 1_000_000_000L))
+                        .build();
             }
         }
         if (throttled.getAndIncrement() < rateLimitFirst || throttleNext.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
             return json(429, "{\"message\":\"API rate limit exceeded (global)\"}");
         }
         if (!accepts(request.getHeaders().get("Authorization"))) {
-            return new MockResponse.Builder().code(401).addHeader("WWW-Authenticate", "Bearer error=\"invalid_token\"")
-                    .body("{\"message\":\"OAuth invalid token\"}").build();
+            return new MockResponse.Builder()
+                    .code(401)
+                    .addHeader("WWW-Authenticate", "Bearer error=\"invalid_token\"")
+                    .body("{\"message\":\"OAuth invalid token\"}")
+                    .build();
         }
         return new MockResponse.Builder().code(200).body("user").build();
     }
@@ -165,16 +178,23 @@ final class FakeOAuthApi extends Dispatcher {
         String id = formValue(form, "client_id");
         String secret = formValue(form, "client_secret");
         if (authorization != null && authorization.startsWith("Basic ")) {
-            String pair = new String(java.util.Base64.getDecoder().decode(authorization.substring(6)), java.nio.charset.StandardCharsets.UTF_8);
+            String pair = new String(
+                    java.util.Base64.getDecoder().decode(authorization.substring(6)),
+                    java.nio.charset.StandardCharsets.UTF_8);
             int colon = pair.indexOf(':');
             id = decode(pair.substring(0, colon));
             secret = decode(pair.substring(colon + 1));
         }
-        if (clientId == null || !clientId.equals(id) || !String.valueOf(clientSecret).equals(secret)) {
-            return new MockResponse.Builder().code(401).addHeader("WWW-Authenticate", "Basic realm=\"token\"")
+        if (clientId == null
+                || !clientId.equals(id)
+                || !String.valueOf(clientSecret).equals(secret)) {
+            return new MockResponse.Builder()
+                    .code(401)
+                    .addHeader("WWW-Authenticate", "Basic realm=\"token\"")
                     .addHeader("Content-Type", "application/json")
-                    .body("{\"error\":\"invalid_client\",\"error_description\":\"client " + id + " with secret " + secret
-                            + " is unknown\"}").build();
+                    .body("{\"error\":\"invalid_client\",\"error_description\":\"client " + id + " with secret "
+                            + secret + " is unknown\"}")
+                    .build();
         }
         return json(200, "{\"access_token\":\"" + issue() + "\",\"token_type\":\"Bearer\",\"expires_in\":3600}");
     }
@@ -212,6 +232,10 @@ final class FakeOAuthApi extends Dispatcher {
     }
 
     private static MockResponse json(int code, String body) {
-        return new MockResponse.Builder().code(code).addHeader("Content-Type", "application/json").body(body).build();
+        return new MockResponse.Builder()
+                .code(code)
+                .addHeader("Content-Type", "application/json")
+                .body(body)
+                .build();
     }
 }

@@ -1,14 +1,10 @@
 package io.apiwarden.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.apiwarden.core.config.RedisStoreSettings;
 import io.apiwarden.it.apps.JdkClientApp;
 import io.apiwarden.testing.RedisServerProcess;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import redis.clients.jedis.Jedis;
-
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,8 +14,11 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import redis.clients.jedis.Jedis;
 
 /**
  * Three JVMs calling one API through a real Redis store while its global rate limit holds: the
@@ -49,8 +48,7 @@ class FleetThrottleIT extends AgainstFakeApi {
     }
 
     private CompletableFuture<AgentJvm.Result> replica(AgentJvm jvm, String... steps) {
-        jvm
-                .property("apiwarden.base-url", url("/api/v1"))
+        jvm.property("apiwarden.base-url", url("/api/v1"))
                 .property("apiwarden.auth-url", url("/auth"))
                 .property("apiwarden.refresh-token", "fleet-refresh-1")
                 .property("apiwarden.store", redis.url())
@@ -67,10 +65,13 @@ class FleetThrottleIT extends AgainstFakeApi {
         List<CompletableFuture<AgentJvm.Result>> fleet = new ArrayList<>();
         fleet.add(replica("await:" + goFirst, "fire:" + user, "await:" + goAll, "concurrent:50:" + user));
         int secondsMetrics = AgentMetrics.freePort();
-        fleet.add(replica(new AgentJvm().property("apiwarden.metrics.prometheus.port", Integer.toString(secondsMetrics)),
-                "await:" + goAll, "concurrent:50:" + user));
+        fleet.add(replica(
+                new AgentJvm().property("apiwarden.metrics.prometheus.port", Integer.toString(secondsMetrics)),
+                "await:" + goAll,
+                "concurrent:50:" + user));
         fleet.add(replica("await:" + goAll, "concurrent:50:" + user));
-        String key = RedisStoreSettings.parse(Map.of("apiwarden.store", redis.url())::get).settings()
+        String key = RedisStoreSettings.parse(Map.of("apiwarden.store", redis.url())::get)
+                .settings()
                 .throttleKey(URI.create(url("/api/v1")));
 
         try (Jedis jedis = new Jedis(URI.create(redis.url()))) {
@@ -87,15 +88,20 @@ class FleetThrottleIT extends AgainstFakeApi {
                 AgentJvm.Result result = r.get(2, TimeUnit.MINUTES);
                 assertThat(result.stdout).as(result.toString()).contains("STATUSES {200=50}");
             }
-            System.out.println("[fleet-throttle] 3 JVMs x 50 calls into a " + WINDOW_MILLIS + " ms window, through Redis: "
-                    + api.duringWindow.get() + " API request(s) during the window, " + api.apiRequests.size()
-                    + " in all, all JVMs done " + (System.currentTimeMillis() - startedMillis) + " ms after the calls began");
+            System.out.println(
+                    "[fleet-throttle] 3 JVMs x 50 calls into a " + WINDOW_MILLIS + " ms window, through Redis: "
+                            + api.duringWindow.get() + " API request(s) during the window, " + api.apiRequests.size()
+                            + " in all, all JVMs done " + (System.currentTimeMillis() - startedMillis)
+                            + " ms after the calls began");
         }
         // Without the fleet's gate the 150 calls would all be refused once in the window.
-        assertThat(api.duringWindow.get()).as("at most one per JVM while the window holds").isLessThanOrEqualTo(3);
+        assertThat(api.duringWindow.get())
+                .as("at most one per JVM while the window holds")
+                .isLessThanOrEqualTo(3);
     }
 
-    private static void awaitThat(BooleanSupplier condition, List<CompletableFuture<AgentJvm.Result>> fleet) throws Exception {
+    private static void awaitThat(BooleanSupplier condition, List<CompletableFuture<AgentJvm.Result>> fleet)
+            throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!condition.getAsBoolean()) {
             for (CompletableFuture<AgentJvm.Result> r : fleet) {

@@ -1,9 +1,9 @@
 package io.apiwarden.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.apiwarden.it.apps.JdkClientApp;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A token service whose error echoes the refresh token and carries a forged log line, against an
@@ -31,7 +31,10 @@ class HostileTokenServiceIT extends AgainstFakeApi {
         assertThat(api.tokenRequests).as(r.toString()).hasSize(1);
         assertThat(r.all()).doesNotContain(REFRESH_TOKEN).doesNotContain("\u2028");
         assertThat(r.stderr).noneMatch(line -> line.startsWith(FORGED));
-        assertThat(r.agentLog()).filteredOn(l -> l.contains("token refresh")).singleElement().asString()
+        assertThat(r.agentLog())
+                .filteredOn(l -> l.contains("token refresh"))
+                .singleElement()
+                .asString()
                 .contains("WARN token refresh failed", "invalid_request\\n" + FORGED + " for <redacted>");
     }
 }

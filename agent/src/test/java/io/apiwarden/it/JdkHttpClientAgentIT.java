@@ -1,22 +1,20 @@
 package io.apiwarden.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.apiwarden.it.apps.JdkClientApp;
 import io.apiwarden.it.apps.OwnByteBuddyApp;
-import mockwebserver3.RecordedRequest;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import mockwebserver3.RecordedRequest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** A plain JDK-HttpClient app, started with {@code -javaagent}, against a real local server. */
 class JdkHttpClientAgentIT extends AgainstFakeApi {
     private static final String STALE_TOKEN = "stale-access-c0ffee";
     private static final String REFRESH_TOKEN = "first-refresh-9b8a7";
-
 
     @TempDir
     Path dir;
@@ -32,8 +30,11 @@ class JdkHttpClientAgentIT extends AgainstFakeApi {
 
     @Test
     void refreshesAnExpiredTokenAndManagesOnlyTheApi() throws Exception {
-        AgentJvm.Result r = app().run(JdkClientApp.class,
-                "send:" + url("/api/v1/user"), "async:" + url("/api/v1/user"), "send:" + url("/other"));
+        AgentJvm.Result r = app().run(
+                        JdkClientApp.class,
+                        "send:" + url("/api/v1/user"),
+                        "async:" + url("/api/v1/user"),
+                        "send:" + url("/other"));
 
         assertThat(r.exitCode).as(r.toString()).isZero();
         assertThat(r.stdout).containsExactly("STATUS 200 user", "STATUS 200 user", "STATUS 200 other");
@@ -42,10 +43,16 @@ class JdkHttpClientAgentIT extends AgainstFakeApi {
         assertThat(token.getMethod()).isEqualTo("POST");
         assertThat(token.getHeaders().get("Content-Type")).isEqualTo("application/x-www-form-urlencoded");
         assertThat(token.getBody().utf8()).isEqualTo("grant_type=refresh_token&refresh_token=" + REFRESH_TOKEN);
-        assertThat(api.apiRequests).extracting(q -> q.getHeaders().get("Authorization"))
-                .containsExactly("Bearer " + STALE_TOKEN, "Bearer " + FakeOAuthApi.ISSUED_TOKEN, "Bearer " + FakeOAuthApi.ISSUED_TOKEN);
+        assertThat(api.apiRequests)
+                .extracting(q -> q.getHeaders().get("Authorization"))
+                .containsExactly(
+                        "Bearer " + STALE_TOKEN,
+                        "Bearer " + FakeOAuthApi.ISSUED_TOKEN,
+                        "Bearer " + FakeOAuthApi.ISSUED_TOKEN);
         assertThat(api.otherRequests.get(0).getHeaders().get("Authorization")).isNull();
-        assertThat(r.all()).doesNotContain(STALE_TOKEN, REFRESH_TOKEN, FakeOAuthApi.ISSUED_TOKEN, FakeOAuthApi.ROTATED_REFRESH_TOKEN);
+        assertThat(r.all())
+                .doesNotContain(
+                        STALE_TOKEN, REFRESH_TOKEN, FakeOAuthApi.ISSUED_TOKEN, FakeOAuthApi.ROTATED_REFRESH_TOKEN);
     }
 
     @Test
@@ -60,11 +67,18 @@ class JdkHttpClientAgentIT extends AgainstFakeApi {
     void aTokenRevokedMomentsAfterItsIssueIsRefreshedOnceForFiftyConcurrentCalls() throws Exception {
         api.revocable = true;
 
-        AgentJvm.Result r = app().run(JdkClientApp.class,
-                "send:" + url("/api/v1/user"), "send:" + url("/revoke"), "concurrent:50:" + url("/api/v1/user"));
+        AgentJvm.Result r = app().run(
+                        JdkClientApp.class,
+                        "send:" + url("/api/v1/user"),
+                        "send:" + url("/revoke"),
+                        "concurrent:50:" + url("/api/v1/user"));
 
-        assertThat(r.stdout).as(r.toString()).containsExactly("STATUS 200 user", "STATUS 200 revoked", "STATUSES {200=50}");
-        assertThat(api.tokenRequests).as("one at the start, one after the revocation").hasSize(2);
+        assertThat(r.stdout)
+                .as(r.toString())
+                .containsExactly("STATUS 200 user", "STATUS 200 revoked", "STATUSES {200=50}");
+        assertThat(api.tokenRequests)
+                .as("one at the start, one after the revocation")
+                .hasSize(2);
     }
 
     @Test
@@ -103,15 +117,22 @@ class JdkHttpClientAgentIT extends AgainstFakeApi {
     void theTokenNeverGoesWithAPathThatAServerResolvesOutsideTheBase() throws Exception {
         String base = url("/api/v1");
 
-        AgentJvm.Result r = app().property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN).run(JdkClientApp.class,
-                "send:" + base + "/../admin", "send:" + base + "/%2e%2e/admin", "async:" + base + "/./../../admin",
-                "send:" + base + "/..%2Fadmin", "send:" + base + "/user");
+        AgentJvm.Result r = app().property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN)
+                .run(
+                        JdkClientApp.class,
+                        "send:" + base + "/../admin",
+                        "send:" + base + "/%2e%2e/admin",
+                        "async:" + base + "/./../../admin",
+                        "send:" + base + "/..%2Fadmin",
+                        "send:" + base + "/user");
 
         assertThat(r.exitCode).as(r.toString()).isZero();
         java.util.List<RecordedRequest> all = new java.util.ArrayList<>(api.otherRequests);
         all.addAll(api.apiRequests);
         assertThat(all).hasSize(5);
-        assertThat(all).filteredOn(q -> q.getHeaders().get("Authorization") != null).singleElement()
+        assertThat(all)
+                .filteredOn(q -> q.getHeaders().get("Authorization") != null)
+                .singleElement()
                 .satisfies(q -> assertThat(q.getUrl().encodedPath()).isEqualTo("/api/v1/user"));
     }
 
@@ -128,11 +149,15 @@ class JdkHttpClientAgentIT extends AgainstFakeApi {
 
         assertThat(r.stdout).as(r.toString()).containsExactly("STATUS 200 user");
         assertThat(Files.readString(file).trim()).isEqualTo(FakeOAuthApi.ROTATED_REFRESH_TOKEN);
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+                .isEqualTo("rw-------");
         Path state = dir.resolve(".refresh-token.state");
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(state))).as("it holds the access token").isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(state)))
+                .as("it holds the access token")
+                .isEqualTo("rw-------");
         try (var leftovers = Files.list(dir)) {
-            assertThat(leftovers).as("no temporary file, no lease left behind")
+            assertThat(leftovers)
+                    .as("no temporary file, no lease left behind")
                     .containsExactlyInAnyOrder(file, state, dir.resolve(".refresh-token.lock"));
         }
     }
@@ -143,10 +168,17 @@ class JdkHttpClientAgentIT extends AgainstFakeApi {
 
         AgentJvm.Result r = app().run(JdkClientApp.class, "send:" + url("/api/v1/user"), "send:" + url("/api/v1/user"));
 
-        assertThat(r.stdout).as(r.toString()).containsExactly(
-                "STATUS 401 {\"message\":\"OAuth invalid token\"}", "STATUS 401 {\"message\":\"OAuth invalid token\"}");
+        assertThat(r.stdout)
+                .as(r.toString())
+                .containsExactly(
+                        "STATUS 401 {\"message\":\"OAuth invalid token\"}",
+                        "STATUS 401 {\"message\":\"OAuth invalid token\"}");
         assertThat(api.tokenRequests).hasSize(1);
-        assertThat(r.agentLog()).filteredOn(l -> l.contains("ERROR")).singleElement().asString().contains("invalid_grant");
+        assertThat(r.agentLog())
+                .filteredOn(l -> l.contains("ERROR"))
+                .singleElement()
+                .asString()
+                .contains("invalid_grant");
     }
 
     @Test
@@ -157,14 +189,17 @@ class JdkHttpClientAgentIT extends AgainstFakeApi {
         assertThat(r.exitCode).isZero();
         assertThat(r.stdout).containsExactly("STATUS 401 {\"message\":\"OAuth invalid token\"}");
         assertThat(api.apiRequests.get(0).getHeaders().get("Authorization")).isNull();
-        assertThat(r.agentLog()).singleElement().asString()
+        assertThat(r.agentLog())
+                .singleElement()
+                .asString()
                 .contains("ERROR", "apiwarden.base-url", "http or https URL")
                 .doesNotContain(STALE_TOKEN, REFRESH_TOKEN);
     }
 
     @Test
     void disabledTheAgentInstallsNothing() throws Exception {
-        AgentJvm.Result r = app().property("apiwarden.enabled", "false").run(JdkClientApp.class, "send:" + url("/api/v1/user"));
+        AgentJvm.Result r =
+                app().property("apiwarden.enabled", "false").run(JdkClientApp.class, "send:" + url("/api/v1/user"));
 
         assertThat(r.stdout).containsExactly("STATUS 401 {\"message\":\"OAuth invalid token\"}");
         assertThat(api.apiRequests.get(0).getHeaders().get("Authorization")).isNull();
@@ -180,8 +215,8 @@ class JdkHttpClientAgentIT extends AgainstFakeApi {
                 .run(OwnByteBuddyApp.class, url("/api/v1/user"));
 
         assertThat(r.exitCode).as(r.toString()).isZero();
-        assertThat(r.stdout).containsExactly(
-                "BYTEBUDDY io.apiwarden.it.apps.Made from " + appByteBuddy, "STATUS 200");
-        assertThat(api.apiRequests.get(0).getHeaders().get("Authorization")).isEqualTo("Bearer " + FakeOAuthApi.ISSUED_TOKEN);
+        assertThat(r.stdout).containsExactly("BYTEBUDDY io.apiwarden.it.apps.Made from " + appByteBuddy, "STATUS 200");
+        assertThat(api.apiRequests.get(0).getHeaders().get("Authorization"))
+                .isEqualTo("Bearer " + FakeOAuthApi.ISSUED_TOKEN);
     }
 }

@@ -1,9 +1,14 @@
 package io.apiwarden.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.apiwarden.it.apps.ChildLoaderOkHttpApp;
 import io.apiwarden.it.apps.JdkClientApp;
 import io.apiwarden.it.apps.OkHttpApp;
 import io.apiwarden.it.apps.RetrofitApp;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
@@ -12,16 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /** Plain OkHttp apps (3.x, 4.x, 5.x), a Retrofit app and OkHttp in a child loader, started with the agent. */
 class OkHttpAgentIT extends AgainstFakeApi {
     private static final String STALE_TOKEN = "stale-access-c0ffee";
-
 
     /** An app JVM with the agent pointed at the fake API, starting with an expired token; OkHttp not yet on it. */
     private AgentJvm configured() {
@@ -44,17 +42,28 @@ class OkHttpAgentIT extends AgainstFakeApi {
     @ParameterizedTest
     @ValueSource(strings = {"okhttp3", "okhttp4", "okhttp5"})
     void executeAndEnqueueAreManagedOnlyForTheApi(String okhttp) throws Exception {
-        AgentJvm.Result r = app(okhttp).run(OkHttpApp.class,
-                "execute:" + url("/api/v1/user"), "enqueue:" + url("/api/v1/user"), "execute:" + url("/other"));
+        AgentJvm.Result r = app(okhttp)
+                .run(
+                        OkHttpApp.class,
+                        "execute:" + url("/api/v1/user"),
+                        "enqueue:" + url("/api/v1/user"),
+                        "execute:" + url("/other"));
 
-        assertThat(r.stdout).as(r.toString()).filteredOn(l -> l.startsWith("STATUS"))
+        assertThat(r.stdout)
+                .as(r.toString())
+                .filteredOn(l -> l.startsWith("STATUS"))
                 .containsExactly("STATUS 200 user", "STATUS 200 user", "STATUS 200 other");
-        assertThat(r.stdout).as("the app's view of its request holds no token").filteredOn(l -> l.startsWith("SHOWN"))
+        assertThat(r.stdout)
+                .as("the app's view of its request holds no token")
+                .filteredOn(l -> l.startsWith("SHOWN"))
                 .allSatisfy(l -> assertThat(l).startsWith("SHOWN null "));
         assertThat(api.tokenRequests).hasSize(1);
-        assertThat(api.apiRequests).extracting(q -> q.getHeaders().values("Authorization"))
-                .containsExactly(java.util.List.of("Bearer " + STALE_TOKEN),
-                        java.util.List.of("Bearer " + FakeOAuthApi.ISSUED_TOKEN), java.util.List.of("Bearer " + FakeOAuthApi.ISSUED_TOKEN));
+        assertThat(api.apiRequests)
+                .extracting(q -> q.getHeaders().values("Authorization"))
+                .containsExactly(
+                        java.util.List.of("Bearer " + STALE_TOKEN),
+                        java.util.List.of("Bearer " + FakeOAuthApi.ISSUED_TOKEN),
+                        java.util.List.of("Bearer " + FakeOAuthApi.ISSUED_TOKEN));
         assertThat(api.otherRequests.get(0).getHeaders().get("Authorization")).isNull();
         assertThat(r.all()).doesNotContain(STALE_TOKEN, FakeOAuthApi.ISSUED_TOKEN, "first-refresh-9b8a7");
     }
@@ -63,11 +72,20 @@ class OkHttpAgentIT extends AgainstFakeApi {
     void aTokenRevokedMomentsAfterItsIssueIsRefreshedOnceForConcurrentCalls() throws Exception {
         api.revocable = true;
 
-        AgentJvm.Result r = app("okhttp5").run(OkHttpApp.class,
-                "execute:" + url("/api/v1/user"), "execute:" + url("/revoke"), "storm:50:" + url("/api/v1/user") + ":" + url("/other"));
+        AgentJvm.Result r = app("okhttp5")
+                .run(
+                        OkHttpApp.class,
+                        "execute:" + url("/api/v1/user"),
+                        "execute:" + url("/revoke"),
+                        "storm:50:" + url("/api/v1/user") + ":" + url("/other"));
 
-        assertThat(r.stdout).as(r.toString()).filteredOn(l -> l.startsWith("STORM")).containsExactly("STORM {STATUS 200 user=50}");
-        assertThat(api.tokenRequests).as("one at the start, one after the revocation").hasSize(2);
+        assertThat(r.stdout)
+                .as(r.toString())
+                .filteredOn(l -> l.startsWith("STORM"))
+                .containsExactly("STORM {STATUS 200 user=50}");
+        assertThat(api.tokenRequests)
+                .as("one at the start, one after the revocation")
+                .hasSize(2);
     }
 
     @ParameterizedTest
@@ -76,7 +94,8 @@ class OkHttpAgentIT extends AgainstFakeApi {
         api.rateLimitFirst = 100;
 
         // Waits of 200, 400 and 800 ms fit in 2.5 s; the next one (1.6 s) would not.
-        AgentJvm.Result r = app("okhttp5").property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN)
+        AgentJvm.Result r = app("okhttp5")
+                .property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN)
                 .property("apiwarden.backoff.initial-delay", "200ms")
                 .run(OkHttpApp.class, way + ":2500:" + url("/api/v1/user"));
 
@@ -89,7 +108,8 @@ class OkHttpAgentIT extends AgainstFakeApi {
     void aTokenEndpointThatNeverAnswersDoesNotHoldTheCallPastTheAppsCallTimeout(String way) throws Exception {
         try (java.net.ServerSocket silent = new java.net.ServerSocket(0)) {
             // Connections land in the accept queue and are never answered.
-            AgentJvm.Result r = app("okhttp5").property("apiwarden.auth-url", null)
+            AgentJvm.Result r = app("okhttp5")
+                    .property("apiwarden.auth-url", null)
                     .property("apiwarden.token-url", "http://127.0.0.1:" + silent.getLocalPort() + "/token")
                     .run(OkHttpApp.class, way + ":1000:" + url("/api/v1/user"));
 
@@ -106,15 +126,22 @@ class OkHttpAgentIT extends AgainstFakeApi {
     void theTokenNeverGoesWithAnEncodedSlashOrDot(String okhttp) throws Exception {
         String base = url("/api/v1");
 
-        AgentJvm.Result r = app(okhttp).property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN).run(OkHttpApp.class,
-                "execute:" + base + "/..%2Fadmin", "enqueue:" + base + "/%2e%2e%2fadmin", "execute:" + base + "/..%5Cadmin",
-                "execute:" + base + "/user");
+        AgentJvm.Result r = app(okhttp)
+                .property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN)
+                .run(
+                        OkHttpApp.class,
+                        "execute:" + base + "/..%2Fadmin",
+                        "enqueue:" + base + "/%2e%2e%2fadmin",
+                        "execute:" + base + "/..%5Cadmin",
+                        "execute:" + base + "/user");
 
         assertThat(r.exitCode).as(r.toString()).isZero();
         java.util.List<RecordedRequest> all = new java.util.ArrayList<>(api.otherRequests);
         all.addAll(api.apiRequests);
         assertThat(all).hasSize(4);
-        assertThat(all).filteredOn(q -> q.getHeaders().get("Authorization") != null).singleElement()
+        assertThat(all)
+                .filteredOn(q -> q.getHeaders().get("Authorization") != null)
+                .singleElement()
                 .satisfies(q -> assertThat(q.getUrl().encodedPath()).isEqualTo("/api/v1/user"));
     }
 
@@ -124,11 +151,14 @@ class OkHttpAgentIT extends AgainstFakeApi {
         // A global window: every API request is refused for 1.5 s from the first one.
         api.rateLimitWindowMillis = 1500;
 
-        AgentJvm.Result r = app(okhttp).property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN)
+        AgentJvm.Result r = app(okhttp)
+                .property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN)
                 .property("apiwarden.backoff.initial-delay", "1s")
                 .run(OkHttpApp.class, "storm:100:" + url("/api/v1/user") + ":" + url("/other"));
 
-        assertThat(r.stdout).as(r.toString()).containsExactly("OTHER STATUS 200 other first=true", "STORM {STATUS 200 user=100}");
+        assertThat(r.stdout)
+                .as(r.toString())
+                .containsExactly("OTHER STATUS 200 other first=true", "STORM {STATUS 200 user=100}");
         // Those sent before the first refusal came back are resent once; the rest waited at the gate
         // (on the timer, not on a dispatcher thread) and were sent once.
         assertThat(api.apiRequests.size()).isBetween(101, 200);
@@ -151,12 +181,18 @@ class OkHttpAgentIT extends AgainstFakeApi {
     void cancellingAnEnqueuedCallStopsItsPendingRetryAndCallsBackOnce(String okhttp) throws Exception {
         api.rateLimitFirst = 100;
 
-        AgentJvm.Result r = app(okhttp).property("apiwarden.backoff.initial-delay", "30s")
+        AgentJvm.Result r = app(okhttp)
+                .property("apiwarden.backoff.initial-delay", "30s")
                 .run(OkHttpApp.class, "cancel:" + url("/api/v1/user"));
 
-        assertThat(r.stdout).as(r.toString()).singleElement().asString()
-                .startsWith("CANCEL ").endsWith(" callbacks=1 fast=true");
-        assertThat(r.stdout.get(0)).matches("CANCEL (FAILURE Canceled same-call=true|STATUS 429) callbacks=1 fast=true");
+        assertThat(r.stdout)
+                .as(r.toString())
+                .singleElement()
+                .asString()
+                .startsWith("CANCEL ")
+                .endsWith(" callbacks=1 fast=true");
+        assertThat(r.stdout.get(0))
+                .matches("CANCEL (FAILURE Canceled same-call=true|STATUS 429) callbacks=1 fast=true");
         assertThat(api.apiRequests).hasSize(1);
     }
 
@@ -165,7 +201,8 @@ class OkHttpAgentIT extends AgainstFakeApi {
     void cancellingAnExecutingCallEndsItsWaitAtOnce(String okhttp) throws Exception {
         api.rateLimitFirst = 100;
 
-        AgentJvm.Result r = app(okhttp).property("apiwarden.backoff.initial-delay", "30s")
+        AgentJvm.Result r = app(okhttp)
+                .property("apiwarden.backoff.initial-delay", "30s")
                 .run(OkHttpApp.class, "execute-cancel:" + url("/api/v1/user"));
 
         assertThat(r.stdout).as(r.toString()).containsExactly("EXECUTE-CANCEL FAILURE Canceled fast=true");
@@ -188,7 +225,8 @@ class OkHttpAgentIT extends AgainstFakeApi {
     @ParameterizedTest
     @ValueSource(strings = {"okhttp4", "okhttp5"})
     void copiesMadeWithNewBuilderDoNotStackTheInterceptor(String okhttp) throws Exception {
-        AgentJvm.Result r = app(okhttp).property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN)
+        AgentJvm.Result r = app(okhttp)
+                .property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN)
                 .run(OkHttpApp.class, "copies:" + url("/api/v1/user"));
 
         assertThat(r.stdout).as(r.toString()).containsExactly("INTERCEPTORS 1 1 2", "STATUS 200 user");
@@ -199,11 +237,15 @@ class OkHttpAgentIT extends AgainstFakeApi {
     void aCrossHostRedirectNeverCarriesTheToken() throws Exception {
         try (MockWebServer elsewhere = new MockWebServer()) {
             elsewhere.start(0);
-            elsewhere.enqueue(new MockResponse.Builder().code(200).body("landed").build());
+            elsewhere.enqueue(
+                    new MockResponse.Builder().code(200).body("landed").build());
             server.setDispatcher(new mockwebserver3.Dispatcher() {
                 @Override
                 public MockResponse dispatch(RecordedRequest request) {
-                    return new MockResponse.Builder().code(302).addHeader("Location", elsewhere.url("/landing")).build();
+                    return new MockResponse.Builder()
+                            .code(302)
+                            .addHeader("Location", elsewhere.url("/landing"))
+                            .build();
                 }
             });
 
@@ -211,7 +253,8 @@ class OkHttpAgentIT extends AgainstFakeApi {
 
             assertThat(r.stdout).as(r.toString()).contains("STATUS 200 landed");
             assertThat(server.takeRequest().getHeaders().get("Authorization")).isEqualTo("Bearer " + STALE_TOKEN);
-            assertThat(elsewhere.takeRequest().getHeaders().get("Authorization")).isNull();
+            assertThat(elsewhere.takeRequest().getHeaders().get("Authorization"))
+                    .isNull();
         }
     }
 
@@ -222,9 +265,15 @@ class OkHttpAgentIT extends AgainstFakeApi {
             @Override
             public MockResponse dispatch(RecordedRequest request) {
                 if (request.getUrl().encodedPath().equals("/api/v1/user")) {
-                    return new MockResponse.Builder().code(302).addHeader("Location", "/other/landing").build();
+                    return new MockResponse.Builder()
+                            .code(302)
+                            .addHeader("Location", "/other/landing")
+                            .build();
                 }
-                return new MockResponse.Builder().code(200).body("landed " + request.getHeaders().get("Authorization")).build();
+                return new MockResponse.Builder()
+                        .code(200)
+                        .body("landed " + request.getHeaders().get("Authorization"))
+                        .build();
             }
         });
 
@@ -236,10 +285,13 @@ class OkHttpAgentIT extends AgainstFakeApi {
     @ParameterizedTest
     @ValueSource(strings = {"/api/v1/orders", "/other"})
     void whatTheAppsOwnInterceptorsThrowReachesTheAppOnceAndNothingIsSentTwice(String path) throws Exception {
-        AgentJvm.Result r = app("okhttp5").property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN)
+        AgentJvm.Result r = app("okhttp5")
+                .property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN)
                 .run(OkHttpApp.class, "throwing:" + url(path));
 
-        assertThat(r.stdout).as(r.toString()).containsExactly("THROWN IllegalStateException: the app's own interceptor failed");
+        assertThat(r.stdout)
+                .as(r.toString())
+                .containsExactly("THROWN IllegalStateException: the app's own interceptor failed");
         assertThat(api.apiRequests.size() + api.otherRequests.size()).isEqualTo(1);
         assertThat(r.agentLog()).noneMatch(l -> l.contains("could not be managed"));
     }
@@ -258,11 +310,15 @@ class OkHttpAgentIT extends AgainstFakeApi {
         // OkHttp 5 ships a module descriptor: on the module path, module okhttp3 reads only what it requires,
         // so the calls woven into it link to the agent only through the read edge the agent adds.
         AgentJvm.Result r = configured()
-                .jvmArg("--module-path").jvmArg(AgentJvm.itLib("okhttp5").toString())
-                .jvmArg("--add-modules").jvmArg("okhttp3")
+                .jvmArg("--module-path")
+                .jvmArg(AgentJvm.itLib("okhttp5").toString())
+                .jvmArg("--add-modules")
+                .jvmArg("okhttp3")
                 .run(OkHttpApp.class, "execute:" + url("/api/v1/user"), "enqueue:" + url("/api/v1/user"));
 
-        assertThat(r.stdout).as(r.toString()).filteredOn(l -> l.startsWith("STATUS"))
+        assertThat(r.stdout)
+                .as(r.toString())
+                .filteredOn(l -> l.startsWith("STATUS"))
                 .containsExactly("STATUS 200 user", "STATUS 200 user");
         assertThat(api.tokenRequests).hasSize(1);
         assertThat(r.agentLog()).as(r.toString()).noneMatch(l -> l.contains("unmanaged") || l.contains("could not"));
@@ -278,9 +334,11 @@ class OkHttpAgentIT extends AgainstFakeApi {
 
     @Test
     void switchingOkHttpOffLeavesItAloneAndTheJdkClientManaged() throws Exception {
-        AgentJvm.Result okhttp = app("okhttp4").property("apiwarden.instrumentation.okhttp.enabled", "false")
+        AgentJvm.Result okhttp = app("okhttp4")
+                .property("apiwarden.instrumentation.okhttp.enabled", "false")
                 .run(OkHttpApp.class, "execute:" + url("/api/v1/user"));
-        AgentJvm.Result jdk = app("okhttp4").property("apiwarden.instrumentation.okhttp.enabled", "false")
+        AgentJvm.Result jdk = app("okhttp4")
+                .property("apiwarden.instrumentation.okhttp.enabled", "false")
                 .run(JdkClientApp.class, "send:" + url("/api/v1/user"));
 
         assertThat(okhttp.stdout).as(okhttp.toString()).contains("STATUS 401 {\"message\":\"OAuth invalid token\"}");

@@ -1,17 +1,16 @@
 package io.apiwarden.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.apiwarden.it.apps.ChildLoaderReactorNettyApp;
 import io.apiwarden.it.apps.JdkClientApp;
 import io.apiwarden.it.apps.ReactorNettyApp;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Reactor Netty's HttpClient, called as Spring's WebClient calls it, in an app started with the agent. */
 class ReactorNettyAgentIT extends AgainstFakeApi {
@@ -31,7 +30,10 @@ class ReactorNettyAgentIT extends AgainstFakeApi {
     }
 
     private static List<String> statuses(AgentJvm.Result r) {
-        return r.stdout.stream().filter(l -> l.startsWith("STATUS")).map(l -> l.substring(0, l.indexOf(" on "))).toList();
+        return r.stdout.stream()
+                .filter(l -> l.startsWith("STATUS"))
+                .map(l -> l.substring(0, l.indexOf(" on ")))
+                .toList();
     }
 
     @Test
@@ -47,16 +49,27 @@ class ReactorNettyAgentIT extends AgainstFakeApi {
 
     @Test
     void theBearerGoesOnlyToTheApiAndARefusedTokenIsRefreshedOnce() throws Exception {
-        AgentJvm.Result r = app().run(ReactorNettyApp.class, "get:" + url("/api/v1/user"), "get:" + url("/api/v1/user"),
-                "get:" + url("/other"));
+        AgentJvm.Result r = app().run(
+                        ReactorNettyApp.class,
+                        "get:" + url("/api/v1/user"),
+                        "get:" + url("/api/v1/user"),
+                        "get:" + url("/other"));
 
-        assertThat(statuses(r)).as(r.toString()).containsExactly("STATUS 200 user", "STATUS 200 user", "STATUS 200 other");
+        assertThat(statuses(r))
+                .as(r.toString())
+                .containsExactly("STATUS 200 user", "STATUS 200 user", "STATUS 200 other");
         assertThat(api.tokenRequests).hasSize(1);
-        assertThat(api.apiRequests).extracting(q -> q.getHeaders().get("Authorization"))
-                .containsExactly("Bearer " + STALE_TOKEN, "Bearer " + FakeOAuthApi.ISSUED_TOKEN, "Bearer " + FakeOAuthApi.ISSUED_TOKEN);
+        assertThat(api.apiRequests)
+                .extracting(q -> q.getHeaders().get("Authorization"))
+                .containsExactly(
+                        "Bearer " + STALE_TOKEN,
+                        "Bearer " + FakeOAuthApi.ISSUED_TOKEN,
+                        "Bearer " + FakeOAuthApi.ISSUED_TOKEN);
         assertThat(api.otherRequests.get(0).getHeaders().get("Authorization")).isNull();
         assertThat(r.all()).doesNotContain(FakeOAuthApi.ISSUED_TOKEN, "first-refresh-9b8a7");
-        assertThat(r.agentLog()).as(r.toString()).anyMatch(l -> l.contains("Reactor Netty"))
+        assertThat(r.agentLog())
+                .as(r.toString())
+                .anyMatch(l -> l.contains("Reactor Netty"))
                 .noneMatch(l -> l.contains("could not") || l.contains("unmanaged"));
     }
 
@@ -67,7 +80,8 @@ class ReactorNettyAgentIT extends AgainstFakeApi {
         assertThat(statuses(r)).as(r.toString()).containsExactly("STATUS 200 user");
         assertThat(api.apiRequests).hasSize(2);
         assertThat(api.apiRequests).extracting(q -> q.getBody().utf8()).containsOnly("{\"name\":\"widget\"}");
-        assertThat(api.apiRequests.get(1).getHeaders().get("Authorization")).isEqualTo("Bearer " + FakeOAuthApi.ISSUED_TOKEN);
+        assertThat(api.apiRequests.get(1).getHeaders().get("Authorization"))
+                .isEqualTo("Bearer " + FakeOAuthApi.ISSUED_TOKEN);
     }
 
     @Test
@@ -91,9 +105,14 @@ class ReactorNettyAgentIT extends AgainstFakeApi {
                 .run(ReactorNettyApp.class, "loop:" + url("/api/v1/user") + ":" + url("/other"));
 
         assertThat(r.stdout).as(r.toString()).hasSize(2);
-        assertThat(r.stdout.get(0)).startsWith("OTHER STATUS 200 other on app-loop").contains("while-waiting=true");
-        long otherMillis = Long.parseLong(r.stdout.get(0).substring(r.stdout.get(0).indexOf("millis=") + 7));
-        assertThat(otherMillis).as("the other call did not wait for the 3 s back-off").isLessThan(1_500);
+        assertThat(r.stdout.get(0))
+                .startsWith("OTHER STATUS 200 other on app-loop")
+                .contains("while-waiting=true");
+        long otherMillis =
+                Long.parseLong(r.stdout.get(0).substring(r.stdout.get(0).indexOf("millis=") + 7));
+        assertThat(otherMillis)
+                .as("the other call did not wait for the 3 s back-off")
+                .isLessThan(1_500);
         assertThat(r.stdout.get(1)).startsWith("API STATUS 200 user on app-loop");
         assertThat(api.apiRequests).hasSize(2);
     }
@@ -106,7 +125,9 @@ class ReactorNettyAgentIT extends AgainstFakeApi {
                 .property("apiwarden.access-token", STALE_TOKEN)
                 .property("apiwarden.refresh-token", "first-refresh-9b8a7");
 
-        AgentJvm.Result r = jvm.run(ChildLoaderReactorNettyApp.class, AgentJvm.itLib("reactor-netty").toString(),
+        AgentJvm.Result r = jvm.run(
+                ChildLoaderReactorNettyApp.class,
+                AgentJvm.itLib("reactor-netty").toString(),
                 "get:" + url("/api/v1/user"));
 
         assertThat(r.stdout).as(r.toString()).first().isEqualTo("LOADER true");
@@ -116,13 +137,19 @@ class ReactorNettyAgentIT extends AgainstFakeApi {
 
     @Test
     void nothingOfReactorLoadsInAnAppThatDoesNotUseIt() throws Exception {
-        AgentJvm.Result r = app().property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN).jvmArg("-verbose:class")
+        AgentJvm.Result r = app().property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN)
+                .jvmArg("-verbose:class")
                 .run(JdkClientApp.class, "send:" + url("/api/v1/user"));
 
         assertThat(r.stdout).as(r.toString()).contains("STATUS 200 user");
-        assertThat(r.stdout).filteredOn(l -> l.contains("[class,load] "))
-                .noneMatch(l -> l.contains(" reactor.") || l.contains(" io.netty.") || l.contains("io.apiwarden.clients.reactornetty.library"));
-        assertThat(r.stdout).filteredOn(l -> l.contains("[class,load] ")).anyMatch(l -> l.contains("io.apiwarden.clients.reactornetty.agent.ReactorNettyInstrumentation"));
+        assertThat(r.stdout)
+                .filteredOn(l -> l.contains("[class,load] "))
+                .noneMatch(l -> l.contains(" reactor.")
+                        || l.contains(" io.netty.")
+                        || l.contains("io.apiwarden.clients.reactornetty.library"));
+        assertThat(r.stdout)
+                .filteredOn(l -> l.contains("[class,load] "))
+                .anyMatch(l -> l.contains("io.apiwarden.clients.reactornetty.agent.ReactorNettyInstrumentation"));
     }
 
     @Test

@@ -1,11 +1,9 @@
 package io.apiwarden.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.apiwarden.it.RotatingTokenService.Issued;
 import io.apiwarden.it.apps.BusyApp;
-import mockwebserver3.MockWebServer;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,8 +16,9 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import mockwebserver3.MockWebServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code kill -9} at random moments while the app's refresh tokens rotate, restarting the app with
@@ -38,6 +37,7 @@ class RefreshTokenCrashIT {
     static final String SEED_PROPERTY = "apiwarden.crash.seed";
     /** Milliseconds the token service takes to answer; 0 (the default) is a local service without TLS. */
     static final String TOKEN_LATENCY_PROPERTY = "apiwarden.crash.token-latency-ms";
+
     private static final int DEFAULT_KILLS = 5;
     /** Half the kills come this soon after a token response, where the write happens... */
     private static final long NEAR_RESPONSE_MICROS = TimeUnit.MILLISECONDS.toMicros(10);
@@ -63,14 +63,19 @@ class RefreshTokenCrashIT {
         List<String> outputs = new ArrayList<>();
         int current = 0;
 
-        try (MockWebServer server = new MockWebServer(); FileReplacements replacements = new FileReplacements(file)) {
+        try (MockWebServer server = new MockWebServer();
+                FileReplacements replacements = new FileReplacements(file)) {
             server.setDispatcher(service);
             server.start(0);
             for (int run = 1; run <= kills; run++) {
                 service.startRun(run);
                 AgentJvm jvm = new AgentJvm()
-                        .property("apiwarden.base-url", server.url(RotatingTokenService.apiPath(run)).toString())
-                        .property("apiwarden.auth-url", server.url(RotatingTokenService.authPath(run)).toString())
+                        .property(
+                                "apiwarden.base-url",
+                                server.url(RotatingTokenService.apiPath(run)).toString())
+                        .property(
+                                "apiwarden.auth-url",
+                                server.url(RotatingTokenService.authPath(run)).toString())
                         .property("apiwarden.refresh-token-file", file.toString());
                 if (run % 2 == 0) {
                     // An access token kept from before, which the API refuses: the first refresh then comes after
@@ -78,66 +83,106 @@ class RefreshTokenCrashIT {
                     jvm.property("apiwarden.access-token", "stale-access-" + run);
                     warmRuns.add(run);
                 }
-                AgentJvm.Running app = jvm.start(BusyApp.class, server.url(RotatingTokenService.apiPath(run) + "/user").toString(),
+                AgentJvm.Running app = jvm.start(
+                        BusyApp.class,
+                        server.url(RotatingTokenService.apiPath(run) + "/user").toString(),
                         Long.toString(2 * STEP_TIMEOUT_SECONDS));
                 // The first refresh of a JVM or the one after it: cold and warm code paths.
                 int refreshes = 1 + random.nextInt(2);
                 boolean refreshed = service.awaitRefreshes(refreshes, STEP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-                long delayMicros = (long) (random.nextDouble() * (random.nextBoolean() ? NEAR_RESPONSE_MICROS : REFRESH_CYCLE_MICROS));
+                long delayMicros = (long)
+                        (random.nextDouble() * (random.nextBoolean() ? NEAR_RESPONSE_MICROS : REFRESH_CYCLE_MICROS));
                 if (refreshed) {
                     TimeUnit.MICROSECONDS.sleep(delayMicros);
                 }
                 long killedAt = System.nanoTime();
                 app.process.destroyForcibly();
                 service.endRun();
-                assertThat(app.process.waitFor(STEP_TIMEOUT_SECONDS, TimeUnit.SECONDS)).as("run %d ended", run).isTrue();
+                assertThat(app.process.waitFor(STEP_TIMEOUT_SECONDS, TimeUnit.SECONDS))
+                        .as("run %d ended", run)
+                        .isTrue();
                 AgentJvm.Result result = app.result();
                 outputs.add(result.all());
-                assertThat(refreshed).as("run %d refreshed %d times: %s", run, refreshes, result).isTrue();
+                assertThat(refreshed)
+                        .as("run %d refreshed %d times: %s", run, refreshes, result)
+                        .isTrue();
 
                 String content = Files.readString(file);
-                assertThat(content).as("run %d: the file holds one whole token on one line", run).matches("[A-Za-z0-9-]+\n");
+                assertThat(content)
+                        .as("run %d: the file holds one whole token on one line", run)
+                        .matches("[A-Za-z0-9-]+\n");
                 Issued kept = service.issuedAs(content.trim());
                 Issued now = service.current();
-                assertThat(kept).as("run %d: the file holds a token the service issued", run).isNotNull();
+                assertThat(kept)
+                        .as("run %d: the file holds a token the service issued", run)
+                        .isNotNull();
                 if (kept == now) {
                     current++;
                 } else {
-                    assertThat(now.number).as("run %d: the file is at most one refresh behind (#%d kept, #%d current)",
-                            run, kept.number, now.number).isEqualTo(kept.number + 1);
+                    assertThat(now.number)
+                            .as(
+                                    "run %d: the file is at most one refresh behind (#%d kept, #%d current)",
+                                    run, kept.number, now.number)
+                            .isEqualTo(kept.number + 1);
                     inWindowMillis.add((killedAt - now.sentNanos) / 1e6);
                     // The rotated token died with the app: the user signs in again, as they would have to.
                     Files.writeString(file, service.signIn() + "\n");
                 }
             }
             Windows windows = Windows.of(replacements.seen(), service, warmRuns);
-            System.out.printf(Locale.ROOT, "[crash] %d kills (seed %d, token service latency %d ms): %d left the current "
+            System.out.printf(
+                    Locale.ROOT,
+                    "[crash] %d kills (seed %d, token service latency %d ms): %d left the current "
                             + "refresh token, %d came inside the write window (ms from response to kill: %s); %d token requests reached the service after "
                             + "the kill; leftover files: %s%n"
                             + "[crash] window, response sent -> file renamed: first refresh of a JVM, as its first HTTP "
                             + "exchange %s; after a refused API call %s; later refreshes %s%n",
-                    kills, seed, latencyMillis, current, inWindowMillis.size(), format(inWindowMillis), service.lateRequests(),
-                    leftovers(file), windows.firstExchange, windows.afterApiCall, windows.later);
-            assertThat(leftovers(file)).as("a kill leaves at most the temporary file of the write it cut short, and the "
-                    + "next start deletes it").hasSizeLessThanOrEqualTo(1);
+                    kills,
+                    seed,
+                    latencyMillis,
+                    current,
+                    inWindowMillis.size(),
+                    format(inWindowMillis),
+                    service.lateRequests(),
+                    leftovers(file),
+                    windows.firstExchange,
+                    windows.afterApiCall,
+                    windows.later);
+            assertThat(leftovers(file))
+                    .as("a kill leaves at most the temporary file of the write it cut short, and the "
+                            + "next start deletes it")
+                    .hasSizeLessThanOrEqualTo(1);
         }
 
-        assertThat(service.violations()).as("access tokens used before their refresh token was in the file").isEmpty();
-        assertThat(service.refusals()).as("a restarted app always had the current refresh token").isEmpty();
-        Set<String> tokens = service.issued().stream().flatMap(i -> Stream.of(i.refreshToken, i.accessToken))
-                .filter(t -> t != null).collect(Collectors.toSet());
+        assertThat(service.violations())
+                .as("access tokens used before their refresh token was in the file")
+                .isEmpty();
+        assertThat(service.refusals())
+                .as("a restarted app always had the current refresh token")
+                .isEmpty();
+        Set<String> tokens = service.issued().stream()
+                .flatMap(i -> Stream.of(i.refreshToken, i.accessToken))
+                .filter(t -> t != null)
+                .collect(Collectors.toSet());
         assertThat(outputs).allSatisfy(out -> assertThat(tokens).noneMatch(out::contains));
     }
 
     private List<String> leftovers(Path file) throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
-            // The store's own state, lease and lock files beside the token file are meant to stay; temporary files are not.
-            return files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".tmp")).sorted().collect(Collectors.toList());
+            // The store's own state, lease and lock files beside the token file are meant to stay; temporary files are
+            // not.
+            return files.map(f -> f.getFileName().toString())
+                    .filter(n -> n.endsWith(".tmp"))
+                    .sorted()
+                    .collect(Collectors.toList());
         }
     }
 
     private static String format(List<Double> millis) {
-        return millis.stream().sorted().map(m -> String.format(Locale.ROOT, "%.1f", m)).collect(Collectors.joining(", ", "[", "]"));
+        return millis.stream()
+                .sorted()
+                .map(m -> String.format(Locale.ROOT, "%.1f", m))
+                .collect(Collectors.joining(", ", "[", "]"));
     }
 
     /** The write windows seen from outside: for each rotated token, its response sent to its file renamed. */

@@ -1,9 +1,5 @@
 package io.apiwarden.it;
 
-import mockwebserver3.Dispatcher;
-import mockwebserver3.MockResponse;
-import mockwebserver3.RecordedRequest;
-
 import java.io.IOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +12,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import mockwebserver3.Dispatcher;
+import mockwebserver3.MockResponse;
+import mockwebserver3.RecordedRequest;
 
 /**
  * A token service with strict rotation and an API, for MockWebServer. Every refresh issues a new
@@ -41,6 +40,7 @@ final class RotatingTokenService extends Dispatcher {
         final long sentNanos;
         /** Which app run asked for it, and which of that run's refreshes it was (1 for the first). */
         final int run;
+
         final int ofRun;
 
         Issued(int number, String refreshToken, String accessToken, long sentNanos, int run, int ofRun) {
@@ -157,7 +157,9 @@ final class RotatingTokenService extends Dispatcher {
                     Thread.currentThread().interrupt();
                 }
             }
-            return refresh(ofRun, formValue(request.getBody() == null ? "" : request.getBody().utf8(), "refresh_token"));
+            return refresh(
+                    ofRun,
+                    formValue(request.getBody() == null ? "" : request.getBody().utf8(), "refresh_token"));
         }
         if (path.startsWith(apiPath(ofRun))) {
             return api(request.getHeaders().get("Authorization"));
@@ -178,8 +180,10 @@ final class RotatingTokenService extends Dispatcher {
         }
         Issued next = issue(true);
         notifyAll();
-        return json(200, "{\"access_token\":\"" + next.accessToken + "\",\"token_type\":\"Bearer\",\"expires_in\":"
-                + EXPIRES_IN_SECONDS + ",\"refresh_token\":\"" + next.refreshToken + "\"}");
+        return json(
+                200,
+                "{\"access_token\":\"" + next.accessToken + "\",\"token_type\":\"Bearer\",\"expires_in\":"
+                        + EXPIRES_IN_SECONDS + ",\"refresh_token\":\"" + next.refreshToken + "\"}");
     }
 
     private Issued issue(boolean byRefresh) {
@@ -190,7 +194,8 @@ final class RotatingTokenService extends Dispatcher {
             refreshesThisRun++;
         }
         // Taken last: the response goes out right after this method returns.
-        Issued i = new Issued(number, refreshToken, accessToken, System.nanoTime(), run, byRefresh ? refreshesThisRun : 0);
+        Issued i =
+                new Issued(number, refreshToken, accessToken, System.nanoTime(), run, byRefresh ? refreshesThisRun : 0);
         issued.add(i);
         byRefreshToken.put(refreshToken, i);
         if (accessToken != null) {
@@ -203,11 +208,15 @@ final class RotatingTokenService extends Dispatcher {
         Issued used;
         synchronized (this) {
             used = authorization == null || !authorization.startsWith("Bearer ")
-                    ? null : byAccessToken.get(authorization.substring("Bearer ".length()));
+                    ? null
+                    : byAccessToken.get(authorization.substring("Bearer ".length()));
         }
         if (used == null) {
-            return new MockResponse.Builder().code(401).addHeader("WWW-Authenticate", "Bearer error=\"invalid_token\"")
-                    .body("{\"message\":\"OAuth invalid token\"}").build();
+            return new MockResponse.Builder()
+                    .code(401)
+                    .addHeader("WWW-Authenticate", "Bearer error=\"invalid_token\"")
+                    .body("{\"message\":\"OAuth invalid token\"}")
+                    .build();
         }
         String inFile = readFile();
         Issued kept = inFile == null ? null : issuedAs(inFile);
@@ -254,6 +263,10 @@ final class RotatingTokenService extends Dispatcher {
     }
 
     private static MockResponse json(int code, String body) {
-        return new MockResponse.Builder().code(code).addHeader("Content-Type", "application/json").body(body).build();
+        return new MockResponse.Builder()
+                .code(code)
+                .addHeader("Content-Type", "application/json")
+                .body(body)
+                .build();
     }
 }

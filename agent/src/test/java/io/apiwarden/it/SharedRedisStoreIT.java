@@ -1,12 +1,9 @@
 package io.apiwarden.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.apiwarden.it.apps.JdkClientApp;
 import io.apiwarden.testing.RedisServerProcess;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,8 +11,10 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A fleet: JVMs that share one OAuth client through a real Redis, each started with the same
@@ -78,11 +77,18 @@ class SharedRedisStoreIT extends AgainstFakeApi {
             assertThat(r.stdout).as(r.toString()).hasSize(3).contains("STATUSES {200=50}");
             assertThat(r.all()).doesNotContain(SECRET, FakeOAuthApi.ISSUED_TOKEN, FakeOAuthApi.ROTATED_REFRESH_TOKEN);
         }
-        // A figure for docs/benchmarks.md, not an assertion: from the first replica's first call to the last one's last answer.
-        long first = afterRevocation.stream().mapToLong(r -> Long.parseLong(r.stdout.get(0).substring(6))).min().orElseThrow();
-        long last = afterRevocation.stream().mapToLong(r -> Long.parseLong(r.stdout.get(2).substring(6))).max().orElseThrow();
-        System.out.println("[fleet] 3 JVMs x 50 calls after a revocation, through Redis: " + (api.tokenRequests.size() - 1)
-                + " token request(s), all answered in " + (last - first) + " ms");
+        // A figure for docs/benchmarks.md, not an assertion: from the first replica's first call to the last one's last
+        // answer.
+        long first = afterRevocation.stream()
+                .mapToLong(r -> Long.parseLong(r.stdout.get(0).substring(6)))
+                .min()
+                .orElseThrow();
+        long last = afterRevocation.stream()
+                .mapToLong(r -> Long.parseLong(r.stdout.get(2).substring(6)))
+                .max()
+                .orElseThrow();
+        System.out.println("[fleet] 3 JVMs x 50 calls after a revocation, through Redis: "
+                + (api.tokenRequests.size() - 1) + " token request(s), all answered in " + (last - first) + " ms");
         assertThat(api.tokenRequests).as("one more after the revocation").hasSize(2);
         assertThat(api.invalidGrants).hasValue(0);
     }
@@ -92,12 +98,15 @@ class SharedRedisStoreIT extends AgainstFakeApi {
         api.currentRefreshToken = SECRET;
         api.revocable = true;
 
-        List<AgentJvm.Result> fleet = new ExpiryRounds(this::replica, dir, url("/api/v1/user"), url("/revoke")).run(3, 20, 10);
+        List<AgentJvm.Result> fleet =
+                new ExpiryRounds(this::replica, dir, url("/api/v1/user"), url("/revoke")).run(3, 20, 10);
 
         for (AgentJvm.Result r : fleet) {
             assertThat(r.stdout).as(r.toString()).hasSize(21).containsOnly("STATUSES {200=10}");
         }
-        assertThat(api.tokenRequests).as("the first token, then one per expiry for the fleet").hasSize(21);
+        assertThat(api.tokenRequests)
+                .as("the first token, then one per expiry for the fleet")
+                .hasSize(21);
         assertThat(api.invalidGrants).hasValue(0);
     }
 
@@ -107,19 +116,23 @@ class SharedRedisStoreIT extends AgainstFakeApi {
         api.clientId = "svc-orders";
         api.clientSecret = "cs-5b0e2d9a71";
 
-        List<AgentJvm.Result> fleet = new ExpiryRounds(this::clientCredentialsReplica, dir, url("/api/v1/user"), url("/revoke"))
+        List<AgentJvm.Result> fleet = new ExpiryRounds(
+                        this::clientCredentialsReplica, dir, url("/api/v1/user"), url("/revoke"))
                 .run(3, 10, 10);
 
         for (AgentJvm.Result r : fleet) {
             assertThat(r.stdout).as(r.toString()).hasSize(11).containsOnly("STATUSES {200=10}");
             assertThat(r.all()).doesNotContain("cs-5b0e2d9a71", FakeOAuthApi.ISSUED_TOKEN);
         }
-        assertThat(api.tokenRequests("client_credentials")).as("the first token, then one per expiry for the fleet").isEqualTo(11);
+        assertThat(api.tokenRequests("client_credentials"))
+                .as("the first token, then one per expiry for the fleet")
+                .isEqualTo(11);
         assertThat(api.tokenRequests("refresh_token")).isZero();
     }
 
     private AgentJvm clientCredentialsReplica() {
-        return replica().property("apiwarden.refresh-token", null)
+        return replica()
+                .property("apiwarden.refresh-token", null)
                 .property("apiwarden.grant", "client_credentials")
                 .property("apiwarden.client-id", "svc-orders")
                 .property("apiwarden.client-secret", "cs-5b0e2d9a71");
@@ -132,7 +145,8 @@ class SharedRedisStoreIT extends AgainstFakeApi {
         Path down = dir.resolve("redis-down");
         Path back = dir.resolve("redis-back");
         String user = "send:" + url("/api/v1/user");
-        CompletableFuture<AgentJvm.Result> app = replica().runInBackground(JdkClientApp.class, user, "await:" + down, user, "await:" + back, user);
+        CompletableFuture<AgentJvm.Result> app =
+                replica().runInBackground(JdkClientApp.class, user, "await:" + down, user, "await:" + back, user);
 
         awaitThat(() -> api.apiRequests.size() >= 1);
         redis.kill();
@@ -145,7 +159,10 @@ class SharedRedisStoreIT extends AgainstFakeApi {
         AgentJvm.Result r = app.get(2, TimeUnit.MINUTES);
 
         assertThat(r.stdout).as(r.toString()).containsExactly("STATUS 200 user", "STATUS 200 user", "STATUS 200 user");
-        assertThat(r.agentLog()).as(r.toString()).filteredOn(l -> l.contains("WARN") && l.contains("refreshes on its own")).hasSize(1);
+        assertThat(r.agentLog())
+                .as(r.toString())
+                .filteredOn(l -> l.contains("WARN") && l.contains("refreshes on its own"))
+                .hasSize(1);
         assertThat(api.tokenRequests).hasSize(3);
         // The fleet's state is in Redis again: a replica started now needs no token.
         AgentJvm.Result late = replica().run(JdkClientApp.class, user);
@@ -155,8 +172,11 @@ class SharedRedisStoreIT extends AgainstFakeApi {
     }
 
     private void revokeAll() throws Exception {
-        java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url("/revoke"))).build(),
-                java.net.http.HttpResponse.BodyHandlers.discarding());
+        java.net.http.HttpClient.newHttpClient()
+                .send(
+                        java.net.http.HttpRequest.newBuilder(java.net.URI.create(url("/revoke")))
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.discarding());
     }
 
     private static void awaitThat(BooleanSupplier condition) throws InterruptedException {

@@ -1,13 +1,12 @@
 package io.apiwarden.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.apiwarden.it.apps.JdkClientApp;
 import io.apiwarden.it.apps.StreamedBody;
+import java.nio.charset.StandardCharsets;
 import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.Test;
-
-import java.nio.charset.StandardCharsets;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Streamed request bodies ({@code BodyPublishers.fromPublisher}, as Spring's JDK-based clients
@@ -31,35 +30,56 @@ class StreamedBodyAgentIT extends AgainstFakeApi {
     void aStreamedPostAfterARevocationEndsWellWithOneRefreshAndTheServerGetsTheSameBodyTwice() throws Exception {
         api.revocable = true;
 
-        AgentJvm.Result r = app("stale-access-0d0d").run(JdkClientApp.class,
-                "send:" + url("/api/v1/user"),
-                "send:" + url("/revoke"), "post-stream:" + SIZE + ":" + url("/api/v1/items"),
-                "send:" + url("/revoke"), "post-stream-async:" + SIZE + ":" + url("/api/v1/items"));
+        AgentJvm.Result r = app("stale-access-0d0d")
+                .run(
+                        JdkClientApp.class,
+                        "send:" + url("/api/v1/user"),
+                        "send:" + url("/revoke"),
+                        "post-stream:" + SIZE + ":" + url("/api/v1/items"),
+                        "send:" + url("/revoke"),
+                        "post-stream-async:" + SIZE + ":" + url("/api/v1/items"));
 
-        assertThat(r.stdout).as(r.toString())
-                .containsExactly("STATUS 200 user", "STATUS 200 revoked", "STATUS 200 user", "STATUS 200 revoked", "STATUS 200 user");
-        assertThat(api.tokenRequests).as("one for the stale token, then one per revocation").hasSize(3);
+        assertThat(r.stdout)
+                .as(r.toString())
+                .containsExactly(
+                        "STATUS 200 user",
+                        "STATUS 200 revoked",
+                        "STATUS 200 user",
+                        "STATUS 200 revoked",
+                        "STATUS 200 user");
+        assertThat(api.tokenRequests)
+                .as("one for the stale token, then one per revocation")
+                .hasSize(3);
         assertThat(posts()).hasSize(4).allSatisfy(post -> {
             assertThat(post.getBody().utf8()).isEqualTo(BODY);
             assertThat(post.getHeaders().get("Transfer-Encoding")).isEqualTo("chunked");
         });
-        assertThat(posts()).extracting(q -> q.getHeaders().get("Authorization"))
-                .containsExactly("Bearer " + FakeOAuthApi.ISSUED_TOKEN + "-1", "Bearer " + FakeOAuthApi.ISSUED_TOKEN + "-2",
-                        "Bearer " + FakeOAuthApi.ISSUED_TOKEN + "-2", "Bearer " + FakeOAuthApi.ISSUED_TOKEN + "-3");
+        assertThat(posts())
+                .extracting(q -> q.getHeaders().get("Authorization"))
+                .containsExactly(
+                        "Bearer " + FakeOAuthApi.ISSUED_TOKEN + "-1",
+                        "Bearer " + FakeOAuthApi.ISSUED_TOKEN + "-2",
+                        "Bearer " + FakeOAuthApi.ISSUED_TOKEN + "-2",
+                        "Bearer " + FakeOAuthApi.ISSUED_TOKEN + "-3");
     }
 
     @Test
     void aStreamedPostIntoTheRateLimitEndsWellAfterTheBackOff() throws Exception {
         api.rateLimitFirst = 2;
 
-        AgentJvm.Result r = app(FakeOAuthApi.ISSUED_TOKEN).run(JdkClientApp.class, "post-stream:" + SIZE + ":" + url("/api/v1/items"));
+        AgentJvm.Result r = app(FakeOAuthApi.ISSUED_TOKEN)
+                .run(JdkClientApp.class, "post-stream:" + SIZE + ":" + url("/api/v1/items"));
 
         assertThat(r.stdout).as(r.toString()).containsExactly("STATUS 200 user");
-        assertThat(posts()).hasSize(3).allSatisfy(post -> assertThat(post.getBody().utf8()).isEqualTo(BODY));
+        assertThat(posts())
+                .hasSize(3)
+                .allSatisfy(post -> assertThat(post.getBody().utf8()).isEqualTo(BODY));
         assertThat(api.tokenRequests).isEmpty();
         // Lower bounds only: a wait may run late on a busy machine, never early.
-        assertThat((api.apiArrivalNanos.get(1) - api.apiArrivalNanos.get(0)) / 1_000_000).isGreaterThanOrEqualTo(50);
-        assertThat((api.apiArrivalNanos.get(2) - api.apiArrivalNanos.get(1)) / 1_000_000).isGreaterThanOrEqualTo(100);
+        assertThat((api.apiArrivalNanos.get(1) - api.apiArrivalNanos.get(0)) / 1_000_000)
+                .isGreaterThanOrEqualTo(50);
+        assertThat((api.apiArrivalNanos.get(2) - api.apiArrivalNanos.get(1)) / 1_000_000)
+                .isGreaterThanOrEqualTo(100);
     }
 
     @Test
@@ -70,13 +90,17 @@ class StreamedBodyAgentIT extends AgainstFakeApi {
                 .run(JdkClientApp.class, "post-stream:" + SIZE + ":" + url("/api/v1/items"));
 
         assertThat(r.stdout).as(r.toString()).containsExactly("STATUS 401 {\"message\":\"OAuth invalid token\"}");
-        assertThat(posts()).singleElement().satisfies(post -> assertThat(post.getBody().utf8()).isEqualTo(BODY));
+        assertThat(posts())
+                .singleElement()
+                .satisfies(post -> assertThat(post.getBody().utf8()).isEqualTo(BODY));
         assertThat(api.tokenRequests).isEmpty();
         assertThat(r.agentLog()).anySatisfy(line -> assertThat(line)
                 .contains("DEBUG", "not resent (body_too_large_to_replay)", "invalid_token on POST /api/v1/items"));
     }
 
     private java.util.List<RecordedRequest> posts() {
-        return api.apiRequests.stream().filter(q -> q.getMethod().equals("POST")).collect(java.util.stream.Collectors.toList());
+        return api.apiRequests.stream()
+                .filter(q -> q.getMethod().equals("POST"))
+                .collect(java.util.stream.Collectors.toList());
     }
 }

@@ -1,20 +1,19 @@
 package io.apiwarden.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.apiwarden.it.apps.SecondAgent;
 import io.apiwarden.it.apps.UnmanagedClientsApp;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Calls to the API through clients the agent does not manage, in an app started with the agent: each
@@ -57,7 +56,9 @@ class UnmanagedClientWarningIT extends AgainstFakeApi {
     }
 
     private static List<String> warningsAbout(AgentJvm.Result r, String client) {
-        return r.agentLog().stream().filter(l -> l.contains(" WARN ") && l.contains("through " + client + ",")).toList();
+        return r.agentLog().stream()
+                .filter(l -> l.contains(" WARN ") && l.contains("through " + client + ","))
+                .toList();
     }
 
     @Test
@@ -69,19 +70,28 @@ class UnmanagedClientWarningIT extends AgainstFakeApi {
         manifest.getMainAttributes().putValue("Premain-Class", SecondAgent.class.getName());
         manifest.getMainAttributes().putValue("Can-Retransform-Classes", "true");
         // The agent's class is on the app's class path already; its jar needs only the manifest.
-        try (java.util.jar.JarOutputStream jar = new java.util.jar.JarOutputStream(Files.newOutputStream(secondAgent), manifest)) {
+        try (java.util.jar.JarOutputStream jar =
+                new java.util.jar.JarOutputStream(Files.newOutputStream(secondAgent), manifest)) {
             jar.flush();
         }
 
-        AgentJvm.Result r = app().jvmArg("-javaagent:" + secondAgent).run(UnmanagedClientsApp.class, "url:" + api,
-                "retransform:sun.net.www.protocol.http.HttpURLConnection", "url:" + api, "url:" + url("/elsewhere"));
+        AgentJvm.Result r = app().jvmArg("-javaagent:" + secondAgent)
+                .run(
+                        UnmanagedClientsApp.class,
+                        "url:" + api,
+                        "retransform:sun.net.www.protocol.http.HttpURLConnection",
+                        "url:" + api,
+                        "url:" + url("/elsewhere"));
 
         // Woven when it was first defined, the class is woven again on retransformation: the JVM would refuse
         // bytes without the members it was given, and the second agent's call would fail.
         assertThat(r.exitCode).as(r.toString()).isZero();
-        assertThat(r.stdout).containsExactly("STATUS 401 {\"message\":\"OAuth invalid token\"}",
-                "RETRANSFORMED sun.net.www.protocol.http.HttpURLConnection", "STATUS 401 {\"message\":\"OAuth invalid token\"}",
-                "STATUS 200 other");
+        assertThat(r.stdout)
+                .containsExactly(
+                        "STATUS 401 {\"message\":\"OAuth invalid token\"}",
+                        "RETRANSFORMED sun.net.www.protocol.http.HttpURLConnection",
+                        "STATUS 401 {\"message\":\"OAuth invalid token\"}",
+                        "STATUS 200 other");
         assertThat(warningsAbout(r, "HttpURLConnection")).as(r.toString()).hasSize(1);
     }
 
@@ -89,22 +99,39 @@ class UnmanagedClientWarningIT extends AgainstFakeApi {
     void httpUrlConnectionToTheApiIsNamedOnceHoweverManyCallsItMakes() throws Exception {
         String api = url("/api/v1/user");
 
-        AgentJvm.Result r = app().run(UnmanagedClientsApp.class, "url:" + api, "url:" + api, "url:" + api,
-                "jdk:" + api, "url:" + api);
+        AgentJvm.Result r = app().run(
+                        UnmanagedClientsApp.class,
+                        "url:" + api,
+                        "url:" + api,
+                        "url:" + api,
+                        "jdk:" + api,
+                        "url:" + api);
 
         assertThat(r.exitCode).as(r.toString()).isZero();
-        assertThat(r.stdout).containsExactly("STATUS 401 {\"message\":\"OAuth invalid token\"}",
-                "STATUS 401 {\"message\":\"OAuth invalid token\"}", "STATUS 401 {\"message\":\"OAuth invalid token\"}",
-                "STATUS 200 user", "STATUS 401 {\"message\":\"OAuth invalid token\"}");
-        assertThat(warningsAbout(r, "HttpURLConnection")).as(r.toString()).singleElement().asString()
-                .contains("a call to " + origin() + " went out through HttpURLConnection, which the agent does not manage")
+        assertThat(r.stdout)
+                .containsExactly(
+                        "STATUS 401 {\"message\":\"OAuth invalid token\"}",
+                        "STATUS 401 {\"message\":\"OAuth invalid token\"}",
+                        "STATUS 401 {\"message\":\"OAuth invalid token\"}",
+                        "STATUS 200 user",
+                        "STATUS 401 {\"message\":\"OAuth invalid token\"}");
+        assertThat(warningsAbout(r, "HttpURLConnection"))
+                .as(r.toString())
+                .singleElement()
+                .asString()
+                .contains("a call to " + origin()
+                        + " went out through HttpURLConnection, which the agent does not manage")
                 .contains("no bearer token, no refresh, no back-off on rate limits and no spans")
                 .contains("java.net.http.HttpClient, OkHttp, Reactor Netty or Apache HttpClient 5")
                 .contains("apiwarden.instrumentation.unmanaged-warnings.enabled=false")
                 .doesNotContain("/api/v1/user");
-        assertThat(r.agentLog()).as("no other warning").filteredOn(l -> l.contains(" WARN ")).hasSize(1);
+        assertThat(r.agentLog())
+                .as("no other warning")
+                .filteredOn(l -> l.contains(" WARN "))
+                .hasSize(1);
         // The unmanaged calls went as the app sent them; the managed one carried the token.
-        assertThat(this.api.apiRequests).extracting(q -> q.getHeaders().get("Authorization"))
+        assertThat(this.api.apiRequests)
+                .extracting(q -> q.getHeaders().get("Authorization"))
                 .containsExactly(null, null, null, "Bearer " + TOKEN, null);
         assertThat(r.all()).doesNotContain(TOKEN, REFRESH_TOKEN);
     }
@@ -113,11 +140,22 @@ class UnmanagedClientWarningIT extends AgainstFakeApi {
     void callsToOtherOriginsAndToPathsOutsideTheApiAreNeverWarnedAbout() throws Exception {
         String other = elsewhere.url("/api/v1/user").toString();
 
-        AgentJvm.Result r = app().run(UnmanagedClientsApp.class, "url:" + other, "apache4:" + other, "url:" + url("/other"),
-                "apache4:" + url("/other"), "url:" + other);
+        AgentJvm.Result r = app().run(
+                        UnmanagedClientsApp.class,
+                        "url:" + other,
+                        "apache4:" + other,
+                        "url:" + url("/other"),
+                        "apache4:" + url("/other"),
+                        "url:" + other);
 
-        assertThat(r.stdout).as(r.toString()).containsExactly("STATUS 200 elsewhere", "STATUS 200 elsewhere", "STATUS 200 other",
-                "STATUS 200 other", "STATUS 200 elsewhere");
+        assertThat(r.stdout)
+                .as(r.toString())
+                .containsExactly(
+                        "STATUS 200 elsewhere",
+                        "STATUS 200 elsewhere",
+                        "STATUS 200 other",
+                        "STATUS 200 other",
+                        "STATUS 200 elsewhere");
         assertThat(r.agentLog()).as(r.toString()).noneMatch(l -> l.contains(" WARN "));
     }
 
@@ -125,13 +163,21 @@ class UnmanagedClientWarningIT extends AgainstFakeApi {
     void eachUnmanagedClientIsNamedOnceInItsOwnWarning() throws Exception {
         String api = url("/api/v1/user");
 
-        AgentJvm.Result r = app().run(UnmanagedClientsApp.class, "apache4:" + url("/other"), "apache4:" + api, "apache4:" + api,
-                "url:" + api, "apache4:" + api, "url:" + api);
+        AgentJvm.Result r = app().run(
+                        UnmanagedClientsApp.class,
+                        "apache4:" + url("/other"),
+                        "apache4:" + api,
+                        "apache4:" + api,
+                        "url:" + api,
+                        "apache4:" + api,
+                        "url:" + api);
 
         assertThat(r.stdout).as(r.toString()).hasSize(6);
         assertThat(warningsAbout(r, "Apache HttpClient 4")).as(r.toString()).hasSize(1);
         assertThat(warningsAbout(r, "HttpURLConnection")).as(r.toString()).hasSize(1);
-        assertThat(this.api.apiRequests).hasSize(5).allSatisfy(q -> assertThat(q.getHeaders().get("Authorization")).isNull());
+        assertThat(this.api.apiRequests)
+                .hasSize(5)
+                .allSatisfy(q -> assertThat(q.getHeaders().get("Authorization")).isNull());
         assertThat(r.all()).doesNotContain(TOKEN, REFRESH_TOKEN);
     }
 
@@ -149,13 +195,18 @@ class UnmanagedClientWarningIT extends AgainstFakeApi {
     @Test
     void theLogNamesOnlyTheManagedClientsTheAppBuilds() throws Exception {
         AgentJvm.Result unmanagedOnly = app().run(UnmanagedClientsApp.class, "url:" + url("/other"));
-        AgentJvm.Result withJdkClient = app().run(UnmanagedClientsApp.class, "jdk:" + url("/other"), "jdk:" + url("/other"));
+        AgentJvm.Result withJdkClient =
+                app().run(UnmanagedClientsApp.class, "jdk:" + url("/other"), "jdk:" + url("/other"));
 
-        assertThat(unmanagedOnly.agentLog()).as(unmanagedOnly.toString()).singleElement().asString()
+        assertThat(unmanagedOnly.agentLog())
+                .as(unmanagedOnly.toString())
+                .singleElement()
+                .asString()
                 .endsWith(" INFO installed for calls to " + url("/api/v1"));
         assertThat(withJdkClient.agentLog()).as(withJdkClient.toString()).hasSize(2);
         assertThat(withJdkClient.agentLog().get(1))
-                .endsWith(" INFO managing calls to " + url("/api/v1") + " through java.net.http.HttpClient (the app built its first client)");
+                .endsWith(" INFO managing calls to " + url("/api/v1")
+                        + " through java.net.http.HttpClient (the app built its first client)");
     }
 
     private String origin() {

@@ -1,11 +1,10 @@
 package io.apiwarden.telemetry;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Clock;
@@ -14,8 +13,8 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * The agent's OpenTelemetry SDK, built by autoconfiguration through {@link ExportGuard}, with its
@@ -27,11 +26,14 @@ class ExportGuardTest {
     private final List<String> infos = new CopyOnWriteArrayList<>();
     private final CountDownLatch warned = new CountDownLatch(1);
     private final List<Integer> inFlightWhenWarned = new CopyOnWriteArrayList<>();
-    private final ExportGuard guard = new ExportGuard(Clock.systemUTC(), line -> {
-        warnings.add(line);
-        inFlightWhenWarned.add(inFlight());
-        warned.countDown();
-    }, infos::add);
+    private final ExportGuard guard = new ExportGuard(
+            Clock.systemUTC(),
+            line -> {
+                warnings.add(line);
+                inFlightWhenWarned.add(inFlight());
+                warned.countDown();
+            },
+            infos::add);
     private String endpoint = "http://127.0.0.1:" + portWithNothingListening();
     private OpenTelemetrySdk sdk;
 
@@ -52,10 +54,16 @@ class ExportGuardTest {
 
         boolean stoppedWithinTheLimit = exit();
 
-        // With the exporter's retries on, its second attempt comes ~1 s after the refusal: the limit would end the wait.
-        assertThat(stoppedWithinTheLimit).as("the SDK stopped before the exit's limit ended the wait").isTrue();
-        assertThat(warnings).singleElement().asString()
-                .startsWith("3 spans dropped at exit, not sent to " + endpoint + "/v1/traces: nothing is listening there (connection refused)")
+        // With the exporter's retries on, its second attempt comes ~1 s after the refusal: the limit would end the
+        // wait.
+        assertThat(stoppedWithinTheLimit)
+                .as("the SDK stopped before the exit's limit ended the wait")
+                .isTrue();
+        assertThat(warnings)
+                .singleElement()
+                .asString()
+                .startsWith("3 spans dropped at exit, not sent to " + endpoint
+                        + "/v1/traces: nothing is listening there (connection refused)")
                 .contains("otel.exporter.otlp.endpoint", "otel.traces.exporter=none");
         assertThat(infos).isEmpty();
     }
@@ -63,15 +71,17 @@ class ExportGuardTest {
     @Test
     void aListenerThatHangsUpOnEveryExportIsNotRetriedAtExit() throws Exception {
         try (ServerSocket hangsUp = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
-            Thread acceptor = new Thread(() -> {
-                while (!hangsUp.isClosed()) {
-                    try {
-                        hangsUp.accept().close();
-                    } catch (IOException closed) {
-                        // the test is over
-                    }
-                }
-            }, "hangs-up");
+            Thread acceptor = new Thread(
+                    () -> {
+                        while (!hangsUp.isClosed()) {
+                            try {
+                                hangsUp.accept().close();
+                            } catch (IOException closed) {
+                                // the test is over
+                            }
+                        }
+                    },
+                    "hangs-up");
             acceptor.setDaemon(true);
             acceptor.start();
             endpoint = "http://127.0.0.1:" + hangsUp.getLocalPort();
@@ -81,9 +91,14 @@ class ExportGuardTest {
             boolean stoppedWithinTheLimit = exit();
 
             // The connection is taken, so the span is offered; the exporter's retry would come ~1 s after the hang-up.
-            assertThat(stoppedWithinTheLimit).as("the SDK stopped before the exit's limit ended the wait").isTrue();
-            assertThat(warnings).singleElement().asString()
-                    .startsWith("1 span dropped at exit, not sent to " + endpoint + "/v1/traces: the connection failed");
+            assertThat(stoppedWithinTheLimit)
+                    .as("the SDK stopped before the exit's limit ended the wait")
+                    .isTrue();
+            assertThat(warnings)
+                    .singleElement()
+                    .asString()
+                    .startsWith(
+                            "1 span dropped at exit, not sent to " + endpoint + "/v1/traces: the connection failed");
         }
     }
 
@@ -93,20 +108,30 @@ class ExportGuardTest {
         tracer.spanBuilder("first").startSpan().end();
 
         assertThat(warned.await(30, TimeUnit.SECONDS)).as("a warning").isTrue();
-        assertThat(warnings).singleElement().asString()
-                .startsWith("spans could not be sent to " + endpoint + "/v1/traces: nothing is listening there (connection refused)")
+        assertThat(warnings)
+                .singleElement()
+                .asString()
+                .startsWith("spans could not be sent to " + endpoint
+                        + "/v1/traces: nothing is listening there (connection refused)")
                 .contains("otel.exporter.otlp.endpoint", "otel.traces.exporter=none");
-        assertThat(inFlightWhenWarned).as("said while the exporter was still retrying, not after").containsExactly(1);
+        assertThat(inFlightWhenWarned)
+                .as("said while the exporter was still retrying, not after")
+                .containsExactly(1);
 
         // Queued behind the export that is retrying.
         tracer.spanBuilder("second").startSpan().end();
         tracer.spanBuilder("third").startSpan().end();
         boolean stoppedWithinTheLimit = exit();
 
-        assertThat(stoppedWithinTheLimit).as("the SDK stopped before the exit's limit ended the wait").isTrue();
+        assertThat(stoppedWithinTheLimit)
+                .as("the SDK stopped before the exit's limit ended the wait")
+                .isTrue();
         assertThat(warnings).as("the warning is said once").hasSize(1);
-        assertThat(infos).singleElement().asString()
-                .startsWith("3 spans dropped at exit, not sent to " + endpoint + "/v1/traces: nothing is listening there");
+        assertThat(infos)
+                .singleElement()
+                .asString()
+                .startsWith(
+                        "3 spans dropped at exit, not sent to " + endpoint + "/v1/traces: nothing is listening there");
     }
 
     /** The guard's exit, which stops the SDK: nothing left for {@link #stop()}. */
@@ -122,8 +147,10 @@ class ExportGuardTest {
         properties.put("otel.exporter.otlp.protocol", "http/protobuf");
         properties.put("otel.metrics.exporter", "none");
         properties.put("otel.logs.exporter", "none");
-        sdk = guard.install(AutoConfiguredOpenTelemetrySdk.builder()).addPropertiesSupplier(() -> properties)
-                .build().getOpenTelemetrySdk();
+        sdk = guard.install(AutoConfiguredOpenTelemetrySdk.builder())
+                .addPropertiesSupplier(() -> properties)
+                .build()
+                .getOpenTelemetrySdk();
         return sdk;
     }
 

@@ -1,5 +1,7 @@
 package io.apiwarden.telemetry;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.apiwarden.core.call.Decision;
 import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.telemetry.AttemptObserver;
@@ -12,17 +14,14 @@ import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 /** What the spans and meters say of the global rate limit: the headers read, and the throttled gauge. */
 class OtelTelemetryTest {
@@ -30,10 +29,12 @@ class OtelTelemetryTest {
 
     private final List<SpanData> spans = new CopyOnWriteArrayList<>();
     private final SdkTracerProvider tracing = SdkTracerProvider.builder()
-            .addSpanProcessor(SimpleSpanProcessor.create(new Collecting(spans))).build();
+            .addSpanProcessor(SimpleSpanProcessor.create(new Collecting(spans)))
+            .build();
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private final MutableClock clock = new MutableClock(NOW);
-    private final OtelTelemetry telemetry = new OtelTelemetry(tracing.get("test"), meters, List.of("X-Request-Id"), clock);
+    private final OtelTelemetry telemetry =
+            new OtelTelemetry(tracing.get("test"), meters, List.of("X-Request-Id"), clock);
 
     @AfterEach
     void close() {
@@ -49,17 +50,28 @@ class OtelTelemetryTest {
 
         CallObserver call = telemetry.call("GET", "https://api.example.com/v1/user", "api.example.com", 443);
         AttemptObserver attempt = call.attempt(false);
-        attempt.response(429, "HTTP/1.1", name -> headers.getOrDefault(name.toLowerCase(java.util.Locale.ROOT), List.of()),
+        attempt.response(
+                429,
+                "HTTP/1.1",
+                name -> headers.getOrDefault(name.toLowerCase(java.util.Locale.ROOT), List.of()),
                 Verdict.GLOBAL_RATE_LIMIT);
         attempt.decided(Decision.returnToApp(), "2");
         call.end(429, Verdict.GLOBAL_RATE_LIMIT, null);
 
-        SpanData attemptSpan = spans.stream().filter(s -> s.getParentSpanContext().isValid()).findFirst().orElseThrow();
-        assertThat(attemptSpan.getAttributes().get(AttributeKey.stringKey("apiwarden.ratelimit.headers"))).isEqualTo("ratelimit");
-        assertThat(attemptSpan.getAttributes().get(AttributeKey.longKey("apiwarden.ratelimit.limit"))).isEqualTo(100L);
-        assertThat(attemptSpan.getAttributes().get(AttributeKey.longKey("apiwarden.ratelimit.remaining"))).isZero();
-        assertThat(attemptSpan.getAttributes().get(AttributeKey.longKey("apiwarden.ratelimit.reset_ms"))).isEqualTo(2000L);
-        assertThat(attemptSpan.getAttributes().get(AttributeKey.longKey("apiwarden.ratelimit.retry_after_ms"))).isEqualTo(2000L);
+        SpanData attemptSpan = spans.stream()
+                .filter(s -> s.getParentSpanContext().isValid())
+                .findFirst()
+                .orElseThrow();
+        assertThat(attemptSpan.getAttributes().get(AttributeKey.stringKey("apiwarden.ratelimit.headers")))
+                .isEqualTo("ratelimit");
+        assertThat(attemptSpan.getAttributes().get(AttributeKey.longKey("apiwarden.ratelimit.limit")))
+                .isEqualTo(100L);
+        assertThat(attemptSpan.getAttributes().get(AttributeKey.longKey("apiwarden.ratelimit.remaining")))
+                .isZero();
+        assertThat(attemptSpan.getAttributes().get(AttributeKey.longKey("apiwarden.ratelimit.reset_ms")))
+                .isEqualTo(2000L);
+        assertThat(attemptSpan.getAttributes().get(AttributeKey.longKey("apiwarden.ratelimit.retry_after_ms")))
+                .isEqualTo(2000L);
     }
 
     @Test
@@ -70,7 +82,8 @@ class OtelTelemetryTest {
         attempt.decided(Decision.returnToApp(), null);
         call.end(200, Verdict.SUCCESS, null);
 
-        assertThat(spans).hasSize(2).allSatisfy(s -> assertThat(s.getAttributes().asMap().keySet())
+        assertThat(spans).hasSize(2).allSatisfy(s -> assertThat(
+                        s.getAttributes().asMap().keySet())
                 .noneMatch(k -> k.getKey().startsWith("apiwarden.ratelimit.")));
     }
 

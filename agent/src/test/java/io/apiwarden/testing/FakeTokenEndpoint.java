@@ -4,7 +4,6 @@ import io.apiwarden.core.token.Grant;
 import io.apiwarden.core.token.TokenEndpoint;
 import io.apiwarden.core.token.TokenGrant;
 import io.apiwarden.core.token.TokenRefreshException;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +24,7 @@ public final class FakeTokenEndpoint implements TokenEndpoint {
     private volatile boolean hold;
     /** Under strict rotation, the one refresh token the service still accepts; null when any is accepted. */
     private String validRefreshToken;
+
     private final AtomicInteger invalidGrants = new AtomicInteger();
     private volatile Grant grant = Grant.refreshToken(null);
 

@@ -1,7 +1,6 @@
 package io.apiwarden.testing;
 
 import io.apiwarden.core.time.DelayScheduler;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,7 +51,7 @@ public final class RecordingScheduler implements DelayScheduler {
         if (runImmediately) {
             clock.advance(delay);
             task.run();
-            return () -> { };
+            return () -> {};
         }
         Task t = new Task(delay, task);
         synchronized (this) {

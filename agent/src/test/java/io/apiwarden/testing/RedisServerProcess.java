@@ -35,6 +35,7 @@ public final class RedisServerProcess implements AutoCloseable {
     private static final Duration READY_WITHIN = Duration.ofSeconds(20);
     /** Redis exits within milliseconds of SIGTERM when it saves nothing. */
     private static final Duration EXIT_WITHIN = Duration.ofSeconds(10);
+
     private static Path binary;
     /** Servers still running, killed when the test JVM exits however the tests ended. */
     private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
@@ -120,14 +121,27 @@ public final class RedisServerProcess implements AutoCloseable {
     }
 
     private void launch() throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(Arrays.asList(binary().toString(),
-                "--port", Integer.toString(port), "--bind", "127.0.0.1",
+        List<String> command = new ArrayList<>(Arrays.asList(
+                binary().toString(),
+                "--port",
+                Integer.toString(port),
+                "--bind",
+                "127.0.0.1",
                 // Nothing written to disk: each start is an empty server, and a kill loses nothing the test needs.
-                "--save", "", "--appendonly", "no", "--dir", dir.toString(), "--daemonize", "no"));
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                dir.toString(),
+                "--daemonize",
+                "no"));
         command.addAll(extraArgs);
         Path log = dir.resolve("redis.log");
-        process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .start();
         LIVE.add(process);
         process.onExit().thenAccept(LIVE::remove);
         awaitReady(log);
@@ -138,7 +152,8 @@ public final class RedisServerProcess implements AutoCloseable {
         long deadline = System.nanoTime() + READY_WITHIN.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
-                throw new IllegalStateException("redis-server exited with " + process.exitValue() + ":\n" + Files.readString(log));
+                throw new IllegalStateException(
+                        "redis-server exited with " + process.exitValue() + ":\n" + Files.readString(log));
             }
             if (answersPing()) {
                 return;
@@ -146,7 +161,8 @@ public final class RedisServerProcess implements AutoCloseable {
             Thread.sleep(10);
         }
         process.destroyForcibly();
-        throw new IllegalStateException("redis-server did not answer within " + READY_WITHIN + ":\n" + Files.readString(log));
+        throw new IllegalStateException(
+                "redis-server did not answer within " + READY_WITHIN + ":\n" + Files.readString(log));
     }
 
     private boolean answersPing() {
@@ -190,13 +206,15 @@ public final class RedisServerProcess implements AutoCloseable {
         file.toFile().deleteOnExit();
         try (InputStream in = RedisServerProcess.class.getResourceAsStream("/" + resource)) {
             if (in == null) {
-                throw new IllegalStateException(resource + " is not on the test class path: is embedded-redis a test dependency?");
+                throw new IllegalStateException(
+                        resource + " is not on the test class path: is embedded-redis a test dependency?");
             }
             Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
         }
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwx------"));
         if (!Files.isExecutable(file)) {
-            throw new IllegalStateException(file + " is not executable after extraction (is " + dir.getParent() + " mounted noexec?)");
+            throw new IllegalStateException(
+                    file + " is not executable after extraction (is " + dir.getParent() + " mounted noexec?)");
         }
         return binary = file;
     }
@@ -223,7 +241,8 @@ public final class RedisServerProcess implements AutoCloseable {
                 return candidate;
             }
         }
-        throw new IllegalStateException("no redis-server for " + System.getProperty("os.name") + " " + System.getProperty("os.arch")
-                + " in embedded-redis, and none on the PATH: install one or set -Dapiwarden.test.redis-server");
+        throw new IllegalStateException(
+                "no redis-server for " + System.getProperty("os.name") + " " + System.getProperty("os.arch")
+                        + " in embedded-redis, and none on the PATH: install one or set -Dapiwarden.test.redis-server");
     }
 }

@@ -1,15 +1,14 @@
 package io.apiwarden.testing;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.file.Files;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /** The test harness itself: an executable binary, a server that answers, dies on SIGKILL, comes back on its port, and shuts down cleanly. */
 class RedisServerProcessTest {

@@ -71,7 +71,9 @@ public final class ScriptedRedisServer implements AutoCloseable {
     }
 
     private void serve(Socket s) {
-        try (s; InputStream in = new BufferedInputStream(s.getInputStream()); OutputStream out = s.getOutputStream()) {
+        try (s;
+                InputStream in = new BufferedInputStream(s.getInputStream());
+                OutputStream out = s.getOutputStream()) {
             while (true) {
                 List<String> command = readCommand(in);
                 if (command == null) {

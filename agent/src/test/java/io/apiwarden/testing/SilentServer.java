@@ -18,15 +18,17 @@ public final class SilentServer implements AutoCloseable {
 
     public SilentServer() throws IOException {
         listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        acceptor = new Thread(() -> {
-            try {
-                while (true) {
-                    accepted.add(listener.accept());
-                }
-            } catch (IOException closed) {
-                // close() ends the loop
-            }
-        }, "silent-server");
+        acceptor = new Thread(
+                () -> {
+                    try {
+                        while (true) {
+                            accepted.add(listener.accept());
+                        }
+                    } catch (IOException closed) {
+                        // close() ends the loop
+                    }
+                },
+                "silent-server");
         acceptor.setDaemon(true);
         acceptor.start();
     }

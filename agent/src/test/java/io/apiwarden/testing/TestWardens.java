@@ -5,15 +5,13 @@ import io.apiwarden.core.config.ConfigException;
 import io.apiwarden.core.config.WardenConfig;
 import io.apiwarden.core.time.DelayScheduler;
 import io.apiwarden.core.token.TokenEndpoint;
-
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
 
 /** Builds configurations and runtimes for tests from property maps. */
 public final class TestWardens {
-    private TestWardens() {
-    }
+    private TestWardens() {}
 
     /** Parses {@code keyValues} (key, value, key, value...) as system properties, with no environment. */
     public static WardenConfig config(String... keyValues) {

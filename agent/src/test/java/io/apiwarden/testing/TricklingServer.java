@@ -43,7 +43,8 @@ public final class TricklingServer implements AutoCloseable {
     }
 
     private void trickle(Socket s) {
-        try (s; OutputStream out = s.getOutputStream()) {
+        try (s;
+                OutputStream out = s.getOutputStream()) {
             out.write("+".getBytes(StandardCharsets.US_ASCII));
             while (!listener.isClosed()) {
                 out.flush();

@@ -1,7 +1,6 @@
 package io.apiwarden.testing;
 
 import io.apiwarden.core.time.DelayScheduler;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -44,8 +43,10 @@ public final class VirtualTimeScheduler implements DelayScheduler {
         while (true) {
             Task next;
             synchronized (this) {
-                next = tasks.stream().filter(t -> !t.at.isAfter(end))
-                        .min(Comparator.comparing((Task t) -> t.at).thenComparingLong(t -> t.seq)).orElse(null);
+                next = tasks.stream()
+                        .filter(t -> !t.at.isAfter(end))
+                        .min(Comparator.comparing((Task t) -> t.at).thenComparingLong(t -> t.seq))
+                        .orElse(null);
                 if (next == null) {
                     break;
                 }

@@ -5,8 +5,7 @@ package io.apiwarden.unmanaged;
  * public interfaces, on classes that are not public themselves (as many of the libraries' are).
  */
 final class Shapes {
-    private Shapes() {
-    }
+    private Shapes() {}
 
     public interface HttpHostLike {
         String getSchemeName();

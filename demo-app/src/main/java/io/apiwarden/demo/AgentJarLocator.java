@@ -20,6 +20,7 @@ final class AgentJarLocator {
     static final String AGENT_JAR_IN_PROJECT = "agent/target/apiwarden-agent.jar";
     /** The demo jar lives in {@code demo-app/target}: two levels below the project root. */
     static final String AGENT_JAR_FROM_DEMO_JAR_DIR = "../../" + AGENT_JAR_IN_PROJECT;
+
     static final String BUILD_HINT = "build it from the project root with ./mvnw -q -DskipTests package";
 
     /** The agent jar cannot be found; the message lists where it was looked for and what to do. */
@@ -31,8 +32,7 @@ final class AgentJarLocator {
         }
     }
 
-    private AgentJarLocator() {
-    }
+    private AgentJarLocator() {}
 
     /**
      * @param explicitPath   the value of {@link #AGENT_JAR_PROPERTY}, or null
@@ -51,7 +51,10 @@ final class AgentJarLocator {
         List<Path> candidates = new ArrayList<>();
         candidates.add(workingDir.resolve(AGENT_JAR_IN_PROJECT).normalize());
         if (demoCodeSource != null && demoCodeSource.getParent() != null) {
-            candidates.add(demoCodeSource.getParent().resolve(AGENT_JAR_FROM_DEMO_JAR_DIR).normalize());
+            candidates.add(demoCodeSource
+                    .getParent()
+                    .resolve(AGENT_JAR_FROM_DEMO_JAR_DIR)
+                    .normalize());
         }
         for (Path candidate : candidates) {
             if (Files.isRegularFile(candidate)) {
@@ -67,7 +70,11 @@ final class AgentJarLocator {
     /** The demo jar when run with {@code java -jar}, or the classes directory when run from a build or IDE. */
     static Path demoCodeSource() {
         try {
-            return Paths.get(AgentJarLocator.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return Paths.get(AgentJarLocator.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
         } catch (URISyntaxException | RuntimeException e) {
             throw new IllegalStateException("cannot tell where the demo's classes are loaded from: " + e, e);
         }

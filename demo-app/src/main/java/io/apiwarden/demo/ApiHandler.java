@@ -3,7 +3,6 @@ package io.apiwarden.demo;
 import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-
 import java.io.IOException;
 import java.util.Locale;
 
@@ -74,10 +73,12 @@ final class ApiHandler implements HttpHandler {
             } else if (authenticated(exchange)) {
                 // Issued tokens never carry admin rights: the "valid but insufficient permissions" case.
                 counters.recordForbidden();
-                exchange.getResponseHeaders().set("WWW-Authenticate",
-                        "Bearer realm=\"" + REALM + "\", error=\"insufficient_scope\", scope=\"admin\"");
-                Exchanges.sendJson(exchange, 403,
-                        Exchanges.json("message", INVALID_TOKEN, "reason", "insufficient permissions"));
+                exchange.getResponseHeaders()
+                        .set(
+                                "WWW-Authenticate",
+                                "Bearer realm=\"" + REALM + "\", error=\"insufficient_scope\", scope=\"admin\"");
+                Exchanges.sendJson(
+                        exchange, 403, Exchanges.json("message", INVALID_TOKEN, "reason", "insufficient permissions"));
             }
         } else {
             Exchanges.sendNotFound(exchange);
@@ -86,15 +87,20 @@ final class ApiHandler implements HttpHandler {
 
     /** True for a valid bearer token; otherwise answers 401 and returns false. */
     private boolean authenticated(HttpExchange exchange) throws IOException {
-        TokenStore.Check check = tokens.check(bearerToken(exchange.getRequestHeaders().getFirst("Authorization")));
+        TokenStore.Check check =
+                tokens.check(bearerToken(exchange.getRequestHeaders().getFirst("Authorization")));
         if (check == TokenStore.Check.VALID) {
             return true;
         }
         counters.recordUnauthorized();
         // RFC 6750 section 3.1: invalid_token for an expired or malformed token. A missing or non-Bearer
         // credential is treated as malformed too, as the spec names only the three conditions.
-        exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"" + REALM
-                + "\", error=\"invalid_token\", error_description=\"The access token is " + check.reason + "\"");
+        exchange.getResponseHeaders()
+                .set(
+                        "WWW-Authenticate",
+                        "Bearer realm=\"" + REALM
+                                + "\", error=\"invalid_token\", error_description=\"The access token is " + check.reason
+                                + "\"");
         Exchanges.sendJson(exchange, 401, Exchanges.json("message", INVALID_TOKEN, "reason", check.reason));
         return false;
     }

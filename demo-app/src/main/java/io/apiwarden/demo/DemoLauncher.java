@@ -32,6 +32,7 @@ public final class DemoLauncher {
     static final Duration TOKEN_LIFETIME = Duration.ofSeconds(3);
     /** The program's burst of ten calls exceeds six per window; its second phase stays within. */
     static final int RATE_LIMIT = 6;
+
     static final Duration RATE_LIMIT_WINDOW = Duration.ofSeconds(2);
     /** One second: Retry-After is whole seconds, so this is the shortest throttle a client can be told. */
     static final Duration THROTTLE_PERIOD = Duration.ofSeconds(1);
@@ -81,8 +82,10 @@ public final class DemoLauncher {
     private volatile int spansSeen;
     /** From the call spans: calls that waited for a rate limit, and the waits in all. */
     private volatile int callsThatWaited;
+
     private volatile long waitedMillis;
-    private static final java.util.regex.Pattern WAITED = java.util.regex.Pattern.compile("apiwarden\\.waited_ms=(\\d+)");
+    private static final java.util.regex.Pattern WAITED =
+            java.util.regex.Pattern.compile("apiwarden\\.waited_ms=(\\d+)");
 
     DemoLauncher(Path agentJar, Path demoClassPath, PrintStream out) {
         this.agentJar = agentJar;
@@ -102,8 +105,10 @@ public final class DemoLauncher {
         int exitCode;
         try {
             Path codeSource = AgentJarLocator.demoCodeSource();
-            Path agentJar = AgentJarLocator.locate(System.getProperty(AgentJarLocator.AGENT_JAR_PROPERTY),
-                    Paths.get("").toAbsolutePath(), codeSource);
+            Path agentJar = AgentJarLocator.locate(
+                    System.getProperty(AgentJarLocator.AGENT_JAR_PROPERTY),
+                    Paths.get("").toAbsolutePath(),
+                    codeSource);
             exitCode = new DemoLauncher(agentJar, codeSource, System.out).run().exitCode;
         } catch (AgentJarLocator.AgentJarNotFoundException e) {
             System.err.println("demo: " + e.getMessage());
@@ -180,7 +185,8 @@ public final class DemoLauncher {
     }
 
     List<String> command(SimulatedApi api, Path accessTokenFile, Path refreshTokenFile) {
-        boolean windows = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows");
+        boolean windows =
+                System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows");
         Path java = Paths.get(System.getProperty("java.home"), "bin", windows ? "java.exe" : "java");
         List<String> command = new ArrayList<>();
         command.add(java.toString());
@@ -190,7 +196,8 @@ public final class DemoLauncher {
         command.add("-Dapiwarden.access-token-file=" + accessTokenFile);
         command.add("-Dapiwarden.refresh-token-file=" + refreshTokenFile);
         command.add("-Dapiwarden.backoff.initial-delay=" + BACKOFF_INITIAL_DELAY);
-        command.add("-D" + DemoProgram.EXPIRY_WAIT_PROPERTY + "=" + TOKEN_LIFETIME.plus(EXPIRY_MARGIN).toMillis());
+        command.add("-D" + DemoProgram.EXPIRY_WAIT_PROPERTY + "="
+                + TOKEN_LIFETIME.plus(EXPIRY_MARGIN).toMillis());
         command.add("-Dotel.service.name=apiwarden-demo");
         if (tracesToConsole()) {
             command.add("-Dotel.traces.exporter=console");
@@ -233,7 +240,8 @@ public final class DemoLauncher {
         try (BufferedReader lines = new BufferedReader(new InputStreamReader(app.getInputStream(), charset))) {
             String line;
             while ((line = lines.readLine()) != null) {
-                // The console exporter logs each span as two lines: a java.util.logging header, then "INFO: 'name' : ...".
+                // The console exporter logs each span as two lines: a java.util.logging header, then "INFO: 'name' :
+                // ...".
                 if (line.contains("LoggingSpanExporter export")) {
                     continue;
                 }
@@ -258,27 +266,38 @@ public final class DemoLauncher {
     private void printReport(SimulatedApi api, Path refreshTokenFile, int exitCode) throws IOException {
         ApiCounters c = api.counters();
         String fileState = Files.isRegularFile(refreshTokenFile)
-                && new String(Files.readAllBytes(refreshTokenFile), StandardCharsets.UTF_8).trim()
-                        .equals(api.currentRefreshToken())
-                ? "holds the latest rotated refresh token" : "does not hold the latest refresh token";
+                        && new String(Files.readAllBytes(refreshTokenFile), StandardCharsets.UTF_8)
+                                .trim()
+                                .equals(api.currentRefreshToken())
+                ? "holds the latest rotated refresh token"
+                : "does not hold the latest refresh token";
         out.println();
         out.println("demo report (counted by the simulated API)");
         out.println("  requests to the API      : " + c.apiRequests() + " (the app's calls and the agent's resends)");
-        out.println("  token requests           : " + c.tokenRequests() + " (" + c.tokensIssued() + " answered with a token)");
-        out.println("  token refreshes          : " + c.tokensIssued() + " (the app started with an expired token; every new one was a refresh)");
+        out.println("  token requests           : " + c.tokenRequests() + " (" + c.tokensIssued()
+                + " answered with a token)");
+        out.println("  token refreshes          : " + c.tokensIssued()
+                + " (the app started with an expired token; every new one was a refresh)");
         out.println("  401 OAuth invalid token  : " + c.unauthorized());
         out.println("  429 rate limit exceeded  : " + c.rateLimited());
-        out.println("  back-off waits           : " + (tracesToConsole()
-                ? callsThatWaited + " calls waited, " + waitedMillis + " ms in all (from the call spans' apiwarden.waited_ms)"
-                : "see apiwarden.waited_ms on the call spans in your tracing backend"));
-        out.println("  502/504 from the proxy   : " + c.proxyErrors() + " (the proxy's, not the app's: the agent leaves them to the app)");
-        out.println("  traces                   : " + (tracesToConsole()
-                ? spansSeen + " spans printed by the console exporter (" + Math.min(spansSeen, SPANS_SHOWN) + " shown above);"
-                        + " set OTEL_EXPORTER_OTLP_ENDPOINT=http://your-collector:4318 to send them to your tracing backend"
-                : "exported as OTEL_* says (" + System.getenv("OTEL_EXPORTER_OTLP_ENDPOINT") + ")"));
+        out.println("  back-off waits           : "
+                + (tracesToConsole()
+                        ? callsThatWaited + " calls waited, " + waitedMillis
+                                + " ms in all (from the call spans' apiwarden.waited_ms)"
+                        : "see apiwarden.waited_ms on the call spans in your tracing backend"));
+        out.println("  502/504 from the proxy   : " + c.proxyErrors()
+                + " (the proxy's, not the app's: the agent leaves them to the app)");
+        out.println("  traces                   : "
+                + (tracesToConsole()
+                        ? spansSeen + " spans printed by the console exporter (" + Math.min(spansSeen, SPANS_SHOWN)
+                                + " shown above);"
+                                + " set OTEL_EXPORTER_OTLP_ENDPOINT=http://your-collector:4318 to send them to your tracing backend"
+                        : "exported as OTEL_* says (" + System.getenv("OTEL_EXPORTER_OTLP_ENDPOINT") + ")"));
         out.println("  refresh-token file       : " + fileState);
-        out.println("  app exit code            : " + exitCode + (exitCode == 0
-                ? " (every call the agent could rescue ended in 200)" : " (a call the agent should have rescued failed; see above)"));
+        out.println("  app exit code            : " + exitCode
+                + (exitCode == 0
+                        ? " (every call the agent could rescue ended in 200)"
+                        : " (a call the agent should have rescued failed; see above)"));
     }
 
     /**
@@ -286,9 +305,12 @@ public final class DemoLauncher {
      * command line, and the agent keeps its state and lock files beside the refresh-token file.
      */
     static Path ownerOnlyFolder() throws IOException {
-        FileAttribute<?>[] ownerOnly = FileSystems.getDefault().supportedFileAttributeViews().contains("posix")
-                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"))}
-                : new FileAttribute<?>[0];
+        FileAttribute<?>[] ownerOnly =
+                FileSystems.getDefault().supportedFileAttributeViews().contains("posix")
+                        ? new FileAttribute<?>[] {
+                            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"))
+                        }
+                        : new FileAttribute<?>[0];
         return Files.createTempDirectory("apiwarden-demo-", ownerOnly);
     }
 

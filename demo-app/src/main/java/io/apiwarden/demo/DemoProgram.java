@@ -30,25 +30,31 @@ public final class DemoProgram {
     static final long DEFAULT_EXPIRY_WAIT_MS = 5_500;
     /** Two sequential calls, then more concurrent ones than a small global limit allows. */
     static final int BURST_SENDS = 2;
+
     static final int BURST_ASYNC_CALLS = 8;
     /** After the pause, one call with send meets the expired token first; the concurrent ones follow. */
     static final int AFTER_PAUSE_ASYNC_CALLS = 3;
     /** Then OkHttp: one execute and two enqueue. */
     static final int OKHTTP_ENQUEUE_CALLS = 2;
-    static final int TOTAL_CALLS = BURST_SENDS + BURST_ASYNC_CALLS + 1 + AFTER_PAUSE_ASYNC_CALLS + 1 + OKHTTP_ENQUEUE_CALLS;
+
+    static final int TOTAL_CALLS =
+            BURST_SENDS + BURST_ASYNC_CALLS + 1 + AFTER_PAUSE_ASYNC_CALLS + 1 + OKHTTP_ENQUEUE_CALLS;
     /** Generous, as the agent may wait through several back-off steps within one call; still ends a hung call. */
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
 
     private final URI userUrl;
     private final Duration expiryWait;
     private final PrintStream out;
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private final HttpClient client =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     private final AtomicInteger callNumbers = new AtomicInteger();
     private final AtomicInteger succeeded = new AtomicInteger();
     /** Calls that a proxy in front of the API failed (502/504 with Via): the agent rightly leaves those to the app. */
     private final AtomicInteger proxyFailed = new AtomicInteger();
     /** Final status classes the app saw ("2xx", "5xx", ...), for the summary. */
-    private final java.util.Map<String, AtomicInteger> statusClasses = new java.util.concurrent.ConcurrentSkipListMap<>();
+    private final java.util.Map<String, AtomicInteger> statusClasses =
+            new java.util.concurrent.ConcurrentSkipListMap<>();
+
     private final okhttp3.OkHttpClient okHttp = new okhttp3.OkHttpClient();
 
     DemoProgram(URI baseUrl, Duration expiryWait, PrintStream out) {
@@ -101,8 +107,13 @@ public final class DemoProgram {
         callWithSend();
         callWithSendAsync(AFTER_PAUSE_ASYNC_CALLS);
         out.println("phase 3: the same API through OkHttp: one execute, then " + OKHTTP_ENQUEUE_CALLS + " enqueue");
-        OkHttpCalls.run(okHttp, userUrl.toString(), OKHTTP_ENQUEUE_CALLS, callNumbers, (number, via, status, requestId) ->
-                record(number, via, status, requestId), this::reportFailure);
+        OkHttpCalls.run(
+                okHttp,
+                userUrl.toString(),
+                OKHTTP_ENQUEUE_CALLS,
+                callNumbers,
+                (number, via, status, requestId) -> record(number, via, status, requestId),
+                this::reportFailure);
         okHttp.dispatcher().executorService().shutdown();
 
         int calls = callNumbers.get();
@@ -144,18 +155,28 @@ public final class DemoProgram {
     }
 
     private HttpRequest userRequest() {
-        return HttpRequest.newBuilder(userUrl).timeout(REQUEST_TIMEOUT).header("Accept", "application/json").GET().build();
+        return HttpRequest.newBuilder(userUrl)
+                .timeout(REQUEST_TIMEOUT)
+                .header("Accept", "application/json")
+                .GET()
+                .build();
     }
 
     /** One line per call; the body is not printed, it is the API's business and not needed to follow the demo. */
     private void report(int number, String via, HttpResponse<String> response) {
-        boolean viaProxy = response.statusCode() >= 500 && response.headers().firstValue("Via").isPresent();
-        record(number, via, response.statusCode() + (viaProxy ? " via proxy" : ""),
+        boolean viaProxy = response.statusCode() >= 500
+                && response.headers().firstValue("Via").isPresent();
+        record(
+                number,
+                via,
+                response.statusCode() + (viaProxy ? " via proxy" : ""),
                 response.headers().firstValue("X-Request-Id").orElse("(none)"));
     }
 
     private void record(int number, String via, String status, String requestId) {
-        statusClasses.computeIfAbsent(status.charAt(0) + "xx", k -> new AtomicInteger()).incrementAndGet();
+        statusClasses
+                .computeIfAbsent(status.charAt(0) + "xx", k -> new AtomicInteger())
+                .incrementAndGet();
         if (status.equals("200")) {
             succeeded.incrementAndGet();
         } else if (status.endsWith("via proxy")) {
@@ -165,7 +186,8 @@ public final class DemoProgram {
     }
 
     void reportFailure(int number, String via, Throwable failure) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        Throwable cause =
+                failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
         out.println("call " + number + " via " + via + " -> failed: " + cause);
     }
 }

@@ -2,7 +2,6 @@ package io.apiwarden.demo;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,8 +13,7 @@ import java.util.UUID;
 final class Exchanges {
     static final String REQUEST_ID_HEADER = "X-Request-Id";
 
-    private Exchanges() {
-    }
+    private Exchanges() {}
 
     /**
      * Gives every response a unique {@code X-Request-Id} (spec section 7, rule 6), turns a handler's
@@ -24,7 +22,8 @@ final class Exchanges {
     static HttpHandler withRequestId(HttpHandler handler) {
         return exchange -> {
             try {
-                exchange.getResponseHeaders().set(REQUEST_ID_HEADER, UUID.randomUUID().toString());
+                exchange.getResponseHeaders()
+                        .set(REQUEST_ID_HEADER, UUID.randomUUID().toString());
                 handler.handle(exchange);
             } catch (IOException | RuntimeException e) {
                 if (exchange.getResponseCode() == -1) {
@@ -37,8 +36,14 @@ final class Exchanges {
     }
 
     static void sendNotFound(HttpExchange exchange) throws IOException {
-        sendJson(exchange, 404, json("message", "Not Found",
-                "hint", "the simulated API serves HEAD /api/v1, GET /api/v1/user and POST /auth/token"));
+        sendJson(
+                exchange,
+                404,
+                json(
+                        "message",
+                        "Not Found",
+                        "hint",
+                        "the simulated API serves HEAD /api/v1, GET /api/v1/user and POST /auth/token"));
     }
 
     static void sendMethodNotAllowed(HttpExchange exchange, String allowed) throws IOException {

@@ -17,11 +17,11 @@ import java.util.concurrent.CompletableFuture;
 public final class FleetProgram {
     /** Three rounds: the first token, then two expiries, each of which the replicas meet together. */
     static final int ROUNDS = 3;
+
     static final int CALLS_PER_ROUND = 5;
     static final String ROUND_WAIT_PROPERTY = "apiwarden.demo.round-wait-ms";
 
-    private FleetProgram() {
-    }
+    private FleetProgram() {}
 
     public static void main(String[] args) throws Exception {
         URI user = URI.create(System.getProperty(DemoProgram.BASE_URL_PROPERTY) + "/user");
@@ -35,7 +35,10 @@ public final class FleetProgram {
             }
             List<CompletableFuture<HttpResponse<String>>> sent = new ArrayList<>();
             for (int i = 0; i < CALLS_PER_ROUND; i++) {
-                sent.add(client.sendAsync(HttpRequest.newBuilder(user).timeout(Duration.ofSeconds(30)).build(),
+                sent.add(client.sendAsync(
+                        HttpRequest.newBuilder(user)
+                                .timeout(Duration.ofSeconds(30))
+                                .build(),
                         HttpResponse.BodyHandlers.ofString()));
             }
             for (CompletableFuture<HttpResponse<String>> call : sent) {

@@ -48,16 +48,21 @@ final class FleetScene {
     }
 
     Result run(Path dir) throws IOException, InterruptedException {
-        SimulatedApi.Settings settings = SimulatedApi.Settings.builder().tokenLifetime(TOKEN_LIFETIME).build();
+        SimulatedApi.Settings settings =
+                SimulatedApi.Settings.builder().tokenLifetime(TOKEN_LIFETIME).build();
         try (SimulatedApi api = new SimulatedApi(settings).start()) {
             Path refreshTokenFile = dir.resolve("fleet-refresh-token");
             Files.write(refreshTokenFile, (api.currentRefreshToken() + "\n").getBytes(StandardCharsets.UTF_8));
             out.println();
-            out.println("fleet: " + REPLICAS + " replicas of one app, one refresh-token file, a token service that rotates"
-                    + " the refresh token on every use (" + settings.tokenLifetime().getSeconds() + " s tokens)");
+            out.println(
+                    "fleet: " + REPLICAS + " replicas of one app, one refresh-token file, a token service that rotates"
+                            + " the refresh token on every use ("
+                            + settings.tokenLifetime().getSeconds() + " s tokens)");
             List<Process> replicas = new ArrayList<>();
             for (int i = 0; i < REPLICAS; i++) {
-                replicas.add(new ProcessBuilder(command(api, refreshTokenFile)).redirectErrorStream(true).start());
+                replicas.add(new ProcessBuilder(command(api, refreshTokenFile))
+                        .redirectErrorStream(true)
+                        .start());
             }
             int allOk = 0;
             for (int i = 0; i < replicas.size(); i++) {
@@ -74,7 +79,8 @@ final class FleetScene {
                     allOk++;
                 }
             }
-            boolean fileCurrent = new String(Files.readAllBytes(refreshTokenFile), StandardCharsets.UTF_8).trim()
+            boolean fileCurrent = new String(Files.readAllBytes(refreshTokenFile), StandardCharsets.UTF_8)
+                    .trim()
                     .equals(api.currentRefreshToken());
             Result result = new Result(api.counters(), allOk, fileCurrent);
             report(result);
@@ -106,10 +112,12 @@ final class FleetScene {
         ApiCounters c = r.counters;
         int expiries = FleetProgram.ROUNDS;
         out.println("fleet report (counted by the simulated API)");
-        out.println("  token requests           : " + c.tokenRequests() + " for " + expiries + " tokens the replicas needed"
-                + " (the first, then one per expiry) across " + REPLICAS + " JVMs");
-        out.println("  invalid_grant refusals   : " + c.grantsRefused() + " (a refresh token used twice: a replica logged out)");
+        out.println("  token requests           : " + c.tokenRequests() + " for " + expiries
+                + " tokens the replicas needed" + " (the first, then one per expiry) across " + REPLICAS + " JVMs");
+        out.println("  invalid_grant refusals   : " + c.grantsRefused()
+                + " (a refresh token used twice: a replica logged out)");
         out.println("  replicas with every call 200: " + r.replicasAllOk + " of " + REPLICAS);
-        out.println("  refresh-token file       : " + (r.fileCurrent ? "holds the latest rotated refresh token" : "is behind the token service"));
+        out.println("  refresh-token file       : "
+                + (r.fileCurrent ? "holds the latest rotated refresh token" : "is behind the token service"));
     }
 }

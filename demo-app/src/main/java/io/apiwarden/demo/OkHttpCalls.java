@@ -1,15 +1,14 @@
 package io.apiwarden.demo;
 
+import java.io.IOException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import okhttp3.Call;
 import okhttp3.Callback;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
-
-import java.io.IOException;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /** The demo's OkHttp calls: plain OkHttp, no interceptor or authenticator of its own. */
 final class OkHttpCalls {
@@ -26,12 +25,15 @@ final class OkHttpCalls {
     /** A whole back-off can take a while; this only stops a hung demo. */
     private static final long WAIT_SECONDS = 60;
 
-    private OkHttpCalls() {
-    }
+    private OkHttpCalls() {}
 
-    static void run(OkHttpClient client, String url, int enqueued, AtomicInteger numbers, Outcome outcome, Failure failure)
+    static void run(
+            OkHttpClient client, String url, int enqueued, AtomicInteger numbers, Outcome outcome, Failure failure)
             throws InterruptedException {
-        Request request = new Request.Builder().url(url).header("Accept", "application/json").build();
+        Request request = new Request.Builder()
+                .url(url)
+                .header("Accept", "application/json")
+                .build();
         int number = numbers.incrementAndGet();
         try (Response r = client.newCall(request).execute()) {
             outcome.record(number, "OkHttp execute", status(r), requestId(r));

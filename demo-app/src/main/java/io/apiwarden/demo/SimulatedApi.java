@@ -1,7 +1,6 @@
 package io.apiwarden.demo;
 
 import com.sun.net.httpserver.HttpServer;
-
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -40,6 +39,7 @@ public final class SimulatedApi implements AutoCloseable {
      * burst of a thousand concurrent callers' connects, and each dropped one retries a second later.
      */
     private static final int ACCEPT_BACKLOG = 1024;
+
     private static final String HOST = "127.0.0.1";
     private static final byte[] HEALTH_BODY = "ok".getBytes(StandardCharsets.US_ASCII);
 
@@ -60,8 +60,8 @@ public final class SimulatedApi implements AutoCloseable {
     public SimulatedApi(Settings settings, Clock clock) {
         this.settings = settings;
         this.tokens = new TokenStore(clock, settings.tokenLifetime());
-        this.rateLimiter = new GlobalRateLimiter(clock, settings.rateLimit(), settings.rateLimitWindow(),
-                settings.throttlePeriod());
+        this.rateLimiter = new GlobalRateLimiter(
+                clock, settings.rateLimit(), settings.rateLimitWindow(), settings.throttlePeriod());
         this.edge = new EdgeProxy(settings.proxyFailEvery(), settings.proxyFailureProbability());
     }
 
@@ -75,9 +75,11 @@ public final class SimulatedApi implements AutoCloseable {
         System.setProperty("sun.net.httpserver.nodelay", "true");
         HttpServer s = HttpServer.create(new InetSocketAddress(HOST, 0), ACCEPT_BACKLOG);
         s.createContext(API_PATH, Exchanges.withRequestId(new ApiHandler(counters, edge, rateLimiter, tokens)));
-        s.createContext(AUTH_PATH, Exchanges.withRequestId(new TokenHandler(counters, tokens, settings.tokenLifetime())));
-        s.createContext(HEALTH_PATH, Exchanges.withRequestId(
-                exchange -> Exchanges.send(exchange, 200, "text/plain", HEALTH_BODY)));
+        s.createContext(
+                AUTH_PATH, Exchanges.withRequestId(new TokenHandler(counters, tokens, settings.tokenLifetime())));
+        s.createContext(
+                HEALTH_PATH,
+                Exchanges.withRequestId(exchange -> Exchanges.send(exchange, 200, "text/plain", HEALTH_BODY)));
         s.createContext("/", Exchanges.withRequestId(Exchanges::sendNotFound));
         AtomicInteger threadNumber = new AtomicInteger();
         executor = Executors.newFixedThreadPool(settings.serverThreads(), task -> {
@@ -241,9 +243,11 @@ public final class SimulatedApi implements AutoCloseable {
         public String toString() {
             boolean faults = proxyFailEvery > 0 || proxyFailureProbability > 0;
             return "token lifetime " + tokenLifetime.toMillis() + " ms, global limit " + rateLimit + " requests per "
-                    + rateLimitWindow.toMillis() + " ms, throttle " + throttlePeriod.toMillis() + " ms, " + (faults
-                    ? "proxy faults every " + proxyFailEvery + "th request, probability " + proxyFailureProbability
-                    : "no proxy faults");
+                    + rateLimitWindow.toMillis() + " ms, throttle " + throttlePeriod.toMillis() + " ms, "
+                    + (faults
+                            ? "proxy faults every " + proxyFailEvery + "th request, probability "
+                                    + proxyFailureProbability
+                            : "no proxy faults");
         }
 
         /** Collects settings; {@link #build()} checks them all. */
@@ -256,8 +260,7 @@ public final class SimulatedApi implements AutoCloseable {
             private int proxyFailEvery = DEFAULT_PROXY_FAIL_EVERY;
             private int serverThreads = DEFAULT_SERVER_THREADS;
 
-            private Builder() {
-            }
+            private Builder() {}
 
             /** Validity of each access token; at least one second, as {@code expires_in} counts whole seconds. */
             public Builder tokenLifetime(Duration lifetime) {
@@ -299,7 +302,8 @@ public final class SimulatedApi implements AutoCloseable {
             public Settings build() {
                 List<String> problems = new ArrayList<>();
                 if (tokenLifetime == null || tokenLifetime.compareTo(Duration.ofSeconds(1)) < 0) {
-                    problems.add("tokenLifetime must be at least 1 s (expires_in is whole seconds), was " + tokenLifetime);
+                    problems.add(
+                            "tokenLifetime must be at least 1 s (expires_in is whole seconds), was " + tokenLifetime);
                 }
                 if (rateLimit < 1) {
                     problems.add("rateLimit must allow at least 1 request per window, was " + rateLimit);

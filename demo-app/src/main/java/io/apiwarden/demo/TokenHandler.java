@@ -2,7 +2,6 @@ package io.apiwarden.demo;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-
 import java.io.IOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -48,7 +47,9 @@ final class TokenHandler implements HttpHandler {
         String contentType = exchange.getRequestHeaders().getFirst("Content-Type");
         if (contentType == null
                 || !contentType.toLowerCase(Locale.ROOT).startsWith("application/x-www-form-urlencoded")) {
-            sendError(exchange, "invalid_request",
+            sendError(
+                    exchange,
+                    "invalid_request",
                     "send the parameters as Content-Type application/x-www-form-urlencoded");
             return;
         }
@@ -64,7 +65,9 @@ final class TokenHandler implements HttpHandler {
         if (grantType == null) {
             sendError(exchange, "invalid_request", "grant_type is missing; send grant_type=refresh_token");
         } else if (!grantType.equals("refresh_token")) {
-            sendError(exchange, "unsupported_grant_type",
+            sendError(
+                    exchange,
+                    "unsupported_grant_type",
                     "grant_type '" + grantType + "' is not supported; only refresh_token is");
         } else if (refreshToken == null || refreshToken.isEmpty()) {
             sendError(exchange, "invalid_request", "refresh_token is missing");
@@ -72,13 +75,19 @@ final class TokenHandler implements HttpHandler {
             Optional<TokenStore.Issued> issued = tokens.refresh(refreshToken);
             if (issued.isPresent()) {
                 counters.recordTokenIssued();
-                Exchanges.sendJson(exchange, 200, "{\"access_token\":" + Exchanges.quote(issued.get().accessToken)
-                        + ",\"token_type\":\"Bearer\",\"expires_in\":" + expiresInSeconds
-                        + ",\"refresh_token\":" + Exchanges.quote(issued.get().refreshToken) + "}");
+                Exchanges.sendJson(
+                        exchange,
+                        200,
+                        "{\"access_token\":" + Exchanges.quote(issued.get().accessToken)
+                                + ",\"token_type\":\"Bearer\",\"expires_in\":" + expiresInSeconds
+                                + ",\"refresh_token\":" + Exchanges.quote(issued.get().refreshToken) + "}");
             } else {
                 counters.recordGrantRefused();
-                sendError(exchange, "invalid_grant", "the refresh token is invalid, revoked or already used:"
-                        + " each refresh rotates it, so use the refresh_token of the latest token response");
+                sendError(
+                        exchange,
+                        "invalid_grant",
+                        "the refresh token is invalid, revoked or already used:"
+                                + " each refresh rotates it, so use the refresh_token of the latest token response");
             }
         }
     }

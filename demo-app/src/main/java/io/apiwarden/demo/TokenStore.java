@@ -20,6 +20,7 @@ import java.util.regex.Pattern;
 final class TokenStore {
     /** 32 random bytes: as hard to guess as real tokens. */
     private static final int TOKEN_BYTES = 32;
+
     private static final String ACCESS_PREFIX = "at_";
     private static final String REFRESH_PREFIX = "rt_";
     /** What an issued access token looks like: the prefix and 43 base64url characters (32 bytes, no padding). */
@@ -27,7 +28,9 @@ final class TokenStore {
 
     /** Why an access token is accepted or not; the reasons are the spec's conditions. */
     enum Check {
-        VALID(null), EXPIRED("expired"), MALFORMED("malformed");
+        VALID(null),
+        EXPIRED("expired"),
+        MALFORMED("malformed");
 
         final String reason;
 
@@ -110,7 +113,8 @@ final class TokenStore {
 
     /** Compares in constant time, as a real server would, so timing does not leak the token. */
     private static boolean sameToken(String presented, String expected) {
-        return presented != null && MessageDigest.isEqual(
-                presented.getBytes(StandardCharsets.UTF_8), expected.getBytes(StandardCharsets.UTF_8));
+        return presented != null
+                && MessageDigest.isEqual(
+                        presented.getBytes(StandardCharsets.UTF_8), expected.getBytes(StandardCharsets.UTF_8));
     }
 }

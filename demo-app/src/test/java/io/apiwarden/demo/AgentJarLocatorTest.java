@@ -1,14 +1,13 @@
 package io.apiwarden.demo;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class AgentJarLocatorTest {
     @TempDir
@@ -35,7 +34,9 @@ class AgentJarLocatorTest {
 
         assertThatThrownBy(() -> AgentJarLocator.locate("missing.jar", project, null))
                 .isInstanceOf(AgentJarLocator.AgentJarNotFoundException.class)
-                .hasMessageContainingAll(project.resolve("missing.jar").toString(), "-Dapiwarden.demo.agent-jar",
+                .hasMessageContainingAll(
+                        project.resolve("missing.jar").toString(),
+                        "-Dapiwarden.demo.agent-jar",
                         "./mvnw -q -DskipTests package");
     }
 
@@ -51,7 +52,8 @@ class AgentJarLocatorTest {
         Path jar = touch(project.resolve("agent/target/apiwarden-agent.jar"));
         Path demoJar = touch(project.resolve("demo-app/target/apiwarden-demo.jar"));
 
-        assertThat(AgentJarLocator.locate(" ", project.resolve("demo-app"), demoJar)).isEqualTo(jar);
+        assertThat(AgentJarLocator.locate(" ", project.resolve("demo-app"), demoJar))
+                .isEqualTo(jar);
     }
 
     @Test
@@ -59,7 +61,8 @@ class AgentJarLocatorTest {
         Path jar = touch(project.resolve("agent/target/apiwarden-agent.jar"));
         Path classes = Files.createDirectories(project.resolve("demo-app/target/classes"));
 
-        assertThat(AgentJarLocator.locate(null, project.resolve("demo-app"), classes)).isEqualTo(jar);
+        assertThat(AgentJarLocator.locate(null, project.resolve("demo-app"), classes))
+                .isEqualTo(jar);
     }
 
     @Test
@@ -69,7 +72,8 @@ class AgentJarLocatorTest {
         assertThatThrownBy(() -> AgentJarLocator.locate(null, project.resolve("somewhere"), demoJar))
                 .isInstanceOf(AgentJarLocator.AgentJarNotFoundException.class)
                 .hasMessageContainingAll(
-                        project.resolve("somewhere/agent/target/apiwarden-agent.jar").toString(),
+                        project.resolve("somewhere/agent/target/apiwarden-agent.jar")
+                                .toString(),
                         project.resolve("agent/target/apiwarden-agent.jar").toString(),
                         "Build it from the project root with ./mvnw -q -DskipTests package");
     }

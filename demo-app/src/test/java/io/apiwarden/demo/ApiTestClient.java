@@ -27,8 +27,9 @@ final class ApiTestClient {
     }
 
     HttpResponse<String> requestToken(String refreshToken) {
-        return postToken(FORM, "grant_type=refresh_token&refresh_token="
-                + URLEncoder.encode(refreshToken, StandardCharsets.UTF_8));
+        return postToken(
+                FORM,
+                "grant_type=refresh_token&refresh_token=" + URLEncoder.encode(refreshToken, StandardCharsets.UTF_8));
     }
 
     HttpResponse<String> postToken(String contentType, String body) {
@@ -48,7 +49,8 @@ final class ApiTestClient {
 
     /** GET {base}{path}, with {@code Authorization} set to {@code authorization} unless null. */
     HttpResponse<String> get(String path, String authorization) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(api.baseUrl() + path)).GET();
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(URI.create(api.baseUrl() + path)).GET();
         if (authorization != null) {
             request.header("Authorization", authorization);
         }
@@ -76,7 +78,8 @@ final class ApiTestClient {
 
     /** The value of a string field of a flat JSON object; enough for the simulated API's answers. */
     static String jsonString(String json, String field) {
-        Matcher m = Pattern.compile("\"" + Pattern.quote(field) + "\"\\s*:\\s*\"((?:[^\"\\\\]|\\\\.)*)\"").matcher(json);
+        Matcher m = Pattern.compile("\"" + Pattern.quote(field) + "\"\\s*:\\s*\"((?:[^\"\\\\]|\\\\.)*)\"")
+                .matcher(json);
         if (!m.find()) {
             throw new AssertionError("no string field " + field + " in " + json);
         }

@@ -1,7 +1,6 @@
 package io.apiwarden.demo;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -13,8 +12,8 @@ import java.nio.file.Paths;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The whole demo against the real agent jar: the app, which has no auth code, must end with every
@@ -26,9 +25,13 @@ class DemoIT {
     @Test
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
     void appEndsWithEveryCallAnswered200AndTheAgentRefreshedTheToken() throws Exception {
-        Path agentJar = Paths.get(System.getProperty(AgentJarLocator.AGENT_JAR_PROPERTY,
-                "../" + AgentJarLocator.AGENT_JAR_IN_PROJECT)).toAbsolutePath().normalize();
-        assertThat(agentJar).as("the agent jar: build the whole project (./mvnw verify)").isRegularFile();
+        Path agentJar = Paths.get(System.getProperty(
+                        AgentJarLocator.AGENT_JAR_PROPERTY, "../" + AgentJarLocator.AGENT_JAR_IN_PROJECT))
+                .toAbsolutePath()
+                .normalize();
+        assertThat(agentJar)
+                .as("the agent jar: build the whole project (./mvnw verify)")
+                .isRegularFile();
 
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         DemoLauncher.Result result;
@@ -39,24 +42,45 @@ class DemoIT {
 
         assertThat(result.exitCode).as("app exit code; its output:%n%s", report).isZero();
         Matcher refreshes = REFRESHES.matcher(report);
-        assertThat(refreshes.find()).as("report has a refresh count:%n%s", report).isTrue();
-        assertThat(Integer.parseInt(refreshes.group(1))).as("after the stale token, and after expiry").isGreaterThanOrEqualTo(2);
+        assertThat(refreshes.find())
+                .as("report has a refresh count:%n%s", report)
+                .isTrue();
+        assertThat(Integer.parseInt(refreshes.group(1)))
+                .as("after the stale token, and after expiry")
+                .isGreaterThanOrEqualTo(2);
         assertThat(result.counters.tokensIssued()).isGreaterThanOrEqualTo(2);
-        assertThat(result.counters.unauthorized()).as("the stale first token met OAuth invalid token").isPositive();
-        assertThat(result.counters.rateLimited()).as("the burst met the global rate limit").isPositive();
+        assertThat(result.counters.unauthorized())
+                .as("the stale first token met OAuth invalid token")
+                .isPositive();
+        assertThat(result.counters.rateLimited())
+                .as("the burst met the global rate limit")
+                .isPositive();
         int calls = DemoProgram.TOTAL_CALLS;
-        assertThat(report).containsPattern("summary: " + calls + " calls, \\d+ ended in 200, \\d+ failed at the proxy \\(not the agent's to rescue\\), 0 other failures")
+        assertThat(report)
+                .containsPattern(
+                        "summary: " + calls
+                                + " calls, \\d+ ended in 200, \\d+ failed at the proxy \\(not the agent's to rescue\\), 0 other failures")
                 .contains("holds the latest rotated refresh token")
-                .contains("via OkHttp execute -> status").contains("via OkHttp enqueue -> status")
+                .contains("via OkHttp execute -> status")
+                .contains("via OkHttp enqueue -> status")
                 .containsPattern("traces +: \\d+ spans printed by the console exporter")
                 .containsPattern("back-off waits +: [1-9]\\d* calls waited, [1-9]\\d* ms in all")
                 .contains("status classes: {2xx=");
-        assertThat(result.counters.proxyErrors()).as("the edge proxy failed at least one request").isPositive();
-        assertThat(result.fleet.replicasAllOk).as("fleet replicas with every call 200").isEqualTo(FleetScene.REPLICAS);
-        assertThat(result.fleet.counters.grantsRefused()).as("no replica logged out by another's rotation").isZero();
-        assertThat(result.fleet.counters.tokenRequests()).as("one per token the replicas needed, not one per replica")
+        assertThat(result.counters.proxyErrors())
+                .as("the edge proxy failed at least one request")
+                .isPositive();
+        assertThat(result.fleet.replicasAllOk)
+                .as("fleet replicas with every call 200")
+                .isEqualTo(FleetScene.REPLICAS);
+        assertThat(result.fleet.counters.grantsRefused())
+                .as("no replica logged out by another's rotation")
+                .isZero();
+        assertThat(result.fleet.counters.tokenRequests())
+                .as("one per token the replicas needed, not one per replica")
                 .isEqualTo(FleetProgram.ROUNDS);
-        assertThat(report).contains("fleet report").contains("refresh-token file       : holds the latest rotated refresh token");
+        assertThat(report)
+                .contains("fleet report")
+                .contains("refresh-token file       : holds the latest rotated refresh token");
     }
 
     /** Keeps the demo's output for the assertions and shows it in the build log as it happens. */

@@ -1,6 +1,6 @@
 package io.apiwarden.demo;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -8,8 +8,7 @@ import java.io.PrintStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** The app on its own, without the agent: every call fails, and the app says so in its exit code. */
 class DemoProgramTest {
@@ -19,7 +18,7 @@ class DemoProgramTest {
     void withoutTheAgentEveryCallIsUnauthorizedAndTheExitCodeIsOne() throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (SimulatedApi api = new SimulatedApi(SimulatedApi.Settings.builder().build()).start();
-             PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+                PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
 
             int exitCode = new DemoProgram(api.baseUrl(), Duration.ZERO, out).callAll();
 
@@ -30,11 +29,14 @@ class DemoProgramTest {
                     .contains("call 3 via sendAsync -> status 401, X-Request-Id ")
                     .contains("via OkHttp execute -> status 401")
                     .contains("via OkHttp enqueue -> status 401")
-                    .contains("summary: " + ALL_CALLS + " calls, 0 ended in 200, 0 failed at the proxy (not the agent's to rescue), "
-                            + ALL_CALLS + " other failures")
+                    .contains("summary: " + ALL_CALLS
+                            + " calls, 0 ended in 200, 0 failed at the proxy (not the agent's to rescue), " + ALL_CALLS
+                            + " other failures")
                     .doesNotContain(api.currentRefreshToken());
             assertThat(api.counters().unauthorized()).isEqualTo(ALL_CALLS);
-            assertThat(api.counters().tokenRequests()).as("the app has no auth code").isZero();
+            assertThat(api.counters().tokenRequests())
+                    .as("the app has no auth code")
+                    .isZero();
         }
     }
 
@@ -49,7 +51,8 @@ class DemoProgramTest {
             int exitCode = new DemoProgram(closedBase, Duration.ZERO, out).callAll();
 
             assertThat(exitCode).isEqualTo(1);
-            assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("call 1 via send -> failed: java.net.ConnectException");
+            assertThat(bytes.toString(StandardCharsets.UTF_8))
+                    .contains("call 1 via send -> failed: java.net.ConnectException");
         }
     }
 

@@ -1,6 +1,6 @@
 package io.apiwarden.demo;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,15 +9,16 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** {@code java -jar apiwarden-agent.jar doctor} against the simulated API, well and badly configured. */
 class DoctorIT {
 
     private static Path agentJar() {
-        return Paths.get(System.getProperty(AgentJarLocator.AGENT_JAR_PROPERTY, "../" + AgentJarLocator.AGENT_JAR_IN_PROJECT))
-                .toAbsolutePath().normalize();
+        return Paths.get(System.getProperty(
+                        AgentJarLocator.AGENT_JAR_PROPERTY, "../" + AgentJarLocator.AGENT_JAR_IN_PROJECT))
+                .toAbsolutePath()
+                .normalize();
     }
 
     /** Runs the doctor with these properties; returns its exit code and output. */
@@ -47,7 +48,8 @@ class DoctorIT {
     }
 
     private static Path tokenFile(SimulatedApi api) throws Exception {
-        return DemoLauncher.writeSecret(DemoLauncher.ownerOnlyFolder().resolve("refresh-token"), api.currentRefreshToken());
+        return DemoLauncher.writeSecret(
+                DemoLauncher.ownerOnlyFolder().resolve("refresh-token"), api.currentRefreshToken());
     }
 
     @Test
@@ -56,17 +58,28 @@ class DoctorIT {
             Path file = tokenFile(api);
             String before = api.currentRefreshToken();
 
-            Result r = doctor("apiwarden.base-url=" + api.baseUrl(), "apiwarden.auth-url=" + api.authUrl(),
+            Result r = doctor(
+                    "apiwarden.base-url=" + api.baseUrl(),
+                    "apiwarden.auth-url=" + api.authUrl(),
                     "apiwarden.refresh-token-file=" + file);
 
             assertThat(r.exitCode).as(r.output).isZero();
             // The doctor asks for the token itself first; the refresh a call would make is said on a line of its own.
-            assertThat(r.output).containsAnyOf("OK   token request (refresh_token) at " + api.authUrl(), "token refresh: success");
-            assertThat(r.output).contains("-> 200 (2xx, success)", "the token works",
-                    "HEAD " + api.baseUrl(), "x-ratelimit-limit", "request-id=",
-                    "rate limit as the agent reads it: X-RateLimit-*: limit ", "OK: the agent can work with this API");
+            assertThat(r.output)
+                    .containsAnyOf("OK   token request (refresh_token) at " + api.authUrl(), "token refresh: success");
+            assertThat(r.output)
+                    .contains(
+                            "-> 200 (2xx, success)",
+                            "the token works",
+                            "HEAD " + api.baseUrl(),
+                            "x-ratelimit-limit",
+                            "request-id=",
+                            "rate limit as the agent reads it: X-RateLimit-*: limit ",
+                            "OK: the agent can work with this API");
             assertThat(r.output).doesNotContain(before, api.currentRefreshToken());
-            assertThat(Files.readString(file).trim()).as("the rotated refresh token was kept").isEqualTo(api.currentRefreshToken());
+            assertThat(Files.readString(file).trim())
+                    .as("the rotated refresh token was kept")
+                    .isEqualTo(api.currentRefreshToken());
             Files.delete(file);
         }
     }
@@ -76,7 +89,9 @@ class DoctorIT {
         try (SimulatedApi api = new SimulatedApi(SimulatedApi.Settings.builder().build()).start()) {
             Path file = tokenFile(api);
 
-            Result r = doctor("apiwarden.base-url=" + api.baseUrl(), "apiwarden.token-url=" + api.authUrl() + "/oauth2/token",
+            Result r = doctor(
+                    "apiwarden.base-url=" + api.baseUrl(),
+                    "apiwarden.token-url=" + api.authUrl() + "/oauth2/token",
                     "apiwarden.refresh-token-file=" + file);
 
             assertThat(r.exitCode).as(r.output).isEqualTo(1);
@@ -92,7 +107,9 @@ class DoctorIT {
             Path file = tokenFile(api);
             api.revokeRefreshTokens();
 
-            Result r = doctor("apiwarden.base-url=" + api.baseUrl(), "apiwarden.auth-url=" + api.authUrl(),
+            Result r = doctor(
+                    "apiwarden.base-url=" + api.baseUrl(),
+                    "apiwarden.auth-url=" + api.authUrl(),
                     "apiwarden.refresh-token-file=" + file);
 
             assertThat(r.exitCode).as(r.output).isEqualTo(1);
@@ -104,10 +121,14 @@ class DoctorIT {
 
     @Test
     void anApiBehindAFailingProxyIsToldApartFromTheApplication() throws Exception {
-        try (SimulatedApi api = new SimulatedApi(SimulatedApi.Settings.builder().proxyFailEvery(1).build()).start()) {
+        try (SimulatedApi api = new SimulatedApi(
+                        SimulatedApi.Settings.builder().proxyFailEvery(1).build())
+                .start()) {
             Path file = tokenFile(api);
 
-            Result r = doctor("apiwarden.base-url=" + api.baseUrl(), "apiwarden.auth-url=" + api.authUrl(),
+            Result r = doctor(
+                    "apiwarden.base-url=" + api.baseUrl(),
+                    "apiwarden.auth-url=" + api.authUrl(),
                     "apiwarden.refresh-token-file=" + file);
 
             assertThat(r.exitCode).as(r.output).isEqualTo(1);

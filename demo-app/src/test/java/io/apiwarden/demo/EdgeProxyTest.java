@@ -1,15 +1,14 @@
 package io.apiwarden.demo;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 class EdgeProxyTest {
     private final MutableClock clock = new MutableClock();
@@ -48,7 +47,9 @@ class EdgeProxyTest {
         assertThat(response.headers().firstValue("X-Cache")).hasValue("MISS from simulated-edge");
         assertThat(response.headers().firstValue("Content-Type")).hasValue("text/html; charset=utf-8");
         assertThat(response.headers().firstValue("X-Request-Id")).isPresent();
-        assertThat(response.headers().firstValue("X-RateLimit-Limit")).as("the API never saw it").isEmpty();
+        assertThat(response.headers().firstValue("X-RateLimit-Limit"))
+                .as("the API never saw it")
+                .isEmpty();
         assertThat(response.body()).contains("<h1>502 Bad Gateway</h1>").doesNotContain("OAuth", "rate limit");
     }
 

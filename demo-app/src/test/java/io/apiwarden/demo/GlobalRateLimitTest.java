@@ -1,15 +1,14 @@
 package io.apiwarden.demo;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import static io.apiwarden.demo.ApiTestClient.jsonString;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-
-import static io.apiwarden.demo.ApiTestClient.jsonString;
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 class GlobalRateLimitTest {
     private static final int LIMIT = 3;
@@ -23,8 +22,14 @@ class GlobalRateLimitTest {
 
     @BeforeEach
     void start() throws IOException {
-        api = new SimulatedApi(SimulatedApi.Settings.builder()
-                .tokenLifetime(Duration.ofHours(1)).rateLimit(LIMIT, WINDOW).throttlePeriod(THROTTLE).build(), clock).start();
+        api = new SimulatedApi(
+                        SimulatedApi.Settings.builder()
+                                .tokenLifetime(Duration.ofHours(1))
+                                .rateLimit(LIMIT, WINDOW)
+                                .throttlePeriod(THROTTLE)
+                                .build(),
+                        clock)
+                .start();
         client = new ApiTestClient(api);
         token = client.newAccessToken();
     }
@@ -46,7 +51,9 @@ class GlobalRateLimitTest {
         assertThat(first.headers().firstValue("X-RateLimit-Remaining")).hasValue("2");
         assertThat(first.headers().firstValue("X-RateLimit-Reset")).hasValue("10");
         assertThat(second.headers().firstValue("X-RateLimit-Remaining")).hasValue("1");
-        assertThat(second.headers().firstValue("X-RateLimit-Reset")).as("7.5 s rounded up").hasValue("8");
+        assertThat(second.headers().firstValue("X-RateLimit-Reset"))
+                .as("7.5 s rounded up")
+                .hasValue("8");
     }
 
     @Test
@@ -69,8 +76,12 @@ class GlobalRateLimitTest {
         exhaustLimit();
 
         assertThat(client.headBase().statusCode()).isEqualTo(429);
-        assertThat(client.get("/user", null).statusCode()).as("even before authentication").isEqualTo(429);
-        assertThat(client.getUser(client.newAccessToken()).statusCode()).as("another caller's token").isEqualTo(429);
+        assertThat(client.get("/user", null).statusCode())
+                .as("even before authentication")
+                .isEqualTo(429);
+        assertThat(client.getUser(client.newAccessToken()).statusCode())
+                .as("another caller's token")
+                .isEqualTo(429);
         assertThat(client.get("/nothing", null).statusCode()).isEqualTo(429);
     }
 
@@ -81,7 +92,9 @@ class GlobalRateLimitTest {
 
         HttpResponse<String> stillThrottled = client.getUser(token);
         assertThat(stillThrottled.statusCode()).isEqualTo(429);
-        assertThat(stillThrottled.headers().firstValue("Retry-After")).as("0.5 s rounded up").hasValue("1");
+        assertThat(stillThrottled.headers().firstValue("Retry-After"))
+                .as("0.5 s rounded up")
+                .hasValue("1");
 
         clock.advance(Duration.ofMillis(500));
 

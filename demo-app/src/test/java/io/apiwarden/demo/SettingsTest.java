@@ -1,11 +1,10 @@
 package io.apiwarden.demo;
 
-import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
 
 class SettingsTest {
 
@@ -20,8 +19,9 @@ class SettingsTest {
         assertThat(settings.proxyFailureProbability()).isZero();
         assertThat(settings.proxyFailEvery()).isZero();
         assertThat(settings.serverThreads()).isEqualTo(SimulatedApi.Settings.DEFAULT_SERVER_THREADS);
-        assertThat(settings).hasToString("token lifetime 5000 ms, global limit 60 requests per 60000 ms,"
-                + " throttle 10000 ms, no proxy faults");
+        assertThat(settings)
+                .hasToString("token lifetime 5000 ms, global limit 60 requests per 60000 ms,"
+                        + " throttle 10000 ms, no proxy faults");
     }
 
     @Test
@@ -56,15 +56,21 @@ class SettingsTest {
 
         assertThatThrownBy(builder::build)
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContainingAll("tokenLifetime must be at least 1 s", "rateLimit must allow",
-                        "rateLimitWindow must be positive", "throttlePeriod must be positive",
-                        "proxyFailureProbability must be from 0 to 1", "proxyFailEvery must be 0",
+                .hasMessageContainingAll(
+                        "tokenLifetime must be at least 1 s",
+                        "rateLimit must allow",
+                        "rateLimitWindow must be positive",
+                        "throttlePeriod must be positive",
+                        "proxyFailureProbability must be from 0 to 1",
+                        "proxyFailEvery must be 0",
                         "serverThreads must be at least 1");
     }
 
     @Test
     void notANumberIsNotAProbability() {
-        assertThatThrownBy(() -> SimulatedApi.Settings.builder().proxyFailureProbability(Double.NaN).build())
+        assertThatThrownBy(() -> SimulatedApi.Settings.builder()
+                        .proxyFailureProbability(Double.NaN)
+                        .build())
                 .hasMessageContaining("proxyFailureProbability");
     }
 }

@@ -1,6 +1,7 @@
 package io.apiwarden.demo;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.net.URI;
@@ -10,9 +11,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class SimulatedApiTest {
 
@@ -29,10 +28,13 @@ class SimulatedApiTest {
     @Test
     void urlsBeforeStartAndASecondStartAreRefused() throws IOException {
         SimulatedApi api = new SimulatedApi(SimulatedApi.Settings.builder().build());
-        assertThatThrownBy(api::baseUrl).isInstanceOf(IllegalStateException.class).hasMessageContaining("start()");
+        assertThatThrownBy(api::baseUrl)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("start()");
 
         try (SimulatedApi started = api.start()) {
-            assertThatThrownBy(started::start).isInstanceOf(IllegalStateException.class)
+            assertThatThrownBy(started::start)
+                    .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("create a new one");
         }
     }
@@ -40,7 +42,9 @@ class SimulatedApiTest {
     @Test
     void everyResponseCarriesItsOwnRequestId() throws IOException {
         MutableClock clock = new MutableClock();
-        SimulatedApi.Settings settings = SimulatedApi.Settings.builder().rateLimit(3, Duration.ofMinutes(1)).build();
+        SimulatedApi.Settings settings = SimulatedApi.Settings.builder()
+                .rateLimit(3, Duration.ofMinutes(1))
+                .build();
         try (SimulatedApi api = new SimulatedApi(settings, clock).start()) {
             ApiTestClient client = new ApiTestClient(api);
             String token = client.newAccessToken();
@@ -63,7 +67,9 @@ class SimulatedApiTest {
 
     @Test
     void healthCheckLiesOutsideTheApiAndItsRateLimit() throws IOException {
-        SimulatedApi.Settings settings = SimulatedApi.Settings.builder().rateLimit(1, Duration.ofMinutes(1)).build();
+        SimulatedApi.Settings settings = SimulatedApi.Settings.builder()
+                .rateLimit(1, Duration.ofMinutes(1))
+                .build();
         try (SimulatedApi api = new SimulatedApi(settings, new MutableClock()).start()) {
             ApiTestClient client = new ApiTestClient(api);
             client.headBase();

@@ -1,15 +1,14 @@
 package io.apiwarden.demo;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import static io.apiwarden.demo.ApiTestClient.jsonString;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-
-import static io.apiwarden.demo.ApiTestClient.jsonString;
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 class UserEndpointTest {
     private static final Duration LIFETIME = Duration.ofSeconds(30);
@@ -20,7 +19,9 @@ class UserEndpointTest {
 
     @BeforeEach
     void start() throws IOException {
-        api = new SimulatedApi(SimulatedApi.Settings.builder().tokenLifetime(LIFETIME).build(), clock).start();
+        api = new SimulatedApi(
+                        SimulatedApi.Settings.builder().tokenLifetime(LIFETIME).build(), clock)
+                .start();
         client = new ApiTestClient(api);
     }
 
@@ -40,7 +41,8 @@ class UserEndpointTest {
 
     @Test
     void bearerSchemeIsCaseInsensitive() {
-        assertThat(client.get("/user", "bearer " + client.newAccessToken()).statusCode()).isEqualTo(200);
+        assertThat(client.get("/user", "bearer " + client.newAccessToken()).statusCode())
+                .isEqualTo(200);
     }
 
     @Test
@@ -93,8 +95,8 @@ class UserEndpointTest {
         assertThat(response.statusCode()).isEqualTo(403);
         assertThat(jsonString(response.body(), "message")).isEqualTo("OAuth invalid token");
         assertThat(jsonString(response.body(), "reason")).isEqualTo("insufficient permissions");
-        assertThat(response.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(
-                value -> assertThat(value).contains("error=\"insufficient_scope\""));
+        assertThat(response.headers().firstValue("WWW-Authenticate"))
+                .hasValueSatisfying(value -> assertThat(value).contains("error=\"insufficient_scope\""));
         assertThat(api.counters().forbidden()).isEqualTo(1);
     }
 
@@ -109,7 +111,9 @@ class UserEndpointTest {
     @Test
     void unknownPathsAndMethodsAreAnsweredPlainly() {
         assertThat(client.get("/nothing", null).statusCode()).isEqualTo(404);
-        assertThat(client.get("", null).statusCode()).as("the base only answers HEAD").isEqualTo(405);
+        assertThat(client.get("", null).statusCode())
+                .as("the base only answers HEAD")
+                .isEqualTo(405);
     }
 
     @Test
@@ -124,8 +128,9 @@ class UserEndpointTest {
 
     private void assertInvalidToken(HttpResponse<String> response, String reason) {
         assertThat(response.statusCode()).isEqualTo(401);
-        assertThat(response.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(
-                value -> assertThat(value).startsWith("Bearer ").contains("error=\"invalid_token\""));
+        assertThat(response.headers().firstValue("WWW-Authenticate"))
+                .hasValueSatisfying(
+                        value -> assertThat(value).startsWith("Bearer ").contains("error=\"invalid_token\""));
         assertThat(jsonString(response.body(), "message")).isEqualTo("OAuth invalid token");
         assertThat(jsonString(response.body(), "reason")).isEqualTo(reason);
     }

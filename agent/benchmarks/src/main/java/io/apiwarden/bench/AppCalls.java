@@ -1,17 +1,5 @@
 package io.apiwarden.bench;
 
-import okhttp3.Call;
-import okhttp3.Callback;
-import okhttp3.OkHttpClient;
-import okhttp3.Request;
-import okhttp3.Response;
-import org.apache.hc.client5.http.classic.methods.HttpGet;
-import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
-import org.apache.hc.client5.http.impl.classic.HttpClients;
-import org.apache.hc.core5.http.ClassicHttpRequest;
-import org.apache.hc.core5.http.io.entity.EntityUtils;
-import org.apache.hc.core5.io.CloseMode;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -24,6 +12,17 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import okhttp3.Call;
+import okhttp3.Callback;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
+import org.apache.hc.client5.http.classic.methods.HttpGet;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.core5.http.ClassicHttpRequest;
+import org.apache.hc.core5.http.io.entity.EntityUtils;
+import org.apache.hc.core5.io.CloseMode;
 
 /**
  * The app under measurement: plain JDK {@code HttpClient} and OkHttp calls with no retry or refresh
@@ -62,7 +61,9 @@ final class AppCalls implements AutoCloseable {
                 }
             }
             throw new IllegalArgumentException("no way of calling is named '" + option + "'; the ways are "
-                    + java.util.Arrays.stream(values()).map(w -> w.option).collect(java.util.stream.Collectors.joining(",")));
+                    + java.util.Arrays.stream(values())
+                            .map(w -> w.option)
+                            .collect(java.util.stream.Collectors.joining(",")));
         }
     }
 
@@ -74,7 +75,8 @@ final class AppCalls implements AutoCloseable {
 
     private AppCalls(Set<Way> ways) {
         jdk = ways.contains(Way.JDK_SEND) || ways.contains(Way.JDK_SEND_ASYNC)
-                ? HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build() : null;
+                ? HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
+                : null;
         okhttp = ways.contains(Way.OKHTTP_EXECUTE) || ways.contains(Way.OKHTTP_ENQUEUE) ? new OkHttpClient() : null;
         apache = ways.contains(Way.APACHE_EXECUTE) ? HttpClients.createDefault() : null;
         reactorClient = ways.contains(Way.REACTOR_NETTY) ? newReactorClient() : null;
@@ -132,7 +134,8 @@ final class AppCalls implements AutoCloseable {
     /** The body of an unmanaged GET, as text. */
     String jdkGetBody(URI url) {
         try {
-            return jdk.send(HttpRequest.newBuilder(url).build(), HttpResponse.BodyHandlers.ofString()).body();
+            return jdk.send(HttpRequest.newBuilder(url).build(), HttpResponse.BodyHandlers.ofString())
+                    .body();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -196,8 +199,11 @@ final class AppCalls implements AutoCloseable {
 
     /** A GET through Reactor Netty, its body read whole, blocked on as a servlet app would. */
     int reactorNetty(String url) {
-        Integer status = reactorClient.get().uri(url)
-                .responseSingle((response, body) -> body.asByteArray().defaultIfEmpty(new byte[0])
+        Integer status = reactorClient
+                .get()
+                .uri(url)
+                .responseSingle((response, body) -> body.asByteArray()
+                        .defaultIfEmpty(new byte[0])
                         .map(bytes -> response.status().code()))
                 .block(Duration.ofSeconds(30));
         return status == null ? -1 : status;

@@ -26,12 +26,16 @@ public final class BenchmarkSuite {
     static final int[] STORM_CALLERS = {10, 100, 1000};
     /** Callers meeting a rate-limit window: this many in one JVM, or split over {@link #WINDOW_JVMS}. */
     static final int WINDOW_CALLERS = 100;
+
     static final int WINDOW_JVMS = 3;
     static final String AGENT_JAR_PROPERTY = "apiwarden.bench.agent-jar";
     static final String OTEL_AGENT_JAR_PROPERTY = "apiwarden.bench.otel-agent-jar";
 
     enum Part {
-        STARTUP("startup"), PER_CALL("per-call"), STORMS("storms"), THROTTLE_WINDOW("throttle-window");
+        STARTUP("startup"),
+        PER_CALL("per-call"),
+        STORMS("storms"),
+        THROTTLE_WINDOW("throttle-window");
 
         final String option;
 
@@ -47,6 +51,7 @@ public final class BenchmarkSuite {
         final Set<AgentSetup> setups;
         /** The ways of calling that the per-call part measures. */
         final Set<AppCalls.Way> ways;
+
         final Path out;
 
         Options(Effort effort, Set<Part> parts, Set<AgentSetup> setups, Set<AppCalls.Way> ways, Path out) {
@@ -85,7 +90,8 @@ public final class BenchmarkSuite {
                     out = Paths.get(arg.substring("--out=".length()));
                 } else {
                     throw new IllegalArgumentException("unknown argument '" + arg
-                            + "'; use --quick, --only=startup,per-call,storms,throttle-window, --setups=" + AgentSetup.optionNames()
+                            + "'; use --quick, --only=startup,per-call,storms,throttle-window, --setups="
+                            + AgentSetup.optionNames()
                             + ", --ways=jdk-send,apache-execute,... (per call), --out=FILE");
                 }
             }
@@ -98,12 +104,12 @@ public final class BenchmarkSuite {
                     return p;
                 }
             }
-            throw new IllegalArgumentException("--only takes startup, per-call, storms and throttle-window, not '" + name + "'");
+            throw new IllegalArgumentException(
+                    "--only takes startup, per-call, storms and throttle-window, not '" + name + "'");
         }
     }
 
-    private BenchmarkSuite() {
-    }
+    private BenchmarkSuite() {}
 
     public static void main(String[] args) throws Exception {
         Path benchJar = ProcessProbe.codeSource();
@@ -111,7 +117,9 @@ public final class BenchmarkSuite {
         boolean retryAfterSoak = args.length > 0 && args[0].equals("--retry-after-soak");
         Options options;
         try {
-            options = soak || retryAfterSoak ? null : Options.parse(args, benchJar.resolveSibling("benchmark-results.md"));
+            options = soak || retryAfterSoak
+                    ? null
+                    : Options.parse(args, benchJar.resolveSibling("benchmark-results.md"));
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
             System.exit(2);
@@ -157,9 +165,16 @@ public final class BenchmarkSuite {
         List<AgentSetup> setups = new ArrayList<>(options.setups);
         Report report = new Report(header(options));
         report.jarSizes(megabytes(Files.size(apiWardenJar)), megabytes(Files.size(otelAgentJar)));
-        try (OtlpSink sink = OtlpSink.start(); FastApiServer api = FastApiServer.start()) {
-            Target target = new Target(api.baseUrl(), api.authUrl(), api.healthUrl(), api.accessToken(),
-                    sink.endpoint(), apiWardenJar, otelAgentJar);
+        try (OtlpSink sink = OtlpSink.start();
+                FastApiServer api = FastApiServer.start()) {
+            Target target = new Target(
+                    api.baseUrl(),
+                    api.authUrl(),
+                    api.healthUrl(),
+                    api.accessToken(),
+                    sink.endpoint(),
+                    apiWardenJar,
+                    otelAgentJar);
             warmUp(target, options.effort.serverWarmupSeconds);
             if (options.parts.contains(Part.STARTUP)) {
                 System.out.println("== start-up and memory, " + options.effort.processRuns + " runs per setup");
@@ -187,7 +202,8 @@ public final class BenchmarkSuite {
                 report.storms(storms);
             }
             if (options.parts.contains(Part.THROTTLE_WINDOW)) {
-                System.out.println("== a global rate-limit window already in force, " + ThrottleWindowRun.WINDOW.getSeconds() + " s");
+                System.out.println("== a global rate-limit window already in force, "
+                        + ThrottleWindowRun.WINDOW.getSeconds() + " s");
                 List<ThrottleWindowRun.Figure> windows = new ArrayList<>();
                 ThrottleWindowRun windowRun = new ThrottleWindowRun(apiWardenJar);
                 for (ThrottleWindowApi.Mode mode : ThrottleWindowApi.Mode.values()) {
@@ -196,7 +212,8 @@ public final class BenchmarkSuite {
                 }
                 report.throttleWindows(windows);
             }
-            System.out.printf("(the OTLP sink received %d exports, %.1f MB; the API %d calls, %d of them refused)%n",
+            System.out.printf(
+                    "(the OTLP sink received %d exports, %.1f MB; the API %d calls, %d of them refused)%n",
                     sink.exports(), megabytes(sink.bytes()), api.apiRequests(), api.unauthorized());
         }
         return report.toMarkdown();
@@ -208,7 +225,8 @@ public final class BenchmarkSuite {
      */
     private static void warmUp(Target target, int seconds) {
         System.out.println("== warming the server up for " + seconds + " s");
-        System.setProperty(AgentSetup.APP_TOKEN_FILE_PROPERTY, target.accessTokenFile().toString());
+        System.setProperty(
+                AgentSetup.APP_TOKEN_FILE_PROPERTY, target.accessTokenFile().toString());
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         try (AppCalls app = AppCalls.withAllClients()) {
             while (System.nanoTime() < end) {
@@ -226,8 +244,11 @@ public final class BenchmarkSuite {
     static List<String> meddlingVariables(Set<String> names) {
         List<String> found = new ArrayList<>();
         for (String name : names) {
-            if (name.startsWith("APIWARDEN_") || name.startsWith("OTEL_") || name.equals("JAVA_TOOL_OPTIONS")
-                    || name.equals("JDK_JAVA_OPTIONS") || name.equals("_JAVA_OPTIONS")) {
+            if (name.startsWith("APIWARDEN_")
+                    || name.startsWith("OTEL_")
+                    || name.equals("JAVA_TOOL_OPTIONS")
+                    || name.equals("JDK_JAVA_OPTIONS")
+                    || name.equals("_JAVA_OPTIONS")) {
                 found.add(name);
             }
         }
@@ -237,7 +258,8 @@ public final class BenchmarkSuite {
 
     private static String header(Options options) throws IOException {
         Runtime rt = Runtime.getRuntime();
-        return "## Results of " + LocalDate.now(ZoneOffset.UTC) + (options.effort == Effort.QUICK ? " (quick run: indicative only)" : "")
+        return "## Results of " + LocalDate.now(ZoneOffset.UTC)
+                + (options.effort == Effort.QUICK ? " (quick run: indicative only)" : "")
                 + "\n\n- machine: " + cpuModel() + ", " + rt.availableProcessors() + " cores, "
                 + memTotalGb() + " GB memory, " + System.getProperty("os.name") + " " + System.getProperty("os.version")
                 + "\n- JDK: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
@@ -249,9 +271,15 @@ public final class BenchmarkSuite {
     }
 
     private static String effort(Effort e) {
-        return String.format(Locale.ROOT, "server warmed up for %d s; JMH %d fork(s) × (%d warm-up + %d measured "
+        return String.format(
+                Locale.ROOT,
+                "server warmed up for %d s; JMH %d fork(s) × (%d warm-up + %d measured "
                         + "iterations of %d s); %d whole-process runs per setup",
-                e.serverWarmupSeconds, e.forks, e.warmupIterations, e.measurementIterations, e.iterationSeconds,
+                e.serverWarmupSeconds,
+                e.forks,
+                e.warmupIterations,
+                e.measurementIterations,
+                e.iterationSeconds,
                 e.processRuns);
     }
 
@@ -282,7 +310,9 @@ public final class BenchmarkSuite {
 
     private static Path jar(String property, Path fallback) {
         String explicit = System.getProperty(property);
-        Path jar = (explicit != null ? Paths.get(explicit) : fallback).toAbsolutePath().normalize();
+        Path jar = (explicit != null ? Paths.get(explicit) : fallback)
+                .toAbsolutePath()
+                .normalize();
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException("no jar at " + jar + ": build from the project root with "
                     + "./mvnw -q -DskipTests package, or name it with -D" + property + "=<path>");

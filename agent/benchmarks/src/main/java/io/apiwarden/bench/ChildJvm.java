@@ -23,6 +23,7 @@ final class ChildJvm {
         final List<String> lines;
         /** Until the probe printed {@code prefix}'s line; -1 if it never did. */
         final double millisToLine;
+
         final double millisToExit;
 
         Run(List<String> lines, double millisToLine, double millisToExit) {
@@ -42,8 +43,7 @@ final class ChildJvm {
         }
     }
 
-    private ChildJvm() {
-    }
+    private ChildJvm() {}
 
     /**
      * Starts the probe, notes when it prints a line starting with {@code timedLine}, and waits for it to end.
@@ -56,8 +56,14 @@ final class ChildJvm {
     }
 
     /** As above, for a probe that may take longer than the usual time limit. */
-    static Run run(AgentSetup setup, Target target, List<String> extraArgs, Duration timeLimit, String timedLine,
-                   String... probeArgs) throws IOException, InterruptedException {
+    static Run run(
+            AgentSetup setup,
+            Target target,
+            List<String> extraArgs,
+            Duration timeLimit,
+            String timedLine,
+            String... probeArgs)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(setup.jvmArgs(target));
@@ -72,31 +78,37 @@ final class ChildJvm {
         Path errors = Files.createTempFile("apiwarden-bench-", ".err");
         ProcessBuilder builder = new ProcessBuilder(command).redirectError(errors.toFile());
         // The measured JVM must see only what the setup gives it.
-        builder.environment().keySet().removeAll(BenchmarkSuite.meddlingVariables(builder.environment().keySet()));
+        builder.environment()
+                .keySet()
+                .removeAll(
+                        BenchmarkSuite.meddlingVariables(builder.environment().keySet()));
         long start = System.nanoTime();
         Process process = builder.start();
         // Read on another thread, so that the time limit below holds even for a probe that hangs.
         List<String> lines = Collections.synchronizedList(new ArrayList<>());
         double[] millisToLine = {-1};
-        Thread reader = new Thread(() -> {
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = out.readLine()) != null) {
-                    if (millisToLine[0] < 0 && line.startsWith(timedLine)) {
-                        millisToLine[0] = millisSince(start);
+        Thread reader = new Thread(
+                () -> {
+                    try (BufferedReader out = new BufferedReader(
+                            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                        String line;
+                        while ((line = out.readLine()) != null) {
+                            if (millisToLine[0] < 0 && line.startsWith(timedLine)) {
+                                millisToLine[0] = millisSince(start);
+                            }
+                            lines.add(line);
+                        }
+                    } catch (IOException e) {
+                        lines.add("(output lost: " + e + ")");
                     }
-                    lines.add(line);
-                }
-            } catch (IOException e) {
-                lines.add("(output lost: " + e + ")");
-            }
-        }, "probe-output");
+                },
+                "probe-output");
         reader.setDaemon(true);
         reader.start();
         if (!process.waitFor(timeLimit.toMillis(), TimeUnit.MILLISECONDS)) {
             process.destroyForcibly();
-            throw new IllegalStateException("the probe under " + setup.label() + " did not end within " + timeLimit.toSeconds()
-                    + " s: " + String.join(" ", probeArgs));
+            throw new IllegalStateException("the probe under " + setup.label() + " did not end within "
+                    + timeLimit.toSeconds() + " s: " + String.join(" ", probeArgs));
         }
         double millisToExit = millisSince(start);
         reader.join(TimeUnit.SECONDS.toMillis(10));

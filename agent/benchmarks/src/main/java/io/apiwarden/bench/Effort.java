@@ -22,8 +22,13 @@ enum Effort {
     /** How long the server is exercised before any measurement, so that its JIT is done before the app's starts. */
     final int serverWarmupSeconds;
 
-    Effort(int forks, int warmupIterations, int measurementIterations, int iterationSeconds, int processRuns,
-           int serverWarmupSeconds) {
+    Effort(
+            int forks,
+            int warmupIterations,
+            int measurementIterations,
+            int iterationSeconds,
+            int processRuns,
+            int serverWarmupSeconds) {
         this.forks = forks;
         this.warmupIterations = warmupIterations;
         this.measurementIterations = measurementIterations;

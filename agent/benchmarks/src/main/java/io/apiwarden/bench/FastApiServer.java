@@ -22,7 +22,6 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
-
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -56,6 +55,7 @@ final class FastApiServer implements AutoCloseable {
     private final AtomicLong unauthorized = new AtomicLong();
     /** Null for the measurements: one token that never expires, no limit. */
     private final SoakConditions conditions;
+
     private final EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     private final Channel channel;
 
@@ -70,11 +70,16 @@ final class FastApiServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(64 * 1024),
-                                new Handler(server));
+                        ch.pipeline()
+                                .addLast(
+                                        new HttpServerCodec(),
+                                        new HttpObjectAggregator(64 * 1024),
+                                        new Handler(server));
                     }
                 })
-                .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
+                .bind(new InetSocketAddress("127.0.0.1", 0))
+                .sync()
+                .channel();
     }
 
     /** Listens on loopback and an ephemeral port. */
@@ -133,8 +138,11 @@ final class FastApiServer implements AutoCloseable {
             return response(HttpResponseStatus.OK, "text/plain", HEALTH);
         }
         if (conditions != null && path.equals("/auth/token")) {
-            SoakConditions.TokenAnswer answer = conditions.refresh(request.content().toString(StandardCharsets.UTF_8), System.nanoTime());
-            return response(HttpResponseStatus.valueOf(answer.status), "application/json",
+            SoakConditions.TokenAnswer answer =
+                    conditions.refresh(request.content().toString(StandardCharsets.UTF_8), System.nanoTime());
+            return response(
+                    HttpResponseStatus.valueOf(answer.status),
+                    "application/json",
                     answer.json.getBytes(StandardCharsets.UTF_8));
         }
         if (path.equals(API_PATH + "/user")) {
@@ -144,7 +152,9 @@ final class FastApiServer implements AutoCloseable {
             if (conditions != null && conditions.throttles(now)) {
                 return response(HttpResponseStatus.TOO_MANY_REQUESTS, "application/json", RATE_LIMITED);
             }
-            if (conditions == null ? expectedAuthorization.equals(authorization) : conditions.accepts(authorization, now)) {
+            if (conditions == null
+                    ? expectedAuthorization.equals(authorization)
+                    : conditions.accepts(authorization, now)) {
                 return response(HttpResponseStatus.OK, "application/json", USER_JSON);
             }
             unauthorized.incrementAndGet();
@@ -156,7 +166,8 @@ final class FastApiServer implements AutoCloseable {
     }
 
     private static FullHttpResponse response(HttpResponseStatus status, String contentType, byte[] body) {
-        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body));
+        FullHttpResponse response =
+                new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body));
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
         HttpUtil.setContentLength(response, body.length);
         return response;

@@ -2,15 +2,13 @@ package io.apiwarden.bench;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URI;
 
 /** What the benchmarks' small APIs on the JDK's {@code HttpServer} share: their answers and their URLs. */
 final class LoopbackApi {
-    private LoopbackApi() {
-    }
+    private LoopbackApi() {}
 
     /** Answers with {@code status} and a JSON {@code body} of known length. */
     static void answer(HttpExchange exchange, int status, byte[] body) throws IOException {

@@ -1,5 +1,8 @@
 package io.apiwarden.bench;
 
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.util.concurrent.TimeUnit;
 import okhttp3.Request;
 import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -13,10 +16,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
-import java.net.URI;
-import java.net.http.HttpRequest;
-import java.util.concurrent.TimeUnit;
-
 /**
  * One call after another on a loopback keep-alive connection, small answer, in each way an app calls
  * ({@link AppCalls.Way}): the time of a whole call and what it allocates. {@link PerCallRun} runs it once per
@@ -28,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 public class PerCallBenchmark {
     /** System properties the runner gives the forked JVM. */
     static final String MANAGED_URL_PROPERTY = "bench.managed-url";
+
     static final String UNMANAGED_URL_PROPERTY = "bench.unmanaged-url";
 
     /** {@code managed}: a call to the API; {@code unmanaged}: to the same server outside the API. */

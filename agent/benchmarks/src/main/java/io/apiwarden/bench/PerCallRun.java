@@ -1,5 +1,10 @@
 package io.apiwarden.bench;
 
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
@@ -8,12 +13,6 @@ import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
-
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.List;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 /** Runs {@link PerCallBenchmark} under each {@link AgentSetup}, one forked JVM per benchmark and target. */
 final class PerCallRun {
@@ -29,8 +28,13 @@ final class PerCallRun {
         final double microsError;
         final double bytesPerCall;
 
-        Figure(AppCalls.Way way, boolean managed, AgentSetup setup, double microsPerCall, double microsError,
-               double bytesPerCall) {
+        Figure(
+                AppCalls.Way way,
+                boolean managed,
+                AgentSetup setup,
+                double microsPerCall,
+                double microsError,
+                double bytesPerCall) {
             this.way = way;
             this.managed = managed;
             this.setup = setup;
@@ -83,7 +87,12 @@ final class PerCallRun {
         boolean managed = result.getParams().getParam("target").equals("managed");
         Result<?> primary = result.getPrimaryResult();
         Result<?> allocation = result.getSecondaryResults().get(ALLOCATION_PER_OP);
-        return new Figure(way, managed, setup, primary.getScore(), primary.getScoreError(),
+        return new Figure(
+                way,
+                managed,
+                setup,
+                primary.getScore(),
+                primary.getScoreError(),
                 allocation == null ? Double.NaN : allocation.getScore());
     }
 

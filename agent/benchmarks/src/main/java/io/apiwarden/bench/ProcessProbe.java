@@ -36,8 +36,7 @@ public final class ProcessProbe {
     /** Far longer than a loopback answer takes to be read. */
     static final java.time.Duration AFTER_OPENING = java.time.Duration.ofMillis(100);
 
-    private ProcessProbe() {
-    }
+    private ProcessProbe() {}
 
     public static void main(String[] args) throws IOException, InterruptedException {
         URI url = URI.create(System.getProperty(PerCallBenchmark.MANAGED_URL_PROPERTY));
@@ -57,7 +56,8 @@ public final class ProcessProbe {
         } else if (args.length == 3 && args[0].equals("retry-after-soak")) {
             RetryAfterSoakLoad.run(url, Long.parseLong(args[1]), Integer.parseInt(args[2]));
         } else {
-            System.err.println("usage: ProcessProbe first-call WAY | storm N | window N | soak N | retry-after-soak RESENDS CALLERS");
+            System.err.println(
+                    "usage: ProcessProbe first-call WAY | storm N | window N | soak N | retry-after-soak RESENDS CALLERS");
             System.exit(2);
         }
     }
@@ -75,7 +75,8 @@ public final class ProcessProbe {
      */
     private static String window(URI url, int callers) throws InterruptedException {
         try (AppCalls app = AppCalls.forWay(AppCalls.Way.JDK_SEND_ASYNC)) {
-            CompletableFuture<Integer> opening = app.jdkSendAsync(app.jdkRequest(url, true)).exceptionally(failure -> -1);
+            CompletableFuture<Integer> opening =
+                    app.jdkSendAsync(app.jdkRequest(url, true)).exceptionally(failure -> -1);
             URI state = url.resolve(ThrottleWindowApi.STATE_PATH);
             long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (!app.jdkGetBody(state).equals(ThrottleWindowApi.OPENED)) {
@@ -129,7 +130,11 @@ public final class ProcessProbe {
     /** Where this class was loaded from: the benchmark jar, beside which the suite finds the other jars. */
     static Path codeSource() {
         try {
-            return Paths.get(ProcessProbe.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return Paths.get(ProcessProbe.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }

@@ -9,6 +9,7 @@ import java.util.Optional;
 final class Report {
     /** The targets, checked against each run. */
     static final double MAX_ADDED_STARTUP_MS = 300;
+
     static final double MAX_ADDED_RSS_MB = 30;
     static final double MAX_MANAGED_OVERHEAD_PERCENT = 3;
     static final double MAX_JAR_MB = 10;
@@ -49,10 +50,14 @@ final class Report {
             if (f.setup == AgentSetup.API_WARDEN && bare.isPresent()) {
                 double addedMs = f.millisToFirstCall - bare.get().millisToFirstCall;
                 double addedMb = f.peakRssMb - bare.get().peakRssMb;
-                verdict("start-up added ≤ " + ms(MAX_ADDED_STARTUP_MS) + " (" + f.way.label + ")",
-                        addedMs <= MAX_ADDED_STARTUP_MS, signedMs(addedMs));
-                verdict("peak RSS added ≤ " + mb(MAX_ADDED_RSS_MB) + " (" + f.way.label + ")",
-                        addedMb <= MAX_ADDED_RSS_MB, signedMb(addedMb));
+                verdict(
+                        "start-up added ≤ " + ms(MAX_ADDED_STARTUP_MS) + " (" + f.way.label + ")",
+                        addedMs <= MAX_ADDED_STARTUP_MS,
+                        signedMs(addedMs));
+                verdict(
+                        "peak RSS added ≤ " + mb(MAX_ADDED_RSS_MB) + " (" + f.way.label + ")",
+                        addedMb <= MAX_ADDED_RSS_MB,
+                        signedMb(addedMb));
             }
         }
     }
@@ -72,11 +77,20 @@ final class Report {
                     continue;
                 }
                 String vsBare = bare.isPresent() && warden.isPresent()
-                        ? Stats.percentOver(warden.get().microsPerCall, bare.get().microsPerCall) : "";
+                        ? Stats.percentOver(warden.get().microsPerCall, bare.get().microsPerCall)
+                        : "";
                 String vsOtel = otel.isPresent() && warden.isPresent()
-                        ? Stats.ratio(warden.get().microsPerCall, otel.get().microsPerCall) : "";
-                row(way.label, managed ? "managed" : "unmanaged", cell(bare), cell(warden), cell(untraced), cell(otel),
-                        vsBare, vsOtel);
+                        ? Stats.ratio(warden.get().microsPerCall, otel.get().microsPerCall)
+                        : "";
+                row(
+                        way.label,
+                        managed ? "managed" : "unmanaged",
+                        cell(bare),
+                        cell(warden),
+                        cell(untraced),
+                        cell(otel),
+                        vsBare,
+                        vsOtel);
                 if (bare.isPresent() && warden.isPresent()) {
                     perCallVerdict(way, managed, bare.get(), warden.get());
                 }
@@ -94,8 +108,11 @@ final class Report {
         double interval = Math.hypot(bare.microsError, warden.microsError) / bare.microsPerCall * 100;
         String figure = String.format(Locale.ROOT, "%+.1f%% (± %.1f%%)", over, interval);
         if (managed) {
-            verdict("managed call ≤ " + fmt(MAX_MANAGED_OVERHEAD_PERCENT) + "% over the bare client (" + way.label + ")",
-                    Double.isNaN(over) ? null : over <= MAX_MANAGED_OVERHEAD_PERCENT, figure);
+            verdict(
+                    "managed call ≤ " + fmt(MAX_MANAGED_OVERHEAD_PERCENT) + "% over the bare client (" + way.label
+                            + ")",
+                    Double.isNaN(over) ? null : over <= MAX_MANAGED_OVERHEAD_PERCENT,
+                    figure);
             return;
         }
         Boolean indistinguishable;
@@ -113,26 +130,42 @@ final class Report {
         md.append("\n### Storms (JDK `sendAsync`, all callers at once)\n\n")
                 .append("Without the agent the app has no refresh or back-off code: its failures are what the agent "
                         + "rescues, not a cost to compare.\n\n")
-                .append("| storm | setup | callers | answered 200 | failed | API requests | token requests | time to all done |\n")
+                .append(
+                        "| storm | setup | callers | answered 200 | failed | API requests | token requests | time to all done |\n")
                 .append("|---|---|---|---|---|---|---|---|\n");
         for (StormRun.Figure f : figures) {
-            row(f.kind.label, f.setup.label(), Integer.toString(f.callers), Integer.toString(f.ok),
-                    Integer.toString(f.failed), Long.toString(f.apiRequests), Long.toString(f.tokenRequests),
+            row(
+                    f.kind.label,
+                    f.setup.label(),
+                    Integer.toString(f.callers),
+                    Integer.toString(f.ok),
+                    Integer.toString(f.failed),
+                    Long.toString(f.apiRequests),
+                    Long.toString(f.tokenRequests),
                     ms(f.millisToAllDone));
         }
     }
 
     void throttleWindows(List<ThrottleWindowRun.Figure> figures) {
-        md.append("\n### A global rate-limit window already in force (JDK `sendAsync`, API Warden, tracing and metrics off)\n\n")
-                .append("In each JVM one call opens (or meets) a ").append(ThrottleWindowRun.WINDOW.getSeconds())
-                .append(" s window in which the API refuses everything; then all callers start at once. "
-                        + "*During the window*: API requests that arrived while it held, the opening one not counted.\n\n")
+        md.append(
+                        "\n### A global rate-limit window already in force (JDK `sendAsync`, API Warden, tracing and metrics off)\n\n")
+                .append("In each JVM one call opens (or meets) a ")
+                .append(ThrottleWindowRun.WINDOW.getSeconds())
+                .append(
+                        " s window in which the API refuses everything; then all callers start at once. "
+                                + "*During the window*: API requests that arrived while it held, the opening one not counted.\n\n")
                 .append("| the API's window | JVMs × callers | answered 200 | failed | API requests during the window "
                         + "| API requests in all | time to all done |\n")
                 .append("|---|---|---|---|---|---|---|\n");
         for (ThrottleWindowRun.Figure f : figures) {
-            row(f.mode.label, f.jvms + " × " + f.callersPerJvm, Integer.toString(f.ok), Integer.toString(f.failed),
-                    Long.toString(f.requestsDuringWindow), Long.toString(f.requests), ms(f.slowestMillis));
+            row(
+                    f.mode.label,
+                    f.jvms + " × " + f.callersPerJvm,
+                    Integer.toString(f.ok),
+                    Integer.toString(f.failed),
+                    Long.toString(f.requestsDuringWindow),
+                    Long.toString(f.requests),
+                    ms(f.slowestMillis));
         }
     }
 
@@ -165,13 +198,16 @@ final class Report {
         return String.format(Locale.ROOT, "%.1f ± %.1f%s", x.microsPerCall, x.microsError, allocation);
     }
 
-    private static Optional<StartupRun.Figure> find(List<StartupRun.Figure> figures, AppCalls.Way way, AgentSetup setup) {
+    private static Optional<StartupRun.Figure> find(
+            List<StartupRun.Figure> figures, AppCalls.Way way, AgentSetup setup) {
         return figures.stream().filter(f -> f.way == way && f.setup == setup).findFirst();
     }
 
-    private static Optional<PerCallRun.Figure> find(List<PerCallRun.Figure> figures, AppCalls.Way way, boolean managed,
-                                                    AgentSetup setup) {
-        return figures.stream().filter(f -> f.way == way && f.managed == managed && f.setup == setup).findFirst();
+    private static Optional<PerCallRun.Figure> find(
+            List<PerCallRun.Figure> figures, AppCalls.Way way, boolean managed, AgentSetup setup) {
+        return figures.stream()
+                .filter(f -> f.way == way && f.managed == managed && f.setup == setup)
+                .findFirst();
     }
 
     private static String fmt(double v) {

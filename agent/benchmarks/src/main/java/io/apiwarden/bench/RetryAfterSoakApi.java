@@ -2,7 +2,6 @@ package io.apiwarden.bench;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -31,7 +30,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class RetryAfterSoakApi implements AutoCloseable {
     static final String STATE_PATH = "/soak-state";
-    private static final byte[] REFUSAL = "{\"message\":\"API rate limit exceeded (global)\"}".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] REFUSAL =
+            "{\"message\":\"API rate limit exceeded (global)\"}".getBytes(StandardCharsets.UTF_8);
     private static final byte[] USER = "{\"id\":1,\"name\":\"soak\"}".getBytes(StandardCharsets.UTF_8);
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
 
@@ -46,21 +46,25 @@ final class RetryAfterSoakApi implements AutoCloseable {
     private long firstRequestNanos = Long.MIN_VALUE;
     /** Call number to the {@link System#nanoTime()} its last refusal allowed it back at. */
     private final Map<Long, Long> allowedAt = new HashMap<>();
+
     private long requests;
     private long refusals;
     private long resends;
     private long earlyResends;
     /** The least time a resend came after the moment it was allowed; {@code Long.MAX_VALUE} before any. */
     private long leastMarginNanos = Long.MAX_VALUE;
+
     private long windowsMet;
     private long lastWindowMet = -1;
     private long unauthorized;
     private long unnamed;
 
-    private RetryAfterSoakApi(Duration window, Duration period, Duration latency, String accessToken) throws IOException {
+    private RetryAfterSoakApi(Duration window, Duration period, Duration latency, String accessToken)
+            throws IOException {
         if (window.compareTo(Duration.ofSeconds(1)) < 0 || period.compareTo(window) <= 0) {
-            throw new IllegalArgumentException("a window of at least 1 s (Retry-After counts whole seconds) and a longer "
-                    + "period are needed, not " + window + " every " + period);
+            throw new IllegalArgumentException(
+                    "a window of at least 1 s (Retry-After counts whole seconds) and a longer "
+                            + "period are needed, not " + window + " every " + period);
         }
         this.windowNanos = window.toNanos();
         this.periodNanos = period.toNanos();
@@ -69,12 +73,15 @@ final class RetryAfterSoakApi implements AutoCloseable {
         this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1024);
         server.createContext("/api/v1", this::api);
         server.createContext("/health", exchange -> LoopbackApi.answer(exchange, 200, new byte[] {'o', 'k'}));
-        server.createContext(STATE_PATH, exchange ->
-                LoopbackApi.answer(exchange, 200, Long.toString(resends()).getBytes(StandardCharsets.UTF_8)));
+        server.createContext(
+                STATE_PATH,
+                exchange -> LoopbackApi.answer(
+                        exchange, 200, Long.toString(resends()).getBytes(StandardCharsets.UTF_8)));
         server.setExecutor(threads);
     }
 
-    static RetryAfterSoakApi start(Duration window, Duration period, Duration latency, String accessToken) throws IOException {
+    static RetryAfterSoakApi start(Duration window, Duration period, Duration latency, String accessToken)
+            throws IOException {
         RetryAfterSoakApi api = new RetryAfterSoakApi(window, period, latency, accessToken);
         api.server.start();
         return api;
@@ -83,7 +90,8 @@ final class RetryAfterSoakApi implements AutoCloseable {
     private void api(HttpExchange exchange) throws IOException {
         long arrived = System.nanoTime();
         Long call = callNumber(exchange.getRequestURI().getRawQuery());
-        boolean authorized = expectedAuthorization.equals(exchange.getRequestHeaders().getFirst("Authorization"));
+        boolean authorized =
+                expectedAuthorization.equals(exchange.getRequestHeaders().getFirst("Authorization"));
         synchronized (lock) {
             requests++;
             if (firstRequestNanos == Long.MIN_VALUE) {

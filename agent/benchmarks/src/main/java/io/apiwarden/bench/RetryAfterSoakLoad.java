@@ -98,8 +98,9 @@ final class RetryAfterSoakLoad {
                     continue;
                 }
                 URI next = nextUrl();
-                (way == AppCalls.Way.JDK_SEND_ASYNC ? app.jdkSendAsync(app.jdkRequest(next, true))
-                        : app.okhttpEnqueue(app.okhttpRequest(next, true)))
+                (way == AppCalls.Way.JDK_SEND_ASYNC
+                                ? app.jdkSendAsync(app.jdkRequest(next, true))
+                                : app.okhttpEnqueue(app.okhttpRequest(next, true)))
                         .whenComplete((status, failure) -> {
                             ended(failure == null ? status : -1);
                             pending.release();
@@ -114,5 +115,4 @@ final class RetryAfterSoakLoad {
     private void ended(int status) {
         statuses.computeIfAbsent(status, s -> new LongAdder()).increment();
     }
-
 }

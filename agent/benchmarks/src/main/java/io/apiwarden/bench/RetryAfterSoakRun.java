@@ -58,27 +58,45 @@ final class RetryAfterSoakRun {
         }
 
         String toMarkdown() {
-            return String.format(Locale.ROOT, "- %,d API requests in %.0f s; calls ended: %s%n"
+            return String.format(
+                    Locale.ROOT,
+                    "- %,d API requests in %.0f s; calls ended: %s%n"
                             + "- %,d throttle windows met, %,d refusals (429 with Retry-After), %,d resends%n"
                             + "- resends before Retry-After allowed: **%,d**; the promptest resend came %.1f ms after "
                             + "the allowed moment%n",
-                    requests, millis / 1000.0, statuses, windows, refusals, resends, earlyResends, leastMarginMillis);
+                    requests,
+                    millis / 1000.0,
+                    statuses,
+                    windows,
+                    refusals,
+                    resends,
+                    earlyResends,
+                    leastMarginMillis);
         }
     }
 
-    private RetryAfterSoakRun() {
-    }
+    private RetryAfterSoakRun() {}
 
     static Result run(Path apiWardenJar, long resends) throws IOException, InterruptedException {
         String token = "soak-" + UUID.randomUUID();
-        try (OtlpSink sink = OtlpSink.start(); RetryAfterSoakApi api = RetryAfterSoakApi.start(WINDOW, PERIOD, LATENCY, token)) {
-            Target target = new Target(api.baseUrl(), api.authUrl(), api.healthUrl(), token, sink.endpoint(), apiWardenJar, null);
-            List<String> extra = List.of("-Dapiwarden.backoff.initial-delay=" + BACKOFF_INITIAL_DELAY.toMillis() + "ms");
+        try (OtlpSink sink = OtlpSink.start();
+                RetryAfterSoakApi api = RetryAfterSoakApi.start(WINDOW, PERIOD, LATENCY, token)) {
+            Target target = new Target(
+                    api.baseUrl(), api.authUrl(), api.healthUrl(), token, sink.endpoint(), apiWardenJar, null);
+            List<String> extra =
+                    List.of("-Dapiwarden.backoff.initial-delay=" + BACKOFF_INITIAL_DELAY.toMillis() + "ms");
             // About CALLERS_PER_WAY × 4 resends a window; twice the time that takes means it hangs.
             long windows = resends / (CALLERS_PER_WAY * 2) + 2;
             Duration limit = PERIOD.multipliedBy(windows).plusMinutes(2);
-            ChildJvm.Run run = ChildJvm.run(AgentSetup.API_WARDEN, target, extra, limit, RetryAfterSoakLoad.CALLS_LINE,
-                    "retry-after-soak", Long.toString(resends), Integer.toString(CALLERS_PER_WAY));
+            ChildJvm.Run run = ChildJvm.run(
+                    AgentSetup.API_WARDEN,
+                    target,
+                    extra,
+                    limit,
+                    RetryAfterSoakLoad.CALLS_LINE,
+                    "retry-after-soak",
+                    Long.toString(resends),
+                    Integer.toString(CALLERS_PER_WAY));
             String[] ended = run.valuesOf(RetryAfterSoakLoad.CALLS_LINE);
             if (api.unauthorized() > 0 || api.unnamed() > 0) {
                 throw new IllegalStateException(api.unauthorized() + " requests without the token and " + api.unnamed()
@@ -94,9 +112,16 @@ final class RetryAfterSoakRun {
         if (resends < 1) {
             throw new IllegalArgumentException("a soak needs at least 1 resend, not " + resends);
         }
-        System.out.printf(Locale.ROOT, "== Retry-After soak: until %,d resends; a %d s window every %d ms, answers taking %d ms, "
-                        + "%d callers in each of four ways, back-off from %d ms%n", resends, WINDOW.toSeconds(), PERIOD.toMillis(),
-                LATENCY.toMillis(), CALLERS_PER_WAY, BACKOFF_INITIAL_DELAY.toMillis());
+        System.out.printf(
+                Locale.ROOT,
+                "== Retry-After soak: until %,d resends; a %d s window every %d ms, answers taking %d ms, "
+                        + "%d callers in each of four ways, back-off from %d ms%n",
+                resends,
+                WINDOW.toSeconds(),
+                PERIOD.toMillis(),
+                LATENCY.toMillis(),
+                CALLERS_PER_WAY,
+                BACKOFF_INITIAL_DELAY.toMillis());
         Result result = run(apiWardenJar, resends);
         System.out.println();
         System.out.print(result.toMarkdown());

@@ -12,13 +12,14 @@ import java.nio.file.attribute.PosixFilePermissions;
  * line (where {@code ps} and JMH's "VM options" line would show it) nor in the benchmark's output.
  */
 final class SecretFile {
-    private SecretFile() {
-    }
+    private SecretFile() {}
 
     /** A new owner-only file holding {@code secret}, deleted when this JVM exits. */
     static Path of(String secret) {
         try {
-            Path file = Files.createTempFile("apiwarden-bench-", ".token",
+            Path file = Files.createTempFile(
+                    "apiwarden-bench-",
+                    ".token",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             file.toFile().deleteOnExit();
             Files.write(file, secret.getBytes(StandardCharsets.US_ASCII));

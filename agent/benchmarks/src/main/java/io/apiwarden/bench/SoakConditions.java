@@ -33,6 +33,7 @@ final class SoakConditions {
 
     /** Access token to the {@link System#nanoTime()} it expires at; also the expired ones, which are few. */
     private final Map<String, Long> accessTokens = new HashMap<>();
+
     private final List<Long> expiries = new ArrayList<>();
     private String refreshToken;
     private long newestIssuedAt;
@@ -102,7 +103,8 @@ final class SoakConditions {
         tokenRequests++;
         if (!refreshToken.equals(formValue(form, "refresh_token"))) {
             refusedGrants++;
-            return new TokenAnswer(400, "{\"error\":\"invalid_grant\",\"error_description\":\"refresh token revoked\"}");
+            return new TokenAnswer(
+                    400, "{\"error\":\"invalid_grant\",\"error_description\":\"refresh token revoked\"}");
         }
         if (now - newestIssuedAt < lifetimeNanos / 2) {
             // The agent refreshes in the last fifth of a life, or on a refusal after it: sooner means two
@@ -111,8 +113,10 @@ final class SoakConditions {
         }
         refreshToken = newToken("rt_");
         String access = issueAccessToken(now);
-        return new TokenAnswer(200, "{\"access_token\":\"" + access + "\",\"token_type\":\"Bearer\",\"expires_in\":"
-                + Duration.ofNanos(lifetimeNanos).toSeconds() + ",\"refresh_token\":\"" + refreshToken + "\"}");
+        return new TokenAnswer(
+                200,
+                "{\"access_token\":\"" + access + "\",\"token_type\":\"Bearer\",\"expires_in\":"
+                        + Duration.ofNanos(lifetimeNanos).toSeconds() + ",\"refresh_token\":\"" + refreshToken + "\"}");
     }
 
     private String issueAccessToken(long now) {

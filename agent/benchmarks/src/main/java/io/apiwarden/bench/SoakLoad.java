@@ -82,7 +82,8 @@ final class SoakLoad {
             AtomicLong left = new AtomicLong(calls / ways.length + (i < calls % ways.length ? 1 : 0));
             boolean blocking = way == AppCalls.Way.JDK_SEND || way == AppCalls.Way.OKHTTP_EXECUTE;
             for (int t = 0; t < (blocking ? THREADS_PER_BLOCKING_WAY : 1); t++) {
-                Thread worker = new Thread(blocking ? () -> callBlocking(way, left) : () -> callAsync(way, left),
+                Thread worker = new Thread(
+                        blocking ? () -> callBlocking(way, left) : () -> callAsync(way, left),
                         WORKER_PREFIX + way.name().toLowerCase(Locale.ROOT) + "-" + t);
                 worker.start();
                 workers.add(worker);
@@ -109,8 +110,9 @@ final class SoakLoad {
         try {
             while (left.getAndDecrement() > 0) {
                 pending.acquire();
-                (way == AppCalls.Way.JDK_SEND_ASYNC ? app.jdkSendAsync(app.jdkRequest(url, true))
-                        : app.okhttpEnqueue(app.okhttpRequest(url, true)))
+                (way == AppCalls.Way.JDK_SEND_ASYNC
+                                ? app.jdkSendAsync(app.jdkRequest(url, true))
+                                : app.okhttpEnqueue(app.okhttpRequest(url, true)))
                         .whenComplete((status, failure) -> {
                             ended(failure == null ? status : -1);
                             pending.release();
@@ -152,7 +154,8 @@ final class SoakLoad {
         System.gc();
         long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
         long threads = Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> !t.getName().startsWith(WORKER_PREFIX)).count();
+                .filter(t -> !t.getName().startsWith(WORKER_PREFIX))
+                .count();
         return FIGURE_LINE + " " + phase + " " + heap + " " + threads + " " + openFileDescriptors();
     }
 

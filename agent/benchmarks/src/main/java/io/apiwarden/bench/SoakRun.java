@@ -18,9 +18,11 @@ final class SoakRun {
     static final long DEFAULT_CALLS = 1_000_000;
     /** Whole seconds ({@code expires_in}); at a few thousand calls a second, an expiry every few thousand. */
     static final Duration TOKEN_LIFETIME = Duration.ofSeconds(2);
+
     static final int THROTTLE_EVERY = 5_000;
     /** Long enough that calls in flight meet it, short beside the back-off's 10 + 20 + 40 + 80 + 160 ms. */
     static final Duration THROTTLE_WINDOW = Duration.ofMillis(20);
+
     static final Duration BACKOFF_INITIAL_DELAY = Duration.ofMillis(10);
     /** The slowest this machine ever ran is ~3,000 calls a second; a tenth of that means the soak hangs. */
     private static final long MIN_CALLS_PER_SECOND = 300;
@@ -50,6 +52,7 @@ final class SoakRun {
         final long millis;
         /** {@code {200=n, ...}} as the app counted; -1 for a call that ended without a response. */
         final String statuses;
+
         final Figures start;
         final Figures middle;
         final Figures end;
@@ -81,38 +84,71 @@ final class SoakRun {
 
         String toMarkdown() {
             StringBuilder md = new StringBuilder();
-            md.append(String.format(Locale.ROOT, "- %,d calls in %.0f s (%,.0f a second), ended: %s%n", calls, millis / 1000.0,
-                    calls * 1000.0 / millis, statuses));
-            md.append(String.format(Locale.ROOT, "- API requests %,d (resends included); %,d throttle windows, %,d requests "
-                    + "answered 429; %,d answered 401 for an expired token%n", apiRequests, throttleWindows, throttledCalls,
+            md.append(String.format(
+                    Locale.ROOT,
+                    "- %,d calls in %.0f s (%,.0f a second), ended: %s%n",
+                    calls,
+                    millis / 1000.0,
+                    calls * 1000.0 / millis,
+                    statuses));
+            md.append(String.format(
+                    Locale.ROOT,
+                    "- API requests %,d (resends included); %,d throttle windows, %,d requests "
+                            + "answered 429; %,d answered 401 for an expired token%n",
+                    apiRequests,
+                    throttleWindows,
+                    throttledCalls,
                     expiredRefusals));
-            md.append(String.format(Locale.ROOT, "- tokens expired %,d, token requests %,d (%d early, %d refused)%n%n",
-                    expiries, tokenRequests, earlyTokenRequests, refusedGrants));
+            md.append(String.format(
+                    Locale.ROOT,
+                    "- tokens expired %,d, token requests %,d (%d early, %d refused)%n%n",
+                    expiries,
+                    tokenRequests,
+                    earlyTokenRequests,
+                    refusedGrants));
             md.append("| app JVM | after a tenth | after half | at the end |\n|---|---|---|---|\n");
-            md.append(String.format(Locale.ROOT, "| heap used after a full GC | %.1f MB | %.1f MB | %.1f MB |%n",
-                    start.heapMb(), middle.heapMb(), end.heapMb()));
-            md.append(String.format(Locale.ROOT, "| live threads (the soak's callers not counted) | %d | %d | %d |%n",
-                    start.threads, middle.threads, end.threads));
-            md.append(String.format(Locale.ROOT, "| open file descriptors | %d | %d | %d |%n",
-                    start.fileDescriptors, middle.fileDescriptors, end.fileDescriptors));
+            md.append(String.format(
+                    Locale.ROOT,
+                    "| heap used after a full GC | %.1f MB | %.1f MB | %.1f MB |%n",
+                    start.heapMb(),
+                    middle.heapMb(),
+                    end.heapMb()));
+            md.append(String.format(
+                    Locale.ROOT,
+                    "| live threads (the soak's callers not counted) | %d | %d | %d |%n",
+                    start.threads,
+                    middle.threads,
+                    end.threads));
+            md.append(String.format(
+                    Locale.ROOT,
+                    "| open file descriptors | %d | %d | %d |%n",
+                    start.fileDescriptors,
+                    middle.fileDescriptors,
+                    end.fileDescriptors));
             return md.toString();
         }
     }
 
-    private SoakRun() {
-    }
+    private SoakRun() {}
 
     static Result run(Path apiWardenJar, long calls, Duration tokenLifetime) throws IOException, InterruptedException {
         SoakConditions conditions = new SoakConditions(tokenLifetime, THROTTLE_EVERY, THROTTLE_WINDOW);
-        try (OtlpSink sink = OtlpSink.start(); FastApiServer api = FastApiServer.start(conditions)) {
-            Target target = new Target(api.baseUrl(), api.authUrl(), api.healthUrl(), api.accessToken(),
-                    sink.endpoint(), apiWardenJar, null);
+        try (OtlpSink sink = OtlpSink.start();
+                FastApiServer api = FastApiServer.start(conditions)) {
+            Target target = new Target(
+                    api.baseUrl(),
+                    api.authUrl(),
+                    api.healthUrl(),
+                    api.accessToken(),
+                    sink.endpoint(),
+                    apiWardenJar,
+                    null);
             List<String> extra = List.of(
                     "-Dapiwarden.refresh-token-file=" + SecretFile.of(conditions.firstRefreshToken()),
                     "-Dapiwarden.backoff.initial-delay=" + BACKOFF_INITIAL_DELAY.toMillis() + "ms");
             Duration limit = Duration.ofSeconds(Math.max(300, calls / MIN_CALLS_PER_SECOND));
-            ChildJvm.Run run = ChildJvm.run(AgentSetup.API_WARDEN, target, extra, limit, SoakLoad.CALLS_LINE,
-                    "soak", Long.toString(calls));
+            ChildJvm.Run run = ChildJvm.run(
+                    AgentSetup.API_WARDEN, target, extra, limit, SoakLoad.CALLS_LINE, "soak", Long.toString(calls));
             List<Figures> figures = new ArrayList<>();
             for (String phase : List.of("start", "middle", "end")) {
                 figures.add(figuresOf(run.lines, phase));
@@ -139,9 +175,15 @@ final class SoakRun {
         if (calls < 100) {
             throw new IllegalArgumentException("a soak needs at least 100 calls, not " + calls);
         }
-        System.out.printf(Locale.ROOT, "== soak: %,d managed calls, tokens living %d s, a %d ms throttle window every %,d "
-                        + "API calls, back-off from %d ms%n", calls, TOKEN_LIFETIME.toSeconds(), THROTTLE_WINDOW.toMillis(),
-                THROTTLE_EVERY, BACKOFF_INITIAL_DELAY.toMillis());
+        System.out.printf(
+                Locale.ROOT,
+                "== soak: %,d managed calls, tokens living %d s, a %d ms throttle window every %,d "
+                        + "API calls, back-off from %d ms%n",
+                calls,
+                TOKEN_LIFETIME.toSeconds(),
+                THROTTLE_WINDOW.toMillis(),
+                THROTTLE_EVERY,
+                BACKOFF_INITIAL_DELAY.toMillis());
         Result result = run(apiWardenJar, calls, TOKEN_LIFETIME);
         System.out.println();
         System.out.print(result.toMarkdown());

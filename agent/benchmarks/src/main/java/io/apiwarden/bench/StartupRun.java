@@ -40,11 +40,12 @@ final class StartupRun {
         Map<AgentSetup, List<ChildJvm.Run>> bySetup = new EnumMap<>(AgentSetup.class);
         for (int i = 0; i < runs; i++) {
             for (AgentSetup setup : setups) {
-                ChildJvm.Run run = ChildJvm.run(setup, target, List.of(), ProcessProbe.FIRST_CALL_LINE,
-                        "first-call", way.name());
+                ChildJvm.Run run =
+                        ChildJvm.run(setup, target, List.of(), ProcessProbe.FIRST_CALL_LINE, "first-call", way.name());
                 String status = run.valuesOf(ProcessProbe.FIRST_CALL_LINE)[0];
                 if (!status.equals("200")) {
-                    throw new IllegalStateException("the first call under " + setup.label() + " was answered " + status);
+                    throw new IllegalStateException(
+                            "the first call under " + setup.label() + " was answered " + status);
                 }
                 bySetup.computeIfAbsent(setup, s -> new ArrayList<>()).add(run);
             }
@@ -60,7 +61,8 @@ final class StartupRun {
                 rss.add(Long.parseLong(run.valuesOf(ProcessProbe.PEAK_RSS_LINE)[0]) / 1024.0);
             }
             figures.add(new Figure(setup, way, Stats.median(first), Stats.median(exit), Stats.median(rss)));
-            System.out.printf("  %-36s %-15s first call %6.0f ms, exit %6.0f ms, peak RSS %5.1f MB%n",
+            System.out.printf(
+                    "  %-36s %-15s first call %6.0f ms, exit %6.0f ms, peak RSS %5.1f MB%n",
                     setup.label(), way.label, Stats.median(first), Stats.median(exit), Stats.median(rss));
         }
         return figures;

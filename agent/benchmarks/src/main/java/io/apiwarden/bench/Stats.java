@@ -6,8 +6,7 @@ import java.util.Locale;
 
 /** The few statistics the report needs. */
 final class Stats {
-    private Stats() {
-    }
+    private Stats() {}
 
     /** The middle value; the mean of the two middle ones for an even count. */
     static double median(List<Double> values) {

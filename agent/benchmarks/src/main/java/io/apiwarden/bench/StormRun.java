@@ -2,7 +2,6 @@ package io.apiwarden.bench;
 
 import io.apiwarden.demo.ApiCounters;
 import io.apiwarden.demo.SimulatedApi;
-
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -46,8 +45,15 @@ final class StormRun {
         final long apiRequests;
         final long tokenRequests;
 
-        Figure(Kind kind, AgentSetup setup, int callers, long millisToAllDone, int ok, int failed, long apiRequests,
-               long tokenRequests) {
+        Figure(
+                Kind kind,
+                AgentSetup setup,
+                int callers,
+                long millisToAllDone,
+                int ok,
+                int failed,
+                long apiRequests,
+                long tokenRequests) {
             this.kind = kind;
             this.setup = setup;
             this.callers = callers;
@@ -76,8 +82,8 @@ final class StormRun {
         }
         try (SimulatedApi api = new SimulatedApi(settings.build()).start()) {
             String token = kind == Kind.REFRESH ? api.staleAccessToken() : TokenGrant.accessToken(api);
-            Target target = new Target(api.baseUrl(), api.authUrl(), api.healthUrl(), token, otlpEndpoint,
-                    apiWardenJar, null);
+            Target target =
+                    new Target(api.baseUrl(), api.authUrl(), api.healthUrl(), token, otlpEndpoint, apiWardenJar, null);
             List<String> extra = new ArrayList<>();
             if (setup == AgentSetup.API_WARDEN) {
                 extra.add("-Dapiwarden.refresh-token-file=" + SecretFile.of(api.currentRefreshToken()));
@@ -85,13 +91,27 @@ final class StormRun {
             ApiCounters counters = api.counters();
             long apiBefore = counters.apiRequests();
             long tokenBefore = counters.tokenRequests();
-            ChildJvm.Run run = ChildJvm.run(setup, target, extra, ProcessProbe.STORM_LINE, "storm",
-                    Integer.toString(callers));
+            ChildJvm.Run run =
+                    ChildJvm.run(setup, target, extra, ProcessProbe.STORM_LINE, "storm", Integer.toString(callers));
             String[] v = run.valuesOf(ProcessProbe.STORM_LINE);
-            Figure f = new Figure(kind, setup, callers, Long.parseLong(v[0]), Integer.parseInt(v[1]),
-                    Integer.parseInt(v[2]), counters.apiRequests() - apiBefore, counters.tokenRequests() - tokenBefore);
-            System.out.printf("  %-15s %-12s N=%-5d %6d ms, %d ok, %d failed, %d API requests, %d token requests%n",
-                    kind.label, setup.label(), callers, f.millisToAllDone, f.ok, f.failed, f.apiRequests,
+            Figure f = new Figure(
+                    kind,
+                    setup,
+                    callers,
+                    Long.parseLong(v[0]),
+                    Integer.parseInt(v[1]),
+                    Integer.parseInt(v[2]),
+                    counters.apiRequests() - apiBefore,
+                    counters.tokenRequests() - tokenBefore);
+            System.out.printf(
+                    "  %-15s %-12s N=%-5d %6d ms, %d ok, %d failed, %d API requests, %d token requests%n",
+                    kind.label,
+                    setup.label(),
+                    callers,
+                    f.millisToAllDone,
+                    f.ok,
+                    f.failed,
+                    f.apiRequests,
                     f.tokenRequests);
             return f;
         }

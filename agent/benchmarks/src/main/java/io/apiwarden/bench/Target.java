@@ -13,12 +13,19 @@ final class Target {
     private final URI healthUrl;
     /** The access token, in an owner-only file: never on a command line. */
     private final Path accessTokenFile;
+
     private final URI otlpEndpoint;
     private final Path apiWardenJar;
     private final Path otelAgentJar;
 
-    Target(URI baseUrl, URI authUrl, URI healthUrl, String accessToken, URI otlpEndpoint, Path apiWardenJar,
-           Path otelAgentJar) {
+    Target(
+            URI baseUrl,
+            URI authUrl,
+            URI healthUrl,
+            String accessToken,
+            URI otlpEndpoint,
+            Path apiWardenJar,
+            Path otelAgentJar) {
         this.baseUrl = baseUrl;
         this.authUrl = authUrl;
         this.healthUrl = healthUrl;

@@ -2,7 +2,6 @@ package io.apiwarden.bench;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -41,8 +40,10 @@ final class ThrottleWindowApi implements AutoCloseable {
 
     /** Outside the API: says {@value #OPENED} once the window has opened. */
     static final String STATE_PATH = "/window-state";
+
     static final String OPENED = "opened";
-    private static final byte[] REFUSAL = "{\"message\":\"API rate limit exceeded (global)\"}".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] REFUSAL =
+            "{\"message\":\"API rate limit exceeded (global)\"}".getBytes(StandardCharsets.UTF_8);
     private static final byte[] USER = "{\"id\":1,\"name\":\"window\"}".getBytes(StandardCharsets.UTF_8);
 
     private final Mode mode;

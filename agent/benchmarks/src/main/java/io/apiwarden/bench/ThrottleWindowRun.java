@@ -26,8 +26,15 @@ final class ThrottleWindowRun {
         final long requests;
         final long slowestMillis;
 
-        Figure(ThrottleWindowApi.Mode mode, int jvms, int callersPerJvm, int ok, int failed, long requestsDuringWindow,
-               long requests, long slowestMillis) {
+        Figure(
+                ThrottleWindowApi.Mode mode,
+                int jvms,
+                int callersPerJvm,
+                int ok,
+                int failed,
+                long requestsDuringWindow,
+                long requests,
+                long slowestMillis) {
             this.mode = mode;
             this.jvms = jvms;
             this.callersPerJvm = callersPerJvm;
@@ -53,8 +60,13 @@ final class ThrottleWindowRun {
             for (int i = 0; i < jvms; i++) {
                 running.add(CompletableFuture.supplyAsync(() -> {
                     try {
-                        return ChildJvm.run(AgentSetup.API_WARDEN_UNTRACED, target, List.of(), ProcessProbe.WINDOW_LINE,
-                                "window", Integer.toString(callersPerJvm));
+                        return ChildJvm.run(
+                                AgentSetup.API_WARDEN_UNTRACED,
+                                target,
+                                List.of(),
+                                ProcessProbe.WINDOW_LINE,
+                                "window",
+                                Integer.toString(callersPerJvm));
                     } catch (IOException e) {
                         throw new IllegalStateException(e);
                     } catch (InterruptedException e) {
@@ -75,10 +87,20 @@ final class ThrottleWindowRun {
             if (api.unauthorized() > 0) {
                 throw new IllegalStateException(api.unauthorized() + " calls reached the window API without its token");
             }
-            Figure f = new Figure(mode, jvms, callersPerJvm, ok, failed, api.requestsDuringWindow(), api.requests(), slowest);
-            System.out.printf("  %-34s %d JVM(s) x %-4d %d ok, %d failed, %d requests during the %d s window (%d in all), "
-                            + "all done in %d ms%n", mode.label, jvms, callersPerJvm, ok, failed, f.requestsDuringWindow,
-                    WINDOW.getSeconds(), f.requests, slowest);
+            Figure f = new Figure(
+                    mode, jvms, callersPerJvm, ok, failed, api.requestsDuringWindow(), api.requests(), slowest);
+            System.out.printf(
+                    "  %-34s %d JVM(s) x %-4d %d ok, %d failed, %d requests during the %d s window (%d in all), "
+                            + "all done in %d ms%n",
+                    mode.label,
+                    jvms,
+                    callersPerJvm,
+                    ok,
+                    failed,
+                    f.requestsDuringWindow,
+                    WINDOW.getSeconds(),
+                    f.requests,
+                    slowest);
             return f;
         }
     }

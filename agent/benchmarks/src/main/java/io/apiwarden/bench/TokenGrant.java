@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.apiwarden.demo.SimulatedApi;
-
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -14,8 +13,7 @@ import java.nio.charset.StandardCharsets;
 
 /** Signs in at the simulated API's token endpoint as an app would, with the refresh-token grant. */
 final class TokenGrant {
-    private TokenGrant() {
-    }
+    private TokenGrant() {}
 
     /** A new access token, valid for the server's token lifetime; the server rotates its refresh token. */
     static String accessToken(SimulatedApi api) throws IOException, InterruptedException {
@@ -27,11 +25,13 @@ final class TokenGrant {
                 .build();
         HttpResponse<String> response = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {
-            throw new IllegalStateException("the token endpoint answered " + response.statusCode() + " to the benchmark");
+            throw new IllegalStateException(
+                    "the token endpoint answered " + response.statusCode() + " to the benchmark");
         }
         try (JsonParser json = new JsonFactory().createParser(response.body())) {
             while (json.nextToken() != null) {
-                if (json.currentToken() == JsonToken.FIELD_NAME && json.currentName().equals("access_token")) {
+                if (json.currentToken() == JsonToken.FIELD_NAME
+                        && json.currentName().equals("access_token")) {
                     json.nextToken();
                     return json.getText();
                 }

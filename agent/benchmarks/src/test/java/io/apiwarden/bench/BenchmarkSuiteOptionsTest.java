@@ -1,13 +1,12 @@
 package io.apiwarden.bench;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class BenchmarkSuiteOptionsTest {
     private static final Path DEFAULT_OUT = Paths.get("target", "benchmark-results.md");
@@ -34,28 +33,34 @@ class BenchmarkSuiteOptionsTest {
 
     @Test
     void setupsChooseWhichAppsAreMeasured() {
-        BenchmarkSuite.Options o = BenchmarkSuite.Options.parse(
-                new String[] {"--setups=apiwarden, apiwarden-untraced"}, DEFAULT_OUT);
+        BenchmarkSuite.Options o =
+                BenchmarkSuite.Options.parse(new String[] {"--setups=apiwarden, apiwarden-untraced"}, DEFAULT_OUT);
 
         assertThat(o.setups).containsExactly(AgentSetup.API_WARDEN, AgentSetup.API_WARDEN_UNTRACED);
         assertThatThrownBy(() -> BenchmarkSuite.Options.parse(new String[] {"--setups=warden"}, DEFAULT_OUT))
-                .hasMessageContaining("'warden'").hasMessageContaining("apiwarden-untraced");
+                .hasMessageContaining("'warden'")
+                .hasMessageContaining("apiwarden-untraced");
     }
 
     @Test
     void waysChooseWhichCallsThePerCallPartMeasures() {
-        BenchmarkSuite.Options o = BenchmarkSuite.Options.parse(new String[] {"--ways=apache-execute, reactor-netty"}, DEFAULT_OUT);
+        BenchmarkSuite.Options o =
+                BenchmarkSuite.Options.parse(new String[] {"--ways=apache-execute, reactor-netty"}, DEFAULT_OUT);
 
         assertThat(o.ways).containsExactly(AppCalls.Way.APACHE_EXECUTE, AppCalls.Way.REACTOR_NETTY);
-        assertThat(BenchmarkSuite.Options.parse(new String[0], DEFAULT_OUT).ways).containsExactlyInAnyOrder(AppCalls.Way.values());
+        assertThat(BenchmarkSuite.Options.parse(new String[0], DEFAULT_OUT).ways)
+                .containsExactlyInAnyOrder(AppCalls.Way.values());
         assertThatThrownBy(() -> BenchmarkSuite.Options.parse(new String[] {"--ways=apache"}, DEFAULT_OUT))
-                .hasMessageContaining("'apache'").hasMessageContaining("apache-execute");
+                .hasMessageContaining("'apache'")
+                .hasMessageContaining("apache-execute");
     }
 
     @Test
     void everyWayHasABenchmarkMethod() throws Exception {
         for (AppCalls.Way way : AppCalls.Way.values()) {
-            assertThat(PerCallBenchmark.class.getMethod(way.benchmark)).as(way.label).isNotNull();
+            assertThat(PerCallBenchmark.class.getMethod(way.benchmark))
+                    .as(way.label)
+                    .isNotNull();
             assertThat(PerCallRun.wayOf(way.benchmark)).isEqualTo(way);
         }
     }
@@ -63,14 +68,17 @@ class BenchmarkSuiteOptionsTest {
     @Test
     void unknownArgumentsAndPartsAreNamed() {
         assertThatThrownBy(() -> BenchmarkSuite.Options.parse(new String[] {"--fast"}, DEFAULT_OUT))
-                .hasMessageContaining("'--fast'").hasMessageContaining("--quick");
+                .hasMessageContaining("'--fast'")
+                .hasMessageContaining("--quick");
         assertThatThrownBy(() -> BenchmarkSuite.Options.parse(new String[] {"--only=jmh"}, DEFAULT_OUT))
-                .hasMessageContaining("'jmh'").hasMessageContaining("per-call");
+                .hasMessageContaining("'jmh'")
+                .hasMessageContaining("per-call");
     }
 
     @Test
     void variablesThatWouldConfigureAMeasuredJvmAreNamed() {
-        assertThat(BenchmarkSuite.meddlingVariables(Set.of("PATH", "OTEL_TRACES_EXPORTER", "JAVA_TOOL_OPTIONS",
-                "APIWARDEN_BASE_URL", "HOME"))).containsExactly("APIWARDEN_BASE_URL", "JAVA_TOOL_OPTIONS", "OTEL_TRACES_EXPORTER");
+        assertThat(BenchmarkSuite.meddlingVariables(
+                        Set.of("PATH", "OTEL_TRACES_EXPORTER", "JAVA_TOOL_OPTIONS", "APIWARDEN_BASE_URL", "HOME")))
+                .containsExactly("APIWARDEN_BASE_URL", "JAVA_TOOL_OPTIONS", "OTEL_TRACES_EXPORTER");
     }
 }

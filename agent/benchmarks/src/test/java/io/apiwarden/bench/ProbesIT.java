@@ -1,14 +1,13 @@
 package io.apiwarden.bench;
 
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /**
  * The whole-process probes end to end, with the real agent jar in fresh JVMs: what the benchmark reports is
@@ -20,15 +19,17 @@ class ProbesIT {
     @BeforeAll
     static void agentJar() {
         agentJar = Paths.get(System.getProperty(BenchmarkSuite.AGENT_JAR_PROPERTY, "missing"));
-        assertThat(agentJar).as("the agent jar, built by the agent module before this one (run ./mvnw verify from the root)")
+        assertThat(agentJar)
+                .as("the agent jar, built by the agent module before this one (run ./mvnw verify from the root)")
                 .isRegularFile();
     }
 
     @Test
     void theStartupProbeReportsAManagedCallAndThePeakMemory() throws Exception {
-        try (OtlpSink sink = OtlpSink.start(); FastApiServer api = FastApiServer.start()) {
-            Target target = new Target(api.baseUrl(), api.authUrl(), api.healthUrl(), api.accessToken(),
-                    sink.endpoint(), agentJar, null);
+        try (OtlpSink sink = OtlpSink.start();
+                FastApiServer api = FastApiServer.start()) {
+            Target target = new Target(
+                    api.baseUrl(), api.authUrl(), api.healthUrl(), api.accessToken(), sink.endpoint(), agentJar, null);
 
             List<StartupRun.Figure> figures = new StartupRun(target, 1)
                     .run(List.of(AgentSetup.NO_AGENT, AgentSetup.API_WARDEN), AppCalls.Way.OKHTTP_EXECUTE);
@@ -91,7 +92,8 @@ class ProbesIT {
         // resend goes first when the window ends, and its success lets them all go.
         assertThat(f.requestsDuringWindow).isZero();
         assertThat(f.requests).isEqualTo(1 + 1 + 10);
-        assertThat(f.slowestMillis).as("the callers waited for the window's end")
+        assertThat(f.slowestMillis)
+                .as("the callers waited for the window's end")
                 .isGreaterThanOrEqualTo(ThrottleWindowRun.WINDOW.toMillis() - 1000);
     }
 }

@@ -1,18 +1,18 @@
 package io.apiwarden.bench;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class ProcessProbeTest {
 
     @Test
     void peakRssIsReadFromTheHighWaterMarkLine() {
-        List<String> status = List.of("Name:\tjava", "VmPeak:\t 5000000 kB", "VmHWM:\t   71234 kB", "VmRSS:\t   70000 kB");
+        List<String> status =
+                List.of("Name:\tjava", "VmPeak:\t 5000000 kB", "VmHWM:\t   71234 kB", "VmRSS:\t   70000 kB");
 
         assertThat(ProcessProbe.parsePeakRssKb(status)).isEqualTo(71234);
     }
@@ -20,7 +20,8 @@ class ProcessProbeTest {
     @Test
     void aStatusWithoutHighWaterMarkSaysWhy() {
         assertThatThrownBy(() -> ProcessProbe.parsePeakRssKb(List.of("Name:\tjava")))
-                .hasMessageContaining("VmHWM").hasMessageContaining("Linux");
+                .hasMessageContaining("VmHWM")
+                .hasMessageContaining("Linux");
     }
 
     @Test

@@ -1,10 +1,9 @@
 package io.apiwarden.bench;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class ReportTest {
 
@@ -18,8 +17,9 @@ class ReportTest {
 
         String md = report.toMarkdown();
 
-        assertThat(md).contains("| JDK send | managed | 100.0 ± 1.0, 1,000 B | 105.0 ± 1.0, 1,000 B |  "
-                + "| 150.0 ± 2.0, 1,000 B | +5.0% | 0.70x |");
+        assertThat(md)
+                .contains("| JDK send | managed | 100.0 ± 1.0, 1,000 B | 105.0 ± 1.0, 1,000 B |  "
+                        + "| 150.0 ± 2.0, 1,000 B | +5.0% | 0.70x |");
         assertThat(md).contains("| managed call ≤ 3% over the bare client (JDK send) | +5.0% (± 1.4%) | **no** |");
     }
 
@@ -40,9 +40,11 @@ class ReportTest {
         String md = report.toMarkdown();
 
         assertThat(md).contains("| unmanaged call indistinguishable from bare (JDK send) | +0.5% (± 12.7%) | yes |");
-        assertThat(md).contains("| unmanaged call indistinguishable from bare (JDK sendAsync) | +2.0% (± 1.4%) | **no** |");
-        assertThat(md).contains("| unmanaged call indistinguishable from bare (OkHttp execute) | +2.0% (± 7.1%) "
-                + "| cannot tell (too noisy) |");
+        assertThat(md)
+                .contains("| unmanaged call indistinguishable from bare (JDK sendAsync) | +2.0% (± 1.4%) | **no** |");
+        assertThat(md)
+                .contains("| unmanaged call indistinguishable from bare (OkHttp execute) | +2.0% (± 7.1%) "
+                        + "| cannot tell (too noisy) |");
     }
 
     @Test
@@ -64,11 +66,13 @@ class ReportTest {
         Report report = new Report("## header");
         report.jarSizes(9.5, 24);
 
-        assertThat(report.toMarkdown()).contains("| API Warden | 9.5 MB |").contains("| agent jar ≤ 10 MB | 9.5 MB | yes |");
+        assertThat(report.toMarkdown())
+                .contains("| API Warden | 9.5 MB |")
+                .contains("| agent jar ≤ 10 MB | 9.5 MB | yes |");
     }
 
-    private static PerCallRun.Figure perCall(AppCalls.Way way, boolean managed, AgentSetup setup, double micros,
-                                             double error) {
+    private static PerCallRun.Figure perCall(
+            AppCalls.Way way, boolean managed, AgentSetup setup, double micros, double error) {
         return new PerCallRun.Figure(way, managed, setup, micros, error, 1000);
     }
 }

@@ -1,11 +1,10 @@
 package io.apiwarden.bench;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.nio.file.Paths;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * The Retry-After soak in short (the full one is {@code java -jar apiwarden-benchmarks.jar --retry-after-soak},
@@ -20,7 +19,8 @@ class RetryAfterSoakIT {
     @Test
     void noResendComesBeforeRetryAfterAllowsIt() throws Exception {
         Path agentJar = Paths.get(System.getProperty(BenchmarkSuite.AGENT_JAR_PROPERTY, "missing"));
-        assertThat(agentJar).as("the agent jar, built by the agent module before this one (run ./mvnw verify from the root)")
+        assertThat(agentJar)
+                .as("the agent jar, built by the agent module before this one (run ./mvnw verify from the root)")
                 .isRegularFile();
 
         RetryAfterSoakRun.Result r = RetryAfterSoakRun.run(agentJar, RESENDS);

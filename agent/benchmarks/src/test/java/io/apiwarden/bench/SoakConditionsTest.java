@@ -1,12 +1,11 @@
 package io.apiwarden.bench;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class SoakConditionsTest {
     private static final long SECOND = Duration.ofSeconds(1).toNanos();
@@ -46,15 +45,21 @@ class SoakConditionsTest {
         SoakConditions c = new SoakConditions(Duration.ofSeconds(2), 0, Duration.ZERO);
         String first = c.firstRefreshToken();
 
-        SoakConditions.TokenAnswer answer = c.refresh("grant_type=refresh_token&refresh_token=" + first, t + 2 * SECOND);
+        SoakConditions.TokenAnswer answer =
+                c.refresh("grant_type=refresh_token&refresh_token=" + first, t + 2 * SECOND);
 
         assertThat(answer.status).isEqualTo(200);
         assertThat(answer.json).contains("\"expires_in\":2");
-        assertThat(c.accepts("Bearer " + field(answer.json, "access_token"), t + 3 * SECOND)).isTrue();
+        assertThat(c.accepts("Bearer " + field(answer.json, "access_token"), t + 3 * SECOND))
+                .isTrue();
         assertThat(c.refresh("grant_type=refresh_token&refresh_token=" + first, t + 4 * SECOND).status)
-                .as("the rotated-away token").isEqualTo(400);
-        assertThat(c.refresh("grant_type=refresh_token&refresh_token=" + field(answer.json, "refresh_token"),
-                t + 4 * SECOND).status).isEqualTo(200);
+                .as("the rotated-away token")
+                .isEqualTo(400);
+        assertThat(c.refresh(
+                                "grant_type=refresh_token&refresh_token=" + field(answer.json, "refresh_token"),
+                                t + 4 * SECOND)
+                        .status)
+                .isEqualTo(200);
         assertThat(c.tokenRequests()).isEqualTo(3);
         assertThat(c.refusedGrants()).isEqualTo(1);
         assertThat(c.earlyTokenRequests()).isZero();

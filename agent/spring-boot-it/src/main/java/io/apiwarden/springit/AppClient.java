@@ -1,5 +1,7 @@
 package io.apiwarden.springit;
 
+import java.io.ByteArrayInputStream;
+import java.time.Duration;
 import org.springframework.core.io.InputStreamResource;
 import org.springframework.http.HttpEntity;
 import org.springframework.http.HttpHeaders;
@@ -9,9 +11,6 @@ import org.springframework.web.client.HttpStatusCodeException;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestTemplate;
 import org.springframework.web.reactive.function.client.WebClient;
-
-import java.io.ByteArrayInputStream;
-import java.time.Duration;
 
 /** A POST of a JSON body through one of Spring's clients, with the status and body it ended with, errors included. */
 interface AppClient {
@@ -27,8 +26,7 @@ interface AppClient {
         return post(url, new InputStreamResource(new ByteArrayInputStream(json)));
     }
 
-    record Answer(int status, String body) {
-    }
+    record Answer(int status, String body) {}
 
     static AppClient of(RestClient client) {
         return new AppClient() {
@@ -39,9 +37,12 @@ interface AppClient {
 
             @Override
             public Answer post(String url, Object body) {
-                return client.post().uri(url).contentType(MediaType.APPLICATION_JSON).body(body)
-                        .exchange((request, response) -> new Answer(response.getStatusCode().value(),
-                                response.bodyTo(String.class)));
+                return client.post()
+                        .uri(url)
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .body(body)
+                        .exchange((request, response) ->
+                                new Answer(response.getStatusCode().value(), response.bodyTo(String.class)));
             }
         };
     }
@@ -58,7 +59,8 @@ interface AppClient {
                 try {
                     HttpHeaders headers = new HttpHeaders();
                     headers.setContentType(MediaType.APPLICATION_JSON);
-                    ResponseEntity<String> response = template.postForEntity(url, new HttpEntity<>(body, headers), String.class);
+                    ResponseEntity<String> response =
+                            template.postForEntity(url, new HttpEntity<>(body, headers), String.class);
                     return new Answer(response.getStatusCode().value(), response.getBody());
                 } catch (HttpStatusCodeException e) {
                     return new Answer(e.getStatusCode().value(), e.getResponseBodyAsString());
@@ -76,8 +78,12 @@ interface AppClient {
 
             @Override
             public Answer post(String url, Object body) {
-                return client.post().uri(url).contentType(MediaType.APPLICATION_JSON).bodyValue(body)
-                        .exchangeToMono(response -> response.bodyToMono(String.class).defaultIfEmpty("")
+                return client.post()
+                        .uri(url)
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .bodyValue(body)
+                        .exchangeToMono(response -> response.bodyToMono(String.class)
+                                .defaultIfEmpty("")
                                 .map(text -> new Answer(response.statusCode().value(), text)))
                         .block(CALL_TIME_LIMIT);
             }

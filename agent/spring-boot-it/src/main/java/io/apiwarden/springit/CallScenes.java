@@ -2,13 +2,12 @@ package io.apiwarden.springit;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.List;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.web.client.RestTemplateBuilder;
 import org.springframework.stereotype.Component;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.reactive.function.client.WebClient;
-
-import java.util.List;
 
 /**
  * The calls the test looks at, for each of the three clients in turn: a POST after the API revoked the
@@ -23,10 +22,14 @@ class CallScenes {
     private final String origin;
     private final ObjectMapper json;
 
-    CallScenes(RestClient.Builder restClient, RestTemplateBuilder restTemplate, WebClient.Builder webClient,
-               @Value("${api.origin}") String origin, ObjectMapper json) {
-        this.clients = List.of(AppClient.of(restClient.build()), AppClient.of(restTemplate.build()),
-                AppClient.of(webClient.build()));
+    CallScenes(
+            RestClient.Builder restClient,
+            RestTemplateBuilder restTemplate,
+            WebClient.Builder webClient,
+            @Value("${api.origin}") String origin,
+            ObjectMapper json) {
+        this.clients = List.of(
+                AppClient.of(restClient.build()), AppClient.of(restTemplate.build()), AppClient.of(webClient.build()));
         this.origin = origin;
         this.json = json;
     }
@@ -46,16 +49,16 @@ class CallScenes {
     private void play(AppClient client, String scenario) throws JsonProcessingException {
         Item item = new Item(client.name(), scenario);
         String url = origin + "/api/v1/items";
-        AppClient.Answer answer = scenario.endsWith("-stream") ? client.postStream(url, json.writeValueAsBytes(item))
+        AppClient.Answer answer = scenario.endsWith("-stream")
+                ? client.postStream(url, json.writeValueAsBytes(item))
                 : client.post(url, item);
-        System.out.println(json.writeValueAsString(new Outcome(client.name(), scenario, answer.status(), answer.body())));
+        System.out.println(
+                json.writeValueAsString(new Outcome(client.name(), scenario, answer.status(), answer.body())));
     }
 
     /** What the app posts: a JSON body that names the call, so that the test can find it on the server. */
-    record Item(String client, String scenario) {
-    }
+    record Item(String client, String scenario) {}
 
     /** One line of the app's output. */
-    record Outcome(String client, String scenario, int status, String body) {
-    }
+    record Outcome(String client, String scenario, int status, String body) {}
 }

@@ -1,7 +1,6 @@
 package io.apiwarden.it;
 
-import mockwebserver3.RecordedRequest;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -13,8 +12,8 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import mockwebserver3.RecordedRequest;
+import org.junit.jupiter.api.Test;
 
 /**
  * A Spring Boot 3.5 fat jar (Boot's nested-jar class loader, Boot's auto-configured clients) started with the
@@ -31,6 +30,7 @@ class SpringBootAgentIT extends AgainstFakeApi {
     private static final List<String> CLIENTS = List.of("RestClient", "RestTemplate", "WebClient");
     /** The agent's first back-off; the default (1 s) would only make the test slower. */
     private static final long BACKOFF_MILLIS = 100;
+
     private static final String APACHE = "Apache-HttpClient/";
     private static final String REACTOR_NETTY = "ReactorNetty/";
     private static final String JDK = "Java-http-client/";
@@ -40,7 +40,9 @@ class SpringBootAgentIT extends AgainstFakeApi {
         AgentJvm.Result r = runApp();
 
         assertCalls(r, Map.of("RestClient", APACHE, "RestTemplate", APACHE, "WebClient", REACTOR_NETTY));
-        assertThat(managedClients(r)).as(r.toString()).containsExactlyInAnyOrder("Apache HttpClient 5", "Reactor Netty");
+        assertThat(managedClients(r))
+                .as(r.toString())
+                .containsExactlyInAnyOrder("Apache HttpClient 5", "Reactor Netty");
     }
 
     @Test
@@ -75,7 +77,8 @@ class SpringBootAgentIT extends AgainstFakeApi {
     private static Path appJar() {
         String jar = System.getProperty("apiwarden.it.app-jar");
         if (jar == null) {
-            throw new IllegalStateException("apiwarden.it.app-jar is not set: run the integration tests through Maven (./mvnw verify)");
+            throw new IllegalStateException(
+                    "apiwarden.it.app-jar is not set: run the integration tests through Maven (./mvnw verify)");
         }
         return Paths.get(jar);
     }
@@ -96,7 +99,8 @@ class SpringBootAgentIT extends AgainstFakeApi {
         }
         assertThat(r.stdout).as(r.toString()).filteredOn(l -> l.startsWith("{")).containsExactlyElementsOf(expected);
         assertThat(r.all()).doesNotContain(FakeOAuthApi.ISSUED_TOKEN, REFRESH_TOKEN, STALE_TOKEN);
-        // A resend releases the app's buffer once: released twice, Reactor's discard hook logs this with its stack trace.
+        // A resend releases the app's buffer once: released twice, Reactor's discard hook logs this with its stack
+        // trace.
         assertThat(r.all()).as(r.toString()).doesNotContain("IllegalReferenceCountException");
 
         Set<String> freshTokens = new HashSet<>();
@@ -105,14 +109,21 @@ class SpringBootAgentIT extends AgainstFakeApi {
 
             List<Integer> limited = arrivals(client, "rate-limit");
             assertThat(limited).as("%s's requests into the rate limit", client).hasSize(2);
-            assertThat(limited).extracting(i -> authorization(api.apiRequests.get(i))).as(client).containsOnly(fresh);
+            assertThat(limited)
+                    .extracting(i -> authorization(api.apiRequests.get(i)))
+                    .as(client)
+                    .containsOnly(fresh);
             long gap = api.apiArrivalNanos.get(limited.get(1)) - api.apiArrivalNanos.get(limited.get(0));
-            assertThat(gap).as("%s resent after the back-off", client).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(BACKOFF_MILLIS));
+            assertThat(gap)
+                    .as("%s resent after the back-off", client)
+                    .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(BACKOFF_MILLIS));
 
             assertRefreshedAndResent(client, "expired-token-stream", freshTokens);
 
-            assertThat(api.apiRequests).filteredOn(q -> body(q).contains("\"client\":\"" + client + "\""))
-                    .extracting(q -> q.getHeaders().get("User-Agent")).as("the client library under %s", client)
+            assertThat(api.apiRequests)
+                    .filteredOn(q -> body(q).contains("\"client\":\"" + client + "\""))
+                    .extracting(q -> q.getHeaders().get("User-Agent"))
+                    .as("the client library under %s", client)
                     .allMatch(ua -> ua.startsWith(userAgentByClient.get(client)));
         }
         assertThat(api.tokenRequests).hasSize(freshTokens.size());
@@ -124,23 +135,32 @@ class SpringBootAgentIT extends AgainstFakeApi {
         List<Integer> sent = arrivals(client, scenario);
         assertThat(sent).as("%s's requests for %s", client, scenario).hasSize(2);
         String fresh = authorization(api.apiRequests.get(sent.get(1)));
-        assertThat(fresh).as(client).startsWith("Bearer " + FakeOAuthApi.ISSUED_TOKEN + "-")
+        assertThat(fresh)
+                .as(client)
+                .startsWith("Bearer " + FakeOAuthApi.ISSUED_TOKEN + "-")
                 .isNotEqualTo(authorization(api.apiRequests.get(sent.get(0))));
-        assertThat(sent).extracting(i -> api.apiRequests.get(i).getHeaders().get("Content-Type")).as(client)
+        assertThat(sent)
+                .extracting(i -> api.apiRequests.get(i).getHeaders().get("Content-Type"))
+                .as(client)
                 .containsOnly("application/json");
-        assertThat(freshTokens.add(fresh)).as("%s got a token of its own for %s", client, scenario).isTrue();
+        assertThat(freshTokens.add(fresh))
+                .as("%s got a token of its own for %s", client, scenario)
+                .isTrue();
         return fresh;
     }
 
     private static String outcome(String client, String scenario, int status, String body) {
-        return "{\"client\":\"" + client + "\",\"scenario\":\"" + scenario + "\",\"status\":" + status + ",\"body\":\"" + body + "\"}";
+        return "{\"client\":\"" + client + "\",\"scenario\":\"" + scenario + "\",\"status\":" + status + ",\"body\":\""
+                + body + "\"}";
     }
 
     /** Indexes, in the order of arrival, of the API requests whose body is the app's JSON for this call. */
     private List<Integer> arrivals(String client, String scenario) {
         String json = "{\"client\":\"" + client + "\",\"scenario\":\"" + scenario + "\"}";
-        return IntStream.range(0, api.apiRequests.size()).filter(i -> json.equals(body(api.apiRequests.get(i))))
-                .boxed().collect(Collectors.toList());
+        return IntStream.range(0, api.apiRequests.size())
+                .filter(i -> json.equals(body(api.apiRequests.get(i))))
+                .boxed()
+                .collect(Collectors.toList());
     }
 
     private static String body(RecordedRequest request) {
@@ -153,7 +173,9 @@ class SpringBootAgentIT extends AgainstFakeApi {
 
     /** The clients the agent's start-up lines say it manages. */
     private static List<String> managedClients(AgentJvm.Result r) {
-        return r.agentLog().stream().filter(l -> l.contains("managing calls to"))
-                .map(l -> l.replaceAll(".* through (.*) \\(the app .*", "$1")).collect(Collectors.toList());
+        return r.agentLog().stream()
+                .filter(l -> l.contains("managing calls to"))
+                .map(l -> l.replaceAll(".* through (.*) \\(the app .*", "$1"))
+                .collect(Collectors.toList());
     }
 }

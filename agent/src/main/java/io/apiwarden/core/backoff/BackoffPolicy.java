@@ -15,7 +15,8 @@ public final class BackoffPolicy {
 
     public BackoffPolicy(Duration initialDelay, int maxRetries, Duration maxDelay) {
         if (initialDelay.isNegative() || initialDelay.isZero() || maxDelay.isNegative() || maxRetries < 0) {
-            throw new IllegalArgumentException("back-off needs a positive initial delay, a non-negative retry count and max delay");
+            throw new IllegalArgumentException(
+                    "back-off needs a positive initial delay, a non-negative retry count and max delay");
         }
         this.initialDelay = initialDelay;
         this.maxRetries = maxRetries;

@@ -12,8 +12,7 @@ public final class RetryAfter {
     /** Nine digits of seconds is over 30 years: anything longer is not a real request. */
     private static final int MAX_DIGITS = 9;
 
-    private RetryAfter() {
-    }
+    private RetryAfter() {}
 
     /** The wait the value asks for from {@code now}; empty when the value is absent or unreadable. */
     public static Optional<Duration> parse(String value, Instant now) {
@@ -28,7 +27,8 @@ public final class RetryAfter {
             return v.length() > MAX_DIGITS ? Optional.empty() : Optional.of(Duration.ofSeconds(Long.parseLong(v)));
         }
         try {
-            Instant at = ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+            Instant at =
+                    ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
             Duration d = Duration.between(now, at);
             return Optional.of(d.isNegative() ? Duration.ZERO : d);
         } catch (DateTimeParseException e) {

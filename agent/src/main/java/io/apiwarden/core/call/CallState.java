@@ -15,6 +15,7 @@ public final class CallState {
     private int rateLimitRetries;
     /** Spent waiting so far: at the rate-limit gate and backing off. */
     private Duration waited = Duration.ZERO;
+
     private long tokenGeneration = -1;
     private long refusedGeneration = -1;
 

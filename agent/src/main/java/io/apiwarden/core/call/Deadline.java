@@ -1,7 +1,6 @@
 package io.apiwarden.core.call;
 
 import io.apiwarden.core.time.DelayScheduler;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,7 +29,9 @@ public final class Deadline {
     /** A limit of {@code limit} from now; {@link #NONE} for null. */
     public static Deadline after(Duration limit, Clock clock) {
         // A limit of years is no limit, and would overflow the clock's arithmetic.
-        return limit == null || limit.compareTo(LONGEST) > 0 ? NONE : new Deadline(clock.instant().plus(limit), clock);
+        return limit == null || limit.compareTo(LONGEST) > 0
+                ? NONE
+                : new Deadline(clock.instant().plus(limit), clock);
     }
 
     public boolean isSet() {
@@ -63,7 +64,8 @@ public final class Deadline {
             return future;
         }
         CompletableFuture<T> mine = new CompletableFuture<>();
-        DelayScheduler.Scheduled timer = scheduler.schedule(remaining(),
+        DelayScheduler.Scheduled timer = scheduler.schedule(
+                remaining(),
                 () -> mine.completeExceptionally(new TimeoutException("the call's own time limit ran out")));
         future.whenComplete((value, failure) -> {
             timer.cancel();

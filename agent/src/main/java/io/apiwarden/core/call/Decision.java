@@ -91,6 +91,8 @@ public final class Decision {
 
     @Override
     public String toString() {
-        return action == Action.WAIT_AND_RESEND ? action + "(retry " + retry + " after " + delay + ", " + reason + ")" : action.toString();
+        return action == Action.WAIT_AND_RESEND
+                ? action + "(retry " + retry + " after " + delay + ", " + reason + ")"
+                : action.toString();
     }
 }

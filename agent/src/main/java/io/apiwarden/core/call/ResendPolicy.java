@@ -5,7 +5,6 @@ import io.apiwarden.core.backoff.RetryAfter;
 import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.throttle.RetryBudget;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
@@ -90,17 +89,28 @@ public final class ResendPolicy {
      * @param agentSetToken whether the request carried the agent's token (refreshing cannot help otherwise)
      * @param canRefresh whether a refresh is possible at all
      */
-    public Decision decide(CallState state, Verdict verdict, String retryAfter, BodyReplay body,
-                           boolean agentSetToken, boolean canRefresh) {
+    public Decision decide(
+            CallState state,
+            Verdict verdict,
+            String retryAfter,
+            BodyReplay body,
+            boolean agentSetToken,
+            boolean canRefresh) {
         Decision d = choose(state, verdict, retryAfter, body, agentSetToken, canRefresh);
         if (d.action() == Decision.Action.RETURN && d.reason() != null && AgentLog.enabled(AgentLog.Level.DEBUG)) {
-            AgentLog.debug("not resent (" + d.reason() + "): " + verdict.name().toLowerCase(java.util.Locale.ROOT) + " on " + state.requestKey());
+            AgentLog.debug("not resent (" + d.reason() + "): " + verdict.name().toLowerCase(java.util.Locale.ROOT)
+                    + " on " + state.requestKey());
         }
         return d;
     }
 
-    private Decision choose(CallState state, Verdict verdict, String retryAfter, BodyReplay body,
-                            boolean agentSetToken, boolean canRefresh) {
+    private Decision choose(
+            CallState state,
+            Verdict verdict,
+            String retryAfter,
+            BodyReplay body,
+            boolean agentSetToken,
+            boolean canRefresh) {
         if (verdict != Verdict.INVALID_TOKEN && verdict != Verdict.GLOBAL_RATE_LIMIT) {
             return Decision.RETURN;
         }

@@ -9,89 +9,176 @@ import java.util.Locale;
  * documentation check, so the three cannot drift apart.
  */
 public enum ConfigProperty {
-    ENABLED("apiwarden.enabled", "true", false,
-            "false: the agent installs nothing at all"),
-    BASE_URL("apiwarden.base-url", null, false,
+    ENABLED("apiwarden.enabled", "true", false, "false: the agent installs nothing at all"),
+    BASE_URL(
+            "apiwarden.base-url",
+            null,
+            false,
             "the API base, e.g. https://api.example.com/v1 (required); only requests under it are managed"),
-    AUTH_URL("apiwarden.auth-url", null, false,
+    AUTH_URL(
+            "apiwarden.auth-url",
+            null,
+            false,
             "the token service base; the token endpoint is {auth-url}/token (required to refresh)"),
-    TOKEN_URL("apiwarden.token-url", "{auth-url}/token", false,
+    TOKEN_URL(
+            "apiwarden.token-url",
+            "{auth-url}/token",
+            false,
             "the full token endpoint, for providers that use another path"),
-    GRANT("apiwarden.grant", "refresh_token", false,
+    GRANT(
+            "apiwarden.grant",
+            "refresh_token",
+            false,
             "how the agent gets access tokens: refresh_token (with apiwarden.refresh-token), or client_credentials"
                     + " (with apiwarden.client-id and apiwarden.client-secret, no refresh token)"),
-    ACCESS_TOKEN("apiwarden.access-token", null, true,
+    ACCESS_TOKEN(
+            "apiwarden.access-token",
+            null,
+            true,
             "the first access token (without one, the agent refreshes before the first call)"),
-    ACCESS_TOKEN_FILE("apiwarden.access-token-file", null, false,
-            "a file holding the first access token"),
-    REFRESH_TOKEN("apiwarden.refresh-token", null, true,
-            "the refresh token"),
-    REFRESH_TOKEN_FILE("apiwarden.refresh-token-file", null, false,
+    ACCESS_TOKEN_FILE("apiwarden.access-token-file", null, false, "a file holding the first access token"),
+    REFRESH_TOKEN("apiwarden.refresh-token", null, true, "the refresh token"),
+    REFRESH_TOKEN_FILE(
+            "apiwarden.refresh-token-file",
+            null,
+            false,
             "a file holding the refresh token; rewritten (owner-only) when the server rotates it"),
-    CLIENT_ID("apiwarden.client-id", null, false,
+    CLIENT_ID(
+            "apiwarden.client-id",
+            null,
+            false,
             "client id for authentication at the token endpoint (RFC 6749 section 2.3.1); required for client_credentials"),
-    CLIENT_SECRET("apiwarden.client-secret", null, true,
+    CLIENT_SECRET(
+            "apiwarden.client-secret",
+            null,
+            true,
             "client secret for authentication at the token endpoint; required for client_credentials"),
-    CLIENT_SECRET_FILE("apiwarden.client-secret-file", null, false,
-            "a file holding the client secret"),
-    CLIENT_AUTH("apiwarden.client-auth", "basic", false,
+    CLIENT_SECRET_FILE("apiwarden.client-secret-file", null, false, "a file holding the client secret"),
+    CLIENT_AUTH(
+            "apiwarden.client-auth",
+            "basic",
+            false,
             "how the client id and secret are sent: basic (HTTP Basic, client_secret_basic), or post (in the form,"
                     + " client_secret_post) for token services that want them there"),
-    SCOPE("apiwarden.scope", null, false,
+    SCOPE(
+            "apiwarden.scope",
+            null,
+            false,
             "space-separated scopes asked for with each token request (RFC 6749 section 3.3); none unless set"),
-    AUTHORIZATION("apiwarden.authorization", "if-absent", false,
+    AUTHORIZATION(
+            "apiwarden.authorization",
+            "if-absent",
+            false,
             "if-absent: add the bearer only when the app set no Authorization header; always: replace it"),
-    BACKOFF_INITIAL_DELAY("apiwarden.backoff.initial-delay", "2s", false,
+    BACKOFF_INITIAL_DELAY(
+            "apiwarden.backoff.initial-delay",
+            "2s",
+            false,
             "wait before retry 1 of a rate-limited call; doubled for each further retry"),
-    BACKOFF_MAX_RETRIES("apiwarden.backoff.max-retries", "5", false,
+    BACKOFF_MAX_RETRIES(
+            "apiwarden.backoff.max-retries",
+            "5",
+            false,
             "how many times a rate-limited call is resent at most (0 to 10)"),
-    BACKOFF_MAX_DELAY("apiwarden.backoff.max-delay", "5m", false,
-            "cap on one wait, Retry-After included"),
-    THROTTLE_GATE_ENABLED("apiwarden.throttle.gate.enabled", "true", false,
+    BACKOFF_MAX_DELAY("apiwarden.backoff.max-delay", "5m", false, "cap on one wait, Retry-After included"),
+    THROTTLE_GATE_ENABLED(
+            "apiwarden.throttle.gate.enabled",
+            "true",
+            false,
             "false: each rate-limited call backs off on its own; true: while the API's global limit holds, new calls wait at one gate "
                     + "per JVM (per fleet with a Redis store) and one goes first when the window ends"),
-    RETRY_BUDGET_RATIO("apiwarden.throttle.retry-budget.ratio", "1", false,
+    RETRY_BUDGET_RATIO(
+            "apiwarden.throttle.retry-budget.ratio",
+            "1",
+            false,
             "rate-limit resends allowed, as a share of the calls of the last 10 s (0 to 1; 1: one resend a call on average); "
                     + "beyond it the app gets the 429 at once"),
-    RETRY_BUDGET_MIN_PER_SECOND("apiwarden.throttle.retry-budget.min-per-second", "3", false,
+    RETRY_BUDGET_MIN_PER_SECOND(
+            "apiwarden.throttle.retry-budget.min-per-second",
+            "3",
+            false,
             "rate-limit resends always allowed per second, however few the calls (0 to 1000)"),
-    RESEND_MAX_RECORDED_BODY("apiwarden.resend.max-recorded-body", "1MiB", false,
+    RESEND_MAX_RECORDED_BODY(
+            "apiwarden.resend.max-recorded-body",
+            "1MiB",
+            false,
             "a request body the client cannot send twice (a streamed one) is recorded up to this size as it is sent,"
                     + " so the call can be resent after a refresh or a rate limit; longer ones are not resent (0: record none; at most 64MiB)"),
-    CLASSIFY_MAX_BODY_WAIT("apiwarden.classify.max-body-wait", "1s", false,
+    CLASSIFY_MAX_BODY_WAIT(
+            "apiwarden.classify.max-body-wait",
+            "1s",
+            false,
             "how long the first bytes of an error body are waited for when only they can tell an invalid token;"
                     + " a body slower than this goes to the app as it comes, judged by its status"),
-    TOKEN_TIMEOUT("apiwarden.token.timeout", "10s", false,
-            "time limit for one request to the token endpoint"),
-    STORE("apiwarden.store", null, true,
+    TOKEN_TIMEOUT("apiwarden.token.timeout", "10s", false, "time limit for one request to the token endpoint"),
+    STORE(
+            "apiwarden.store",
+            null,
+            true,
             "where JVMs that share this OAuth client keep its token state: redis://[user[:password]@]host[:port][/db], "
                     + "or rediss://... for TLS (off unless set; a secret, as it may hold the password)"),
-    STORE_PASSWORD_FILE("apiwarden.store.password-file", null, false,
+    STORE_PASSWORD_FILE(
+            "apiwarden.store.password-file",
+            null,
+            false,
             "a file holding the store's password, instead of putting it in apiwarden.store"),
-    STORE_KEY("apiwarden.store.key", "apiwarden:{hash}", false,
+    STORE_KEY(
+            "apiwarden.store.key",
+            "apiwarden:{hash}",
+            false,
             "prefix of the store's keys; by default apiwarden: and a hash of the token URL and client id (and, for client_credentials,"
                     + " the grant and scope), so two OAuth clients never share state"),
-    STORE_TIMEOUT("apiwarden.store.timeout", "500ms", false,
+    STORE_TIMEOUT(
+            "apiwarden.store.timeout",
+            "500ms",
+            false,
             "time limit for each operation on the store (connecting included); a call waiting for a token may wait this long"),
-    STORE_ENCRYPTION_KEY_FILE("apiwarden.store.encryption-key-file", null, false,
+    STORE_ENCRYPTION_KEY_FILE(
+            "apiwarden.store.encryption-key-file",
+            null,
+            false,
             "a file holding a 32-byte AES-256 key in base64 (openssl rand -base64 32): the tokens are stored encrypted (AES-GCM)"),
-    CLIENT_ENABLED("apiwarden.instrumentation." + ConfigProperty.CLIENT + ".enabled", "true", false,
-            "false: leave that HTTP client alone; " + ConfigProperty.CLIENT + " is one of the managed clients listed below"),
-    UNMANAGED_WARNINGS_ENABLED("apiwarden.instrumentation.unmanaged-warnings.enabled", "true", false,
+    CLIENT_ENABLED(
+            "apiwarden.instrumentation." + ConfigProperty.CLIENT + ".enabled",
+            "true",
+            false,
+            "false: leave that HTTP client alone; " + ConfigProperty.CLIENT
+                    + " is one of the managed clients listed below"),
+    UNMANAGED_WARNINGS_ENABLED(
+            "apiwarden.instrumentation.unmanaged-warnings.enabled",
+            "true",
+            false,
             "false: no warning when an API call goes out through a client the agent does not manage (HttpURLConnection, Apache HttpClient, Jetty)"),
-    TRACING_ENABLED("apiwarden.tracing.enabled", "true", false,
+    TRACING_ENABLED(
+            "apiwarden.tracing.enabled",
+            "true",
+            false,
             "false: no spans; otherwise the standard otel.* properties and OTEL_* variables configure the export"),
-    METRICS_ENABLED("apiwarden.metrics.enabled", "true", false,
-            "false: no metrics"),
-    PROMETHEUS_PORT("apiwarden.metrics.prometheus.port", null, false,
+    METRICS_ENABLED("apiwarden.metrics.enabled", "true", false, "false: no metrics"),
+    PROMETHEUS_PORT(
+            "apiwarden.metrics.prometheus.port",
+            null,
+            false,
             "serve the metrics for Prometheus at http://{host}:{port}/metrics (off unless set)"),
-    PROMETHEUS_HOST("apiwarden.metrics.prometheus.host", "127.0.0.1", false,
+    PROMETHEUS_HOST(
+            "apiwarden.metrics.prometheus.host",
+            "127.0.0.1",
+            false,
             "the address the Prometheus endpoint listens on; loopback unless told otherwise"),
-    REQUEST_ID_HEADERS("apiwarden.telemetry.request-id-headers", "X-Request-Id,X-Correlation-Id,Request-Id,X-Amzn-RequestId,CF-Ray", false,
+    REQUEST_ID_HEADERS(
+            "apiwarden.telemetry.request-id-headers",
+            "X-Request-Id,X-Correlation-Id,Request-Id,X-Amzn-RequestId,CF-Ray",
+            false,
             "response headers searched, in order, for the request ID put on each attempt's span"),
-    REQUEST_ID_HEADER("apiwarden.request-id.header", null, false,
+    REQUEST_ID_HEADER(
+            "apiwarden.request-id.header",
+            null,
+            false,
             "when set, managed requests without this header get a generated request ID in it, to match server logs"),
-    LOG_LEVEL("apiwarden.log.level", "info", false,
+    LOG_LEVEL(
+            "apiwarden.log.level",
+            "info",
+            false,
             "the agent's own log on standard error: off, error, warn, info or debug");
 
     /**

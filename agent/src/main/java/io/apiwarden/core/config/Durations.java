@@ -8,8 +8,7 @@ import java.util.regex.Pattern;
 public final class Durations {
     private static final Pattern FORMAT = Pattern.compile("(\\d{1,9})\\s*(ms|s|m|h)");
 
-    private Durations() {
-    }
+    private Durations() {}
 
     /**
      * Returns the duration, or throws {@link IllegalArgumentException} with a message that says
@@ -18,8 +17,8 @@ public final class Durations {
     public static Duration parse(String text) {
         Matcher m = FORMAT.matcher(text.trim());
         if (!m.matches()) {
-            throw new IllegalArgumentException(
-                    "'" + text + "' is not a duration; write a whole non-negative number with a unit: 500ms, 2s, 1m or 1h");
+            throw new IllegalArgumentException("'" + text
+                    + "' is not a duration; write a whole non-negative number with a unit: 500ms, 2s, 1m or 1h");
         }
         long amount = Long.parseLong(m.group(1));
         switch (m.group(2)) {

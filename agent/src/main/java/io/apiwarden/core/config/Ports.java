@@ -9,8 +9,7 @@ public final class Ports {
     /** The highest TCP port: ports are 16 bits. */
     public static final int MAX = 65_535;
 
-    private Ports() {
-    }
+    private Ports() {}
 
     /**
      * What follows the host's colon in a raw authority ({@code user:pw@host:port}, {@code [::1]:port}),

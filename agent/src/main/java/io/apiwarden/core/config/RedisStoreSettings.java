@@ -1,7 +1,6 @@
 package io.apiwarden.core.config;
 
 import io.apiwarden.core.secret.SecretFile;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
@@ -53,8 +52,16 @@ public final class RedisStoreSettings {
     private final Duration timeout;
     private final byte[] encryptionKey;
 
-    RedisStoreSettings(boolean tls, String host, int port, int database, String user, String password,
-            String keyPrefix, Duration timeout, byte[] encryptionKey) {
+    RedisStoreSettings(
+            boolean tls,
+            String host,
+            int port,
+            int database,
+            String user,
+            String password,
+            String keyPrefix,
+            Duration timeout,
+            byte[] encryptionKey) {
         this.tls = tls;
         this.host = host;
         this.port = port;
@@ -205,7 +212,8 @@ public final class RedisStoreSettings {
         String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
         String host = u.getHost() == null ? "" : u.getHost().toLowerCase(Locale.ROOT);
         int port = u.getPort();
-        boolean defaultPort = port == -1 || (scheme.equals("https") && port == 443) || (scheme.equals("http") && port == 80);
+        boolean defaultPort =
+                port == -1 || (scheme.equals("https") && port == 443) || (scheme.equals("http") && port == 80);
         return scheme + "://" + host + (defaultPort ? "" : ":" + port) + (u.getRawPath() == null ? "" : u.getRawPath())
                 + (u.getRawQuery() == null ? "" : "?" + u.getRawQuery());
     }
@@ -250,17 +258,20 @@ public final class RedisStoreSettings {
             int port = uri.getPort() == -1 ? DEFAULT_PORT : uri.getPort();
             int database = database(uri);
             String[] credentials = credentials(uri);
-            String host = uri.getHost().startsWith("[") ? uri.getHost().substring(1, uri.getHost().length() - 1) : uri.getHost();
+            String host = uri.getHost().startsWith("[")
+                    ? uri.getHost().substring(1, uri.getHost().length() - 1)
+                    : uri.getHost();
             if (!tls && !isLoopback(host)) {
                 warnings.add(where(ConfigProperty.STORE) + " is plain redis:// to " + host
                         + ": the password and the token state cross the network unencrypted; use rediss://");
             }
             if (encryptionKey == null) {
-                warnings.add("the token state is kept in Redis unencrypted: whoever can read that Redis can use both tokens; set "
-                        + ConfigProperty.STORE_ENCRYPTION_KEY_FILE.key());
+                warnings.add(
+                        "the token state is kept in Redis unencrypted: whoever can read that Redis can use both tokens; set "
+                                + ConfigProperty.STORE_ENCRYPTION_KEY_FILE.key());
             }
-            RedisStoreSettings settings = new RedisStoreSettings(tls, host, port, database, credentials[0], credentials[1],
-                    keyPrefix, timeout, encryptionKey);
+            RedisStoreSettings settings = new RedisStoreSettings(
+                    tls, host, port, database, credentials[0], credentials[1], keyPrefix, timeout, encryptionKey);
             if (encryptionKey != null) {
                 Arrays.fill(encryptionKey, (byte) 0);
             }
@@ -295,13 +306,16 @@ public final class RedisStoreSettings {
             if (port != null && !Ports.isPort(port)) {
                 // Caught here, at start-up: Jedis would fail only at the first connect, as a lost connection. The port
                 // is quoted only when it is digits: a URL missing its @ could have the password where the port goes.
-                problems.add(where(p) + (port.matches("[0-9]{1,20}") ? " has port " + port : " has a port that is not a number")
+                problems.add(where(p)
+                        + (port.matches("[0-9]{1,20}") ? " has port " + port : " has a port that is not a number")
                         + ", which no server can listen on (ports go from 1 to " + Ports.MAX + "; none means Redis's "
                         + DEFAULT_PORT + ")" + shape);
                 return null;
             }
             if (uri.getHost() == null) {
-                problems.add(where(p) + " has no host name this JVM can use (letters, digits, dots and dashes; [::1] for IPv6)" + shape);
+                problems.add(where(p)
+                        + " has no host name this JVM can use (letters, digits, dots and dashes; [::1] for IPv6)"
+                        + shape);
                 return null;
             }
             String path = uri.getPath();
@@ -333,15 +347,16 @@ public final class RedisStoreSettings {
             String file = value(ConfigProperty.STORE_PASSWORD_FILE);
             if (file != null) {
                 if (password != null) {
-                    problems.add("both " + ConfigProperty.STORE.key() + " and " + ConfigProperty.STORE_PASSWORD_FILE.key()
-                            + " give a password: keep one of them");
+                    problems.add("both " + ConfigProperty.STORE.key() + " and "
+                            + ConfigProperty.STORE_PASSWORD_FILE.key() + " give a password: keep one of them");
                 } else {
                     password = secretFile(ConfigProperty.STORE_PASSWORD_FILE, file, "the password");
                 }
             }
             if (user != null && password == null && file == null) {
-                problems.add(where(ConfigProperty.STORE) + " names a user but no password: add it as user:password@, or set "
-                        + ConfigProperty.STORE_PASSWORD_FILE.key());
+                problems.add(
+                        where(ConfigProperty.STORE) + " names a user but no password: add it as user:password@, or set "
+                                + ConfigProperty.STORE_PASSWORD_FILE.key());
             }
             return new String[] {user, password};
         }
@@ -418,8 +433,8 @@ public final class RedisStoreSettings {
                 return null;
             }
             if (key.length != KEY_BYTES) {
-                problems.add(where(p) + " = " + file + " holds a " + key.length + "-byte key: AES-256 takes " + KEY_BYTES
-                        + " bytes, in base64 (openssl rand -base64 32)");
+                problems.add(where(p) + " = " + file + " holds a " + key.length + "-byte key: AES-256 takes "
+                        + KEY_BYTES + " bytes, in base64 (openssl rand -base64 32)");
                 Arrays.fill(key, (byte) 0);
                 return null;
             }
@@ -435,7 +450,8 @@ public final class RedisStoreSettings {
                 problems.add(where(p) + " = " + file + " " + e.getMessage().replace("the token", what));
                 return null;
             } catch (IOException | RuntimeException e) {
-                problems.add("cannot read " + where(p) + " = " + file + " (" + e.getClass().getSimpleName()
+                problems.add("cannot read " + where(p) + " = " + file + " ("
+                        + e.getClass().getSimpleName()
                         + "): check that the file exists and that this process may read it");
                 return null;
             }

@@ -10,8 +10,7 @@ public final class Sizes {
     private static final long KIB = 1024;
     private static final long MIB = 1024 * KIB;
 
-    private Sizes() {
-    }
+    private Sizes() {}
 
     /**
      * Returns the size in bytes, or throws {@link IllegalArgumentException} with a message that
@@ -20,8 +19,9 @@ public final class Sizes {
     public static long parse(String text) {
         Matcher m = FORMAT.matcher(text.trim().toLowerCase(Locale.ROOT));
         if (!m.matches()) {
-            throw new IllegalArgumentException("'" + text + "' is not a size; write a whole non-negative number of bytes,"
-                    + " or one with a unit: 512, 64KiB, 1MiB");
+            throw new IllegalArgumentException(
+                    "'" + text + "' is not a size; write a whole non-negative number of bytes,"
+                            + " or one with a unit: 512, 64KiB, 1MiB");
         }
         long amount = Long.parseLong(m.group(1));
         String unit = m.group(2) == null ? "b" : m.group(2);

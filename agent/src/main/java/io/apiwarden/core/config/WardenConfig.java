@@ -5,11 +5,9 @@ import io.apiwarden.core.secret.SecretFile;
 import io.apiwarden.core.token.ClientAuthentication;
 import io.apiwarden.core.token.Grant;
 import io.apiwarden.core.token.TokenText;
-
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -39,7 +37,8 @@ public final class WardenConfig {
 
     /** What the agent does when the app set its own {@code Authorization} header. */
     public enum AuthorizationMode {
-        IF_ABSENT, ALWAYS
+        IF_ABSENT,
+        ALWAYS
     }
 
     private final boolean enabled;
@@ -61,6 +60,7 @@ public final class WardenConfig {
     private final Duration tokenTimeout;
     /** Each managed client's name (as in {@code apiwarden.instrumentation.<client>.enabled}) to whether it is managed. */
     private final Map<String, Boolean> clientsEnabled;
+
     private final boolean unmanagedWarningsEnabled;
     private final boolean tracingEnabled;
     private final boolean throttleGateEnabled;
@@ -135,8 +135,9 @@ public final class WardenConfig {
      *
      * @throws ConfigException naming every property that is wrong and what to do about it
      */
-    public static WardenConfig from(Function<String, String> systemProperties, Map<String, String> environment,
-                                    Collection<String> clients) throws ConfigException {
+    public static WardenConfig from(
+            Function<String, String> systemProperties, Map<String, String> environment, Collection<String> clients)
+            throws ConfigException {
         Reader r = new Reader(systemProperties, environment);
         r.read();
         for (String client : clients) {
@@ -318,14 +319,17 @@ public final class WardenConfig {
                 + ", access-token=" + (accessToken == null ? "<none>" : "<set>")
                 + ", refresh-token=" + (refreshToken == null ? "<none>" : "<set>")
                 + ", refresh-token-file=" + refreshTokenFile
-                + ", store=" + (redisStore != null ? redisStore.describe() : refreshTokenFile != null ? "file" : "memory")
+                + ", store="
+                + (redisStore != null ? redisStore.describe() : refreshTokenFile != null ? "file" : "memory")
                 + ", client-id=" + clientId
                 + ", client-secret=" + (clientSecret == null ? "<none>" : "<set>")
                 + (clientId == null ? "" : ", client-auth=" + clientAuthentication.configValue())
-                + ", authorization=" + authorizationMode.name().toLowerCase(Locale.ROOT).replace('_', '-')
+                + ", authorization="
+                + authorizationMode.name().toLowerCase(Locale.ROOT).replace('_', '-')
                 + ", backoff=" + Durations.format(backoffInitialDelay) + " x2 up to " + backoffMaxRetries
                 + " retries, max " + Durations.format(backoffMaxDelay)
-                + ", throttle-gate=" + throttleGateEnabled + ", retry-budget=" + Math.round(retryBudgetRatio * 100) + "% min "
+                + ", throttle-gate=" + throttleGateEnabled + ", retry-budget=" + Math.round(retryBudgetRatio * 100)
+                + "% min "
                 + retryBudgetMinPerSecond + "/s"
                 + ", max-recorded-body=" + Sizes.format(maxRecordedBody)
                 + ", classify-max-body-wait=" + Durations.format(maxErrorBodyWait)
@@ -405,14 +409,19 @@ public final class WardenConfig {
             metricsEnabled = bool(ConfigProperty.METRICS_ENABLED);
             prometheusPort = port(ConfigProperty.PROMETHEUS_PORT);
             prometheusHost = valueOrDefault(ConfigProperty.PROMETHEUS_HOST);
-            requestIdHeaders = headerNames(ConfigProperty.REQUEST_ID_HEADERS, valueOrDefault(ConfigProperty.REQUEST_ID_HEADERS));
+            requestIdHeaders =
+                    headerNames(ConfigProperty.REQUEST_ID_HEADERS, valueOrDefault(ConfigProperty.REQUEST_ID_HEADERS));
             String generated = raw(ConfigProperty.REQUEST_ID_HEADER);
-            requestIdHeader = generated == null ? null : headerNames(ConfigProperty.REQUEST_ID_HEADER, generated).stream().findFirst().orElse(null);
+            requestIdHeader = generated == null
+                    ? null
+                    : headerNames(ConfigProperty.REQUEST_ID_HEADER, generated).stream()
+                            .findFirst()
+                            .orElse(null);
             checkTokensFitTogether();
             readStore();
             if (backoffInitialDelay.compareTo(backoffMaxDelay) > 0) {
-                problems.add(where(ConfigProperty.BACKOFF_MAX_DELAY) + " is shorter than " + ConfigProperty.BACKOFF_INITIAL_DELAY.key()
-                        + ": make it at least as long");
+                problems.add(where(ConfigProperty.BACKOFF_MAX_DELAY) + " is shorter than "
+                        + ConfigProperty.BACKOFF_INITIAL_DELAY.key() + ": make it at least as long");
             }
             warnAboutCleartext(ConfigProperty.BASE_URL, scope == null ? null : scope.baseUrl());
             warnAboutCleartext(ConfigProperty.TOKEN_URL, tokenUrl);
@@ -453,7 +462,8 @@ public final class WardenConfig {
             }
             RedisStoreSettings.Parsed parsed = RedisStoreSettings.parse(this::raw);
             if (!RedisStoreSettings.isRedisUrl(store)) {
-                problems.add(where(ConfigProperty.STORE) + " is not a Redis URL: write redis://host:port or rediss://host:port"
+                problems.add(where(ConfigProperty.STORE)
+                        + " is not a Redis URL: write redis://host:port or rediss://host:port"
                         + " (the refresh-token file needs no setting), or unset it");
                 return;
             }
@@ -462,8 +472,9 @@ public final class WardenConfig {
             redisStore = parsed.settings();
             storeTimeout = redisStore != null ? redisStore.timeout() : positiveDuration(ConfigProperty.STORE_TIMEOUT);
             if (redisStore != null && tokenUrl == null && raw(ConfigProperty.STORE_KEY) == null) {
-                problems.add(where(ConfigProperty.STORE) + " is set but there is no token endpoint to name the shared state after:"
-                        + " set " + ConfigProperty.AUTH_URL.key() + " or " + ConfigProperty.STORE_KEY.key());
+                problems.add(where(ConfigProperty.STORE)
+                        + " is set but there is no token endpoint to name the shared state after:" + " set "
+                        + ConfigProperty.AUTH_URL.key() + " or " + ConfigProperty.STORE_KEY.key());
             }
         }
 
@@ -479,7 +490,8 @@ public final class WardenConfig {
 
         private void warnAboutCleartext(ConfigProperty p, URI url) {
             if (url != null && url.getScheme().equalsIgnoreCase("http") && !isLoopback(url.getHost())) {
-                warnings.add(p.key() + " is plain http to " + url.getHost() + ": tokens would cross the network unencrypted; use https");
+                warnings.add(p.key() + " is plain http to " + url.getHost()
+                        + ": tokens would cross the network unencrypted; use https");
             }
         }
 
@@ -596,7 +608,8 @@ public final class WardenConfig {
                 return null;
             }
             if (base.getRawQuery() != null || base.getRawFragment() != null) {
-                problems.add(where(ConfigProperty.AUTH_URL) + " has a query or fragment, so {auth-url}/token would be wrong: "
+                problems.add(where(ConfigProperty.AUTH_URL)
+                        + " has a query or fragment, so {auth-url}/token would be wrong: "
                         + "give the base alone, or the whole endpoint as " + ConfigProperty.TOKEN_URL.key());
                 return null;
             }
@@ -609,7 +622,8 @@ public final class WardenConfig {
             try {
                 uri = new URI(value);
             } catch (URISyntaxException e) {
-                problems.add(where(p) + " is not a valid URL (" + e.getReason() + "): write it like https://host[:port]/path");
+                problems.add(where(p) + " is not a valid URL (" + e.getReason()
+                        + "): write it like https://host[:port]/path");
                 return null;
             }
             String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
@@ -619,7 +633,8 @@ public final class WardenConfig {
             }
             String port = Ports.text(uri.getRawAuthority());
             if (port != null && !Ports.isPort(port)) {
-                problems.add(where(p) + " has port " + port + ": give a port from 1 to " + Ports.MAX + ", or none for the scheme's default");
+                problems.add(where(p) + " has port " + port + ": give a port from 1 to " + Ports.MAX
+                        + ", or none for the scheme's default");
                 return null;
             }
             if (uri.getHost() == null) {
@@ -627,7 +642,8 @@ public final class WardenConfig {
                 return null;
             }
             if (uri.getRawUserInfo() != null) {
-                problems.add(where(p) + " contains user information: credentials never go into a URL, use the token properties");
+                problems.add(where(p)
+                        + " contains user information: credentials never go into a URL, use the token properties");
                 return null;
             }
             return uri;
@@ -646,7 +662,8 @@ public final class WardenConfig {
             String value = raw(valueProperty);
             String file = raw(fileProperty);
             if (value != null && file != null) {
-                problems.add("both " + valueProperty.key() + " and " + fileProperty.key() + " are set: keep one of them");
+                problems.add(
+                        "both " + valueProperty.key() + " and " + fileProperty.key() + " are set: keep one of them");
                 return null;
             }
             String source = valueProperty.key();
@@ -658,12 +675,14 @@ public final class WardenConfig {
                     problems.add(where(fileProperty) + " = " + file + " " + e.getMessage());
                     return null;
                 } catch (IOException | RuntimeException e) {
-                    problems.add("cannot read " + where(fileProperty) + " = " + file + " (" + e.getClass().getSimpleName()
+                    problems.add("cannot read " + where(fileProperty) + " = " + file + " ("
+                            + e.getClass().getSimpleName()
                             + "): check that the file exists and that this process may read it");
                     return null;
                 }
                 if (value.isEmpty()) {
-                    problems.add(where(fileProperty) + " = " + file + " is empty: put the token in it, or unset the property");
+                    problems.add(where(fileProperty) + " = " + file
+                            + " is empty: put the token in it, or unset the property");
                     return null;
                 }
             }
@@ -714,7 +733,8 @@ public final class WardenConfig {
             String[] tokens = value.split("[ \t]+");
             for (String t : tokens) {
                 if (!t.matches("[\\x21\\x23-\\x5B\\x5D-\\x7E]+")) {
-                    problems.add(where(p) + " holds a character a scope cannot have (quotes, backslashes, control or non-ASCII"
+                    problems.add(where(p)
+                            + " holds a character a scope cannot have (quotes, backslashes, control or non-ASCII"
                             + " characters): give scope names separated by spaces, e.g. \"read write\"");
                     return null;
                 }
@@ -823,17 +843,21 @@ public final class WardenConfig {
          */
         private static String unfitSecret(ConfigProperty p, String value) {
             if (p == ConfigProperty.CLIENT_SECRET) {
-                return TokenText.isValid(value) ? null
+                return TokenText.isValid(value)
+                        ? null
                         : "contains spaces or control characters: set the bare secret, without quotes or line breaks";
             }
             String flaw = TokenText.flaw(value);
             if (flaw != null) {
-                return flaw + ", which an RFC 6750 bearer token cannot: set the bare token as the token service issued it ("
+                return flaw
+                        + ", which an RFC 6750 bearer token cannot: set the bare token as the token service issued it ("
                         + TokenText.ALPHABET + "), without quotes or line breaks";
             }
             String tooLong = p == ConfigProperty.ACCESS_TOKEN ? TokenText.accessTokenFlaw(value) : null;
-            return tooLong == null ? null : tooLong + ", so the agent would never send it: set one access token,"
-                    + " or none to have the agent refresh before the first call";
+            return tooLong == null
+                    ? null
+                    : tooLong + ", so the agent would never send it: set one access token,"
+                            + " or none to have the agent refresh before the first call";
         }
 
         private void checkTokensFitTogether() {
@@ -848,14 +872,17 @@ public final class WardenConfig {
                 checkClientCredentials();
                 return;
             }
-            if (unusableSecrets.contains(ConfigProperty.REFRESH_TOKEN) || unusableSecrets.contains(ConfigProperty.ACCESS_TOKEN)) {
+            if (unusableSecrets.contains(ConfigProperty.REFRESH_TOKEN)
+                    || unusableSecrets.contains(ConfigProperty.ACCESS_TOKEN)) {
                 return;
             }
             if (accessToken == null && refreshToken == null) {
                 problems.add("no token is configured: set " + ConfigProperty.REFRESH_TOKEN.key() + " (or "
                         + ConfigProperty.REFRESH_TOKEN_FILE.key() + ") and " + ConfigProperty.AUTH_URL.key()
                         + ", or at least " + ConfigProperty.ACCESS_TOKEN.key());
-            } else if (refreshToken != null && tokenUrl == null && raw(ConfigProperty.AUTH_URL) == null
+            } else if (refreshToken != null
+                    && tokenUrl == null
+                    && raw(ConfigProperty.AUTH_URL) == null
                     && raw(ConfigProperty.TOKEN_URL) == null) {
                 problems.add(ConfigProperty.REFRESH_TOKEN.key() + " is set but there is no token endpoint: set "
                         + where(ConfigProperty.AUTH_URL) + " or " + ConfigProperty.TOKEN_URL.key());
@@ -869,7 +896,8 @@ public final class WardenConfig {
         private void checkClientCredentials() {
             String grantIs = " (" + ConfigProperty.GRANT.key() + " is client_credentials)";
             if (clientId == null) {
-                problems.add(where(ConfigProperty.CLIENT_ID) + " is required for the client_credentials grant: set the client id"
+                problems.add(where(ConfigProperty.CLIENT_ID)
+                        + " is required for the client_credentials grant: set the client id"
                         + " the token service issued");
             }
             if (clientSecret == null && !unusableSecrets.contains(ConfigProperty.CLIENT_SECRET)) {
@@ -877,10 +905,11 @@ public final class WardenConfig {
                         + ") is required for the client_credentials grant: set the client secret");
             }
             if (tokenUrl == null && raw(ConfigProperty.AUTH_URL) == null && raw(ConfigProperty.TOKEN_URL) == null) {
-                problems.add("there is no token endpoint for the client_credentials grant: set " + where(ConfigProperty.AUTH_URL)
-                        + " or " + ConfigProperty.TOKEN_URL.key());
+                problems.add("there is no token endpoint for the client_credentials grant: set "
+                        + where(ConfigProperty.AUTH_URL) + " or " + ConfigProperty.TOKEN_URL.key());
             }
-            for (ConfigProperty p : new ConfigProperty[] {ConfigProperty.REFRESH_TOKEN, ConfigProperty.REFRESH_TOKEN_FILE}) {
+            for (ConfigProperty p :
+                    new ConfigProperty[] {ConfigProperty.REFRESH_TOKEN, ConfigProperty.REFRESH_TOKEN_FILE}) {
                 if (raw(p) != null) {
                     problems.add(where(p) + " is set, but the client_credentials grant uses no refresh token" + grantIs
                             + ": unset it, or set " + ConfigProperty.GRANT.key() + "=refresh_token");

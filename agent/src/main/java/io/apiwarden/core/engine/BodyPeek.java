@@ -22,8 +22,7 @@ public final class BodyPeek {
     /** The first buffer; error bodies are mostly short, and the buffer grows up to the peek's limit. */
     private static final int FIRST_BUFFER = 8 * 1024;
 
-    private BodyPeek() {
-    }
+    private BodyPeek() {}
 
     /** What {@link Judge.BodyPrefix#read} throws when the prefix was not whole within the bound. */
     public static final class TooSlow extends IOException {

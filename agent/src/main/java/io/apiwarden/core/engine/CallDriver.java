@@ -15,7 +15,6 @@ import io.apiwarden.core.throttle.RateLimitHeaders;
 import io.apiwarden.core.throttle.ThrottleGate;
 import io.apiwarden.core.time.DelayScheduler;
 import io.apiwarden.core.token.AccessToken;
-
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -46,6 +45,7 @@ public final class CallDriver<R> implements Judge {
     private final CallObserver observer;
     /** Sent in the configured request-ID header on every attempt of this call, so all of them match in the server's logs. */
     private final String requestId;
+
     private AttemptHeaders headers;
     private AccessToken token;
     /** The JVM's gate of the API's global rate limit, or null when it is switched off. */
@@ -80,11 +80,14 @@ public final class CallDriver<R> implements Judge {
      * @param rawPath the request's path as sent, without query: with the method, the resource a refusal is remembered for
      * @param appTimeout the app's own time limit for the whole call, or null
      */
-    public CallDriver(Warden warden, String method, String url, String host, int port, String rawPath, Duration appTimeout) {
+    public CallDriver(
+            Warden warden, String method, String url, String host, int port, String rawPath, Duration appTimeout) {
         this.warden = warden;
         this.state = new CallState(Deadline.after(appTimeout, warden.clock()), method, rawPath);
         this.observer = warden.telemetry().call(method, url, host, port);
-        this.requestId = warden.config().requestIdHeader().isPresent() ? UUID.randomUUID().toString() : null;
+        this.requestId = warden.config().requestIdHeader().isPresent()
+                ? UUID.randomUUID().toString()
+                : null;
         this.gate = warden.throttleGate();
         warden.resendPolicy().called();
     }
@@ -260,11 +263,13 @@ public final class CallDriver<R> implements Judge {
         } else {
             // Off the thread the token arrived on (the token store's, the timer): neither is the place to
             // send the app's request or run its code.
-            first.whenCompleteAsync((t, e) -> {
-                // Past the app's own limit, the call goes out with the token there is, and fails at once.
-                token = e == null ? t : warden.tokens().current();
-                attemptAsync(false);
-            }, exchange.completions());
+            first.whenCompleteAsync(
+                    (t, e) -> {
+                        // Past the app's own limit, the call goes out with the token there is, and fails at once.
+                        token = e == null ? t : warden.tokens().current();
+                        attemptAsync(false);
+                    },
+                    exchange.completions());
         }
         return mine;
     }
@@ -283,14 +288,19 @@ public final class CallDriver<R> implements Judge {
                 if (result.isCancelled()) {
                     entry.cancel(false);
                 }
-                state.deadline().bound(entry, exchange.timer()).whenCompleteAsync((p, e) -> {
-                    if (e != null) {
-                        // The app's limit ran out, or the call was cancelled: the place goes to the next.
-                        leaveGate(entry);
-                    }
-                    took(e == null ? p : null);
-                    attemptAsync(false);
-                }, exchange.completions());
+                state.deadline()
+                        .bound(entry, exchange.timer())
+                        .whenCompleteAsync(
+                                (p, e) -> {
+                                    if (e != null) {
+                                        // The app's limit ran out, or the call was cancelled: the place goes to the
+                                        // next.
+                                        leaveGate(entry);
+                                    }
+                                    took(e == null ? p : null);
+                                    attemptAsync(false);
+                                },
+                                exchange.completions());
                 return;
             }
             took(entry.getNow(null));
@@ -378,22 +388,24 @@ public final class CallDriver<R> implements Judge {
             refreshed = state.deadline().bound(warden.tokens().tokenAfterRejection(token), exchange.timer());
         }
         // Off the token's thread, for the reason above: a failed refresh hands the app's code the held body here.
-        refreshed.whenCompleteAsync((fresh, refreshFailed) -> {
-            try {
-                if (refreshFailed == null) {
-                    sent.discard();
-                    token = fresh;
-                    attemptAsync(false);
-                } else if (!sent.canHandBack()) {
-                    sent.discard();
-                    attemptAsync(false);
-                } else {
-                    pipe(sent.deliverAsync());
-                }
-            } catch (RuntimeException e) {
-                fail(Failures.asSendException(e));
-            }
-        }, exchange.completions());
+        refreshed.whenCompleteAsync(
+                (fresh, refreshFailed) -> {
+                    try {
+                        if (refreshFailed == null) {
+                            sent.discard();
+                            token = fresh;
+                            attemptAsync(false);
+                        } else if (!sent.canHandBack()) {
+                            sent.discard();
+                            attemptAsync(false);
+                        } else {
+                            pipe(sent.deliverAsync());
+                        }
+                    } catch (RuntimeException e) {
+                        fail(Failures.asSendException(e));
+                    }
+                },
+                exchange.completions());
     }
 
     /** Hands the app a response that is there at once directly; one still on its way through {@link #pipe}. */
@@ -412,13 +424,15 @@ public final class CallDriver<R> implements Judge {
      */
     private void pipe(CompletionStage<R> stage) {
         inFlight = stage.toCompletableFuture();
-        stage.whenCompleteAsync((r, e) -> {
-            if (e != null) {
-                result.completeExceptionally(e);
-            } else {
-                result.complete(r);
-            }
-        }, exchange.completions());
+        stage.whenCompleteAsync(
+                (r, e) -> {
+                    if (e != null) {
+                        result.completeExceptionally(e);
+                    } else {
+                        result.complete(r);
+                    }
+                },
+                exchange.completions());
     }
 
     /**
@@ -523,13 +537,15 @@ public final class CallDriver<R> implements Judge {
         pass = null;
         if (sent.verdict() == Verdict.GLOBAL_RATE_LIMIT) {
             Decision d = sent.decision();
-            Duration window = d.action() == Decision.Action.WAIT_AND_RESEND ? d.delay()
+            Duration window = d.action() == Decision.Action.WAIT_AND_RESEND
+                    ? d.delay()
                     : warden.resendPolicy().windowAfter(sent.retryAfter());
             Duration closedFor = gate.refused(p, window);
             warden.fleetWindow().announce(closedFor);
             observer.gateClosed(closedFor);
         } else {
-            Duration exhausted = RateLimitHeaders.exhaustion(sent.headers(), warden.clock().instant());
+            Duration exhausted =
+                    RateLimitHeaders.exhaustion(sent.headers(), warden.clock().instant());
             Duration closedFor = gate.answered(p, exhausted);
             if (closedFor != null) {
                 observer.gateClosed(closedFor);
@@ -594,7 +610,8 @@ public final class CallDriver<R> implements Judge {
         try {
             byte[] head = body.read(ResponseClassifier.BODY_PEEK_LIMIT + 1);
             return head.length > ResponseClassifier.BODY_PEEK_LIMIT
-                    ? classifier.fromStatus(status) : classifier.fromBody(status, head, head.length);
+                    ? classifier.fromStatus(status)
+                    : classifier.fromBody(status, head, head.length);
         } catch (BodyPeek.TooSlow e) {
             // Not whole within the bound: judged as a body too long to hold; the app gets it as it comes.
             return classifier.fromStatus(status);
@@ -606,8 +623,14 @@ public final class CallDriver<R> implements Judge {
 
     @Override
     public Decision decide(Verdict verdict, String retryAfter) {
-        return warden.resendPolicy().decide(state, verdict, retryAfter, bodyReplay(), agentOwnsAuthorization,
-                warden.tokens().canRefresh());
+        return warden.resendPolicy()
+                .decide(
+                        state,
+                        verdict,
+                        retryAfter,
+                        bodyReplay(),
+                        agentOwnsAuthorization,
+                        warden.tokens().canRefresh());
     }
 
     /**

@@ -19,7 +19,8 @@ public final class CancelThrough<S, A> extends CompletableFuture<A> {
      * {@code source} mapped through {@code toAttempt}; a failure of either completes the result
      * with that failure as it is.
      */
-    public static <S, A> CancelThrough<S, A> map(CompletableFuture<S> source, Function<? super S, ? extends A> toAttempt) {
+    public static <S, A> CancelThrough<S, A> map(
+            CompletableFuture<S> source, Function<? super S, ? extends A> toAttempt) {
         CancelThrough<S, A> mapped = new CancelThrough<>(source);
         source.whenComplete((response, failure) -> {
             if (failure != null) {

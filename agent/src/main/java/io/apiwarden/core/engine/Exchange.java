@@ -2,13 +2,12 @@ package io.apiwarden.core.engine;
 
 import io.apiwarden.core.call.Deadline;
 import io.apiwarden.core.time.DelayScheduler;
-
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
-import java.util.List;
 
 /**
  * One HTTP client's side of one managed call: the adapter seam of the {@link CallDriver}. The

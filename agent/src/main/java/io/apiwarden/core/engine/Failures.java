@@ -4,8 +4,7 @@ import java.io.IOException;
 
 /** How a failure of the app's own code (its body handler) reaches the app through a managed call. */
 public final class Failures {
-    private Failures() {
-    }
+    private Failures() {}
 
     /**
      * What an HTTP client's {@code send} throws for a failure of the app's body handler: argument

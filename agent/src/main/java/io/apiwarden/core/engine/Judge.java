@@ -2,7 +2,6 @@ package io.apiwarden.core.engine;
 
 import io.apiwarden.core.call.Decision;
 import io.apiwarden.core.classify.Verdict;
-
 import java.io.IOException;
 import java.util.List;
 import java.util.function.Function;

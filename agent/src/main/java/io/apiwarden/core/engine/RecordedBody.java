@@ -1,7 +1,6 @@
 package io.apiwarden.core.engine;
 
 import io.apiwarden.core.call.BodyReplay;
-
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,7 +29,14 @@ public final class RecordedBody {
     private static final int LARGEST_CHUNK = 64 * 1024;
     private static final byte[][] NO_CHUNKS = new byte[0][];
 
-    private enum Status { NOT_STARTED, RECORDING, COMPLETE, TOO_LARGE, ABANDONED, DROPPED }
+    private enum Status {
+        NOT_STARTED,
+        RECORDING,
+        COMPLETE,
+        TOO_LARGE,
+        ABANDONED,
+        DROPPED
+    }
 
     private final long limit;
     // All guarded by this.
@@ -40,6 +46,7 @@ public final class RecordedBody {
     private int count;
     /** How much of the last chunk is filled. */
     private int fill;
+
     private long length;
 
     /** @param limit the most bytes recorded; a longer body is not kept */
@@ -107,7 +114,8 @@ public final class RecordedBody {
         }
         List<ByteBuffer> list = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            list.add(ByteBuffer.wrap(chunks[i], 0, i == count - 1 ? fill : chunks[i].length).asReadOnlyBuffer());
+            list.add(ByteBuffer.wrap(chunks[i], 0, i == count - 1 ? fill : chunks[i].length)
+                    .asReadOnlyBuffer());
         }
         return list;
     }
@@ -168,8 +176,7 @@ public final class RecordedBody {
 
     /** One sending of the body: what a tee in the client's body reports. Methods never throw. */
     public final class Take {
-        private Take() {
-        }
+        private Take() {}
 
         /** The bytes between {@code buffer}'s position and limit pass; the buffer itself is left as it was. */
         public void add(ByteBuffer buffer) {

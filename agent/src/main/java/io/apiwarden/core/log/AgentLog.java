@@ -17,7 +17,11 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class AgentLog {
     /** Severity, most severe first. */
     public enum Level {
-        OFF, ERROR, WARN, INFO, DEBUG
+        OFF,
+        ERROR,
+        WARN,
+        INFO,
+        DEBUG
     }
 
     private static volatile Level threshold = Level.INFO;
@@ -25,8 +29,7 @@ public final class AgentLog {
     /** Keys of messages that are printed once per JVM: repeated failures must not flood the app's log. */
     private static final Set<String> ONCE = ConcurrentHashMap.newKeySet();
 
-    private AgentLog() {
-    }
+    private AgentLog() {}
 
     /** Sets the level from {@code off|error|warn|info|debug}; anything else leaves it unchanged and returns false. */
     public static boolean setLevel(String name) {
@@ -83,7 +86,11 @@ public final class AgentLog {
     /** The line printed for a message: one line, with every known secret cut out. */
     static String line(Level level, String message, Throwable t) {
         StringBuilder line = new StringBuilder(96)
-                .append(Instant.now()).append(" [apiwarden] ").append(level).append(' ').append(oneLine(KnownSecrets.scrub(message)));
+                .append(Instant.now())
+                .append(" [apiwarden] ")
+                .append(level)
+                .append(' ')
+                .append(oneLine(KnownSecrets.scrub(message)));
         if (t != null) {
             // Only the type and where it came from: exception messages of other libraries may quote
             // request data, and the agent does not vouch for them.

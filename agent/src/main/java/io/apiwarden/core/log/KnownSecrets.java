@@ -23,15 +23,16 @@ public final class KnownSecrets {
 
     private static volatile String[] secrets = new String[0];
 
-    private KnownSecrets() {
-    }
+    private KnownSecrets() {}
 
     /** Secrets remembered for the JVM's life: the configured ones, which may stay valid for ever. */
     private static volatile String[] pinned = new String[0];
 
     /** Remembers a configured secret for the JVM's life (null and short values are ignored). */
     public static synchronized void pin(String secret) {
-        if (secret == null || secret.length() < SHORTEST || java.util.Arrays.asList(pinned).contains(secret)) {
+        if (secret == null
+                || secret.length() < SHORTEST
+                || java.util.Arrays.asList(pinned).contains(secret)) {
             return;
         }
         String[] next = java.util.Arrays.copyOf(pinned, pinned.length + 1);

@@ -35,8 +35,7 @@ public final class ServerText {
     /** What ends a text that was cut at {@link #MAX_LENGTH}; ASCII, since standard error may not be UTF-8. */
     public static final String TRUNCATED = "...";
 
-    private ServerText() {
-    }
+    private ServerText() {}
 
     /** {@code text} made safe, with every occurrence of each of {@code secrets} redacted; "" for null. */
     public static String of(String text, String... secrets) {
@@ -118,11 +117,11 @@ public final class ServerText {
     /** Characters that end or reorder a line, or that do not show. */
     static boolean isHidden(int cp) {
         switch (Character.getType(cp)) {
-            case Character.CONTROL:              // C0, DEL, C1 (NEL among them)
-            case Character.FORMAT:               // bidi controls, zero-width characters, tag characters
-            case Character.LINE_SEPARATOR:       // U+2028
-            case Character.PARAGRAPH_SEPARATOR:  // U+2029
-            case Character.SURROGATE:            // a lone half of a pair
+            case Character.CONTROL: // C0, DEL, C1 (NEL among them)
+            case Character.FORMAT: // bidi controls, zero-width characters, tag characters
+            case Character.LINE_SEPARATOR: // U+2028
+            case Character.PARAGRAPH_SEPARATOR: // U+2029
+            case Character.SURROGATE: // a lone half of a pair
                 return true;
             default:
                 return false;

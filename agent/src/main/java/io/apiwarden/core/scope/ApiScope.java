@@ -20,6 +20,7 @@ public final class ApiScope {
     private final String basePath;
     /** The token endpoint's origin and path: never managed. Null when there is none. */
     private final ApiScope excludedOrigin;
+
     private final String excludedPath;
 
     private ApiScope(URI baseUrl) {
@@ -93,7 +94,9 @@ public final class ApiScope {
     }
 
     private boolean excluded(String scheme, String host, int port, String path) {
-        return excludedOrigin != null && excludedOrigin.sameOrigin(scheme, host, port) && trimSlashes(path).equals(excludedPath);
+        return excludedOrigin != null
+                && excludedOrigin.sameOrigin(scheme, host, port)
+                && trimSlashes(path).equals(excludedPath);
     }
 
     /**
@@ -117,7 +120,9 @@ public final class ApiScope {
         int length = h.length() - (from == 1 && h.endsWith("]") ? 2 : 0);
         boolean hostMatches = length == host.length()
                 ? h.regionMatches(true, from, host, 0, host.length())
-                : length == host.length() + 1 && h.charAt(from + length - 1) == '.' && h.regionMatches(true, from, host, 0, host.length());
+                : length == host.length() + 1
+                        && h.charAt(from + length - 1) == '.'
+                        && h.regionMatches(true, from, host, 0, host.length());
         return hostMatches && effectivePort(scheme, p) == port;
     }
 

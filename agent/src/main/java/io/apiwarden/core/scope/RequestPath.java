@@ -13,8 +13,7 @@ import java.util.Deque;
  * a path with an encoded dot, slash or backslash is never in scope at all.
  */
 final class RequestPath {
-    private RequestPath() {
-    }
+    private RequestPath() {}
 
     /**
      * The cheap check every managed call pays: true when the raw path holds nothing a server

@@ -31,6 +31,7 @@ public final class SecretFile {
      * above 16 KiB could not go into a header anyway. Anything larger is the wrong file.
      */
     static final int MAX_BYTES = 32 * 1024;
+
     private static final LinkOption[] FOLLOW = {};
     private static final LinkOption[] NO_FOLLOW = {LinkOption.NOFOLLOW_LINKS};
 
@@ -43,8 +44,7 @@ public final class SecretFile {
         }
     }
 
-    private SecretFile() {
-    }
+    private SecretFile() {}
 
     /** The file's content, trimmed. Symbolic links are followed (mounted secrets are links). */
     public static String read(Path file) throws IOException {
@@ -64,16 +64,21 @@ public final class SecretFile {
     private static String read(Path file, LinkOption[] links, String whatToDo) throws IOException {
         BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class, links);
         if (!attributes.isRegularFile()) {
-            String kind = attributes.isDirectory() ? "a folder" : attributes.isSymbolicLink() ? "a symbolic link"
-                    : "not a regular file (a pipe, a socket or a device)";
+            String kind = attributes.isDirectory()
+                    ? "a folder"
+                    : attributes.isSymbolicLink()
+                            ? "a symbolic link"
+                            : "not a regular file (a pipe, a socket or a device)";
             throw new Unusable("is " + kind + ": " + whatToDo);
         }
         if (attributes.size() > MAX_BYTES) {
-            throw new Unusable("has " + attributes.size() + " bytes, more than a token file can hold (" + MAX_BYTES + "): " + whatToDo);
+            throw new Unusable("has " + attributes.size() + " bytes, more than a token file can hold (" + MAX_BYTES
+                    + "): " + whatToDo);
         }
         // The size may change after the look, so the read itself is bounded too.
         ByteBuffer content = ByteBuffer.allocate(MAX_BYTES + 1);
-        Set<OpenOption> options = links.length == 0 ? Set.of(StandardOpenOption.READ)
+        Set<OpenOption> options = links.length == 0
+                ? Set.of(StandardOpenOption.READ)
                 : Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
         try (FileChannel channel = FileChannel.open(file, options)) {
             while (content.hasRemaining() && channel.read(content) >= 0) {
@@ -98,16 +103,20 @@ public final class SecretFile {
             Set<PosixFilePermission> modes = attributes.permissions();
             List<String> problems = new ArrayList<>(3);
             if (modes.contains(PosixFilePermission.OTHERS_READ) || modes.contains(PosixFilePermission.GROUP_READ)) {
-                problems.add("is readable by " + (modes.contains(PosixFilePermission.OTHERS_READ) ? "every user" : "its group")
+                problems.add("is readable by "
+                        + (modes.contains(PosixFilePermission.OTHERS_READ) ? "every user" : "its group")
                         + " (chmod 600 it)");
             }
             if (!ownedByThisProcess(file)) {
                 problems.add("is owned by " + attributes.owner().getName() + ", not by the user this process runs as");
             }
             Path folder = file.toAbsolutePath().getParent();
-            if (folder != null && Files.readAttributes(folder, PosixFileAttributes.class).permissions()
-                    .contains(PosixFilePermission.OTHERS_WRITE)) {
-                problems.add("is in a folder every user may write, where anyone can replace it (chmod o-w " + folder + ")");
+            if (folder != null
+                    && Files.readAttributes(folder, PosixFileAttributes.class)
+                            .permissions()
+                            .contains(PosixFilePermission.OTHERS_WRITE)) {
+                problems.add(
+                        "is in a folder every user may write, where anyone can replace it (chmod o-w " + folder + ")");
             }
             return problems.isEmpty() ? null : file + " " + String.join(", and ", problems);
         } catch (IOException | RuntimeException e) {

@@ -2,7 +2,6 @@ package io.apiwarden.core.telemetry;
 
 import io.apiwarden.core.call.Decision;
 import io.apiwarden.core.classify.Verdict;
-
 import java.util.List;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
@@ -11,20 +10,17 @@ import java.util.function.Function;
 public interface AttemptObserver {
     AttemptObserver NOOP = new AttemptObserver() {
         @Override
-        public void inject(BiConsumer<String, String> setHeader) {
-        }
+        public void inject(BiConsumer<String, String> setHeader) {}
 
         @Override
-        public void response(int status, String protocolVersion, Function<String, List<String>> headers, Verdict verdict) {
-        }
+        public void response(
+                int status, String protocolVersion, Function<String, List<String>> headers, Verdict verdict) {}
 
         @Override
-        public void decided(Decision decision, String retryAfter) {
-        }
+        public void decided(Decision decision, String retryAfter) {}
 
         @Override
-        public void failed(Throwable failure) {
-        }
+        public void failed(Throwable failure) {}
 
         @Override
         public Scope onTheWire() {

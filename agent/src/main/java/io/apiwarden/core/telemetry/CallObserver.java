@@ -11,8 +11,7 @@ public interface CallObserver {
         }
 
         @Override
-        public void end(int status, Verdict verdict, Throwable failure) {
-        }
+        public void end(int status, Verdict verdict, Throwable failure) {}
 
         @Override
         public Scope current() {
@@ -30,15 +29,13 @@ public interface CallObserver {
      * The call waited {@code waited} at the gate of the API's global rate limit before its next
      * attempt; {@code first}: it then went first, its answer deciding for the others.
      */
-    default void gateWaited(java.time.Duration waited, boolean first) {
-    }
+    default void gateWaited(java.time.Duration waited, boolean first) {}
 
     /**
      * An answer to this call closed the gate of the API's global rate limit for {@code window}: a
      * refusal, or an answer saying nothing is left of the quota.
      */
-    default void gateClosed(java.time.Duration window) {
-    }
+    default void gateClosed(java.time.Duration window) {}
 
     /**
      * Ends the call with what the app got: the final status and verdict, or the failure (then

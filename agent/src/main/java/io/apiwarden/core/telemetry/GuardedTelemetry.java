@@ -3,7 +3,6 @@ package io.apiwarden.core.telemetry;
 import io.apiwarden.core.call.Decision;
 import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.log.AgentLog;
-
 import java.net.URI;
 import java.util.List;
 import java.util.function.BiConsumer;
@@ -143,7 +142,8 @@ public final class GuardedTelemetry implements Telemetry {
         }
 
         @Override
-        public void response(int status, String protocolVersion, Function<String, List<String>> headers, Verdict verdict) {
+        public void response(
+                int status, String protocolVersion, Function<String, List<String>> headers, Verdict verdict) {
             try {
                 inner.response(status, protocolVersion, headers, verdict);
             } catch (RuntimeException e) {

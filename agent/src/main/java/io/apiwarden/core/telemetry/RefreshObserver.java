@@ -2,7 +2,7 @@ package io.apiwarden.core.telemetry;
 
 /** One token refresh. Never given a token. */
 public interface RefreshObserver {
-    RefreshObserver NOOP = result -> { };
+    RefreshObserver NOOP = result -> {};
 
     /**
      * Ends the refresh.
@@ -17,6 +17,5 @@ public interface RefreshObserver {
      * JVM's refresh was taken from the store), {@code lease_wait} (another JVM held the right to
      * refresh), {@code store_unavailable} (the store did not answer; this JVM refreshed alone).
      */
-    default void event(String name) {
-    }
+    default void event(String name) {}
 }

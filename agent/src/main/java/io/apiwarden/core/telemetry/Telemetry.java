@@ -35,6 +35,5 @@ public interface Telemetry {
      * Another JVM of the fleet met the global rate limit, which holds for {@code window} more: this
      * JVM's calls are held back too, though none of them was refused.
      */
-    default void fleetWindowHeard(java.time.Duration window) {
-    }
+    default void fleetWindowHeard(java.time.Duration window) {}
 }

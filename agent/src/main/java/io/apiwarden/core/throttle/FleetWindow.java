@@ -12,12 +12,10 @@ public interface FleetWindow extends AutoCloseable {
     /** No fleet: the gate of this JVM only. */
     FleetWindow NONE = new FleetWindow() {
         @Override
-        public void announce(Duration window) {
-        }
+        public void announce(Duration window) {}
 
         @Override
-        public void listen(Consumer<Duration> heard) {
-        }
+        public void listen(Consumer<Duration> heard) {}
 
         @Override
         public String describe() {
@@ -25,8 +23,7 @@ public interface FleetWindow extends AutoCloseable {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     };
 
     /** Tells the other JVMs the limit holds for {@code window} from now. Never blocks, never throws. */

@@ -1,7 +1,6 @@
 package io.apiwarden.core.throttle;
 
 import io.apiwarden.core.backoff.RetryAfter;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -28,6 +27,7 @@ import java.util.function.Function;
 public final class RateLimitHeaders {
     /** A reset further away than this is not a rate-limit window. */
     static final Duration LONGEST_RESET = Duration.ofDays(1);
+
     private static final long UNIX_SECONDS_FROM = 1_000_000_000L;
     private static final long UNIX_MILLIS_FROM = 1_000_000_000_000L;
     /** Eighteen digits fit a long; more is garbage. */
@@ -35,8 +35,7 @@ public final class RateLimitHeaders {
     /** A header longer than this is not read at all. */
     private static final int MAX_HEADER_LENGTH = 1024;
 
-    private RateLimitHeaders() {
-    }
+    private RateLimitHeaders() {}
 
     /**
      * How long the response announced that nothing is left of the window (remaining 0 with a known
@@ -45,7 +44,8 @@ public final class RateLimitHeaders {
      */
     public static Duration exhaustion(Function<String, List<String>> headers, Instant now) {
         Function<String, String> first = firstValues(headers);
-        if (first.apply("X-RateLimit-Remaining") == null && first.apply("RateLimit") == null
+        if (first.apply("X-RateLimit-Remaining") == null
+                && first.apply("RateLimit") == null
                 && first.apply("RateLimit-Remaining") == null) {
             return null;
         }
@@ -58,8 +58,11 @@ public final class RateLimitHeaders {
      */
     public static RateLimitReading readIfAny(Function<String, List<String>> headers, Instant now) {
         Function<String, String> first = firstValues(headers);
-        if (first.apply("Retry-After") == null && first.apply("RateLimit") == null && first.apply("X-RateLimit-Remaining") == null
-                && first.apply("X-RateLimit-Limit") == null && first.apply("RateLimit-Remaining") == null) {
+        if (first.apply("Retry-After") == null
+                && first.apply("RateLimit") == null
+                && first.apply("X-RateLimit-Remaining") == null
+                && first.apply("X-RateLimit-Limit") == null
+                && first.apply("RateLimit-Remaining") == null) {
             return null;
         }
         RateLimitReading r = read(first, now);
@@ -78,7 +81,8 @@ public final class RateLimitHeaders {
      * @param now    when the response arrived
      */
     public static RateLimitReading read(Function<String, String> header, Instant now) {
-        Duration retryAfter = RetryAfter.parse(bounded(header.apply("Retry-After")), now).orElse(null);
+        Duration retryAfter =
+                RetryAfter.parse(bounded(header.apply("Retry-After")), now).orElse(null);
         String structured = bounded(header.apply("RateLimit"));
         if (structured != null) {
             RateLimitReading r = structured.contains("remaining=") || structured.contains("limit=")
@@ -96,7 +100,8 @@ public final class RateLimitHeaders {
         if (x != null) {
             return x;
         }
-        return retryAfter == null ? RateLimitReading.NONE
+        return retryAfter == null
+                ? RateLimitReading.NONE
                 : new RateLimitReading(retryAfter, OptionalLong.empty(), OptionalLong.empty(), null, null);
     }
 
@@ -130,7 +135,8 @@ public final class RateLimitHeaders {
                 }
             }
         }
-        return new RateLimitReading(retryAfter, limit, OptionalLong.of(fewest), deltaSeconds(resetOfFewest), "ratelimit");
+        return new RateLimitReading(
+                retryAfter, limit, OptionalLong.of(fewest), deltaSeconds(resetOfFewest), "ratelimit");
     }
 
     /** {@code limit=100, remaining=0, reset=30}. */
@@ -156,11 +162,17 @@ public final class RateLimitHeaders {
         if (limit < 0 && remaining < 0) {
             return null;
         }
-        return new RateLimitReading(retryAfter, optional(limit), optional(remaining), deltaSeconds(reset), "ratelimit-dictionary");
+        return new RateLimitReading(
+                retryAfter, optional(limit), optional(remaining), deltaSeconds(reset), "ratelimit-dictionary");
     }
 
-    private static RateLimitReading separate(Function<String, String> header, String prefix, String family,
-                                             Duration retryAfter, Instant now, boolean resetMayBeUnixTime) {
+    private static RateLimitReading separate(
+            Function<String, String> header,
+            String prefix,
+            String family,
+            Duration retryAfter,
+            Instant now,
+            boolean resetMayBeUnixTime) {
         long limit = integer(bounded(header.apply(prefix + "Limit")));
         long remaining = integer(bounded(header.apply(prefix + "Remaining")));
         if (limit < 0 && remaining < 0) {
@@ -207,7 +219,9 @@ public final class RateLimitHeaders {
     private static String itemName(String item) {
         int semicolon = item.indexOf(';');
         String name = (semicolon < 0 ? item : item.substring(0, semicolon)).trim();
-        return name.length() >= 2 && name.startsWith("\"") && name.endsWith("\"") ? name.substring(1, name.length() - 1) : name;
+        return name.length() >= 2 && name.startsWith("\"") && name.endsWith("\"")
+                ? name.substring(1, name.length() - 1)
+                : name;
     }
 
     /** Splits a structured-field list on the commas outside quoted strings; nothing when a quote is left open. */

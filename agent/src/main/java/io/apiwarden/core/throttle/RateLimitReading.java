@@ -10,7 +10,8 @@ import java.util.OptionalLong;
  */
 public final class RateLimitReading {
     /** Nothing read: the common case, shared. */
-    public static final RateLimitReading NONE = new RateLimitReading(null, OptionalLong.empty(), OptionalLong.empty(), null, null);
+    public static final RateLimitReading NONE =
+            new RateLimitReading(null, OptionalLong.empty(), OptionalLong.empty(), null, null);
 
     private final Duration retryAfter;
     private final OptionalLong limit;
@@ -107,7 +108,9 @@ public final class RateLimitReading {
 
     private static String seconds(Duration d) {
         long millis = d.toMillis();
-        return millis % 1000 == 0 ? millis / 1000 + " s" : String.format(java.util.Locale.ROOT, "%.1f s", millis / 1000.0);
+        return millis % 1000 == 0
+                ? millis / 1000 + " s"
+                : String.format(java.util.Locale.ROOT, "%.1f s", millis / 1000.0);
     }
 
     @Override

@@ -21,6 +21,7 @@ public final class RetryBudget {
     private final int minPerSecond;
     /** Per bucket: the second it counts, its calls and its resends. */
     private final AtomicLongArray second = new AtomicLongArray(SECONDS);
+
     private final AtomicLongArray calls = new AtomicLongArray(SECONDS);
     private final AtomicLongArray resends = new AtomicLongArray(SECONDS);
 

@@ -1,7 +1,6 @@
 package io.apiwarden.core.throttle;
 
 import io.apiwarden.core.time.DelayScheduler;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -76,6 +75,7 @@ public final class ThrottleGate {
 
     /** The hot path's only read: false while no window is known. */
     private volatile boolean closed;
+
     private Instant opensAt = Instant.MIN;
     /**
      * Counts the refusals and announcements that closed the gate or held it closed. A pass
@@ -83,15 +83,18 @@ public final class ThrottleGate {
      * after the latest of them (it then speaks for the window) or before (a late answer, which does not).
      */
     private long closings;
+
     private Pass firstInFlight;
     /**
      * Whether a timer is set for the end of the window. Only calls waiting here need one: a refused
      * call comes back by its own back-off, so a JVM with one caller never sets a timer at all.
      */
     private boolean windowTimerSet;
+
     private DelayScheduler.Scheduled windowEnd;
     /** Retries whose own wait is over go before calls that have not been sent yet. */
     private final Deque<Waiter> retries = new ArrayDeque<>();
+
     private final Deque<Waiter> fresh = new ArrayDeque<>();
 
     /**
@@ -153,7 +156,8 @@ public final class ThrottleGate {
      */
     public Duration answered(Pass pass, Duration exhaustedFor) {
         Duration closedFor = exhaustedFor == null || exhaustedFor.isNegative() || exhaustedFor.isZero()
-                ? null : bounded(exhaustedFor);
+                ? null
+                : bounded(exhaustedFor);
         if (!closed && closedFor == null) {
             return null;
         }
@@ -313,7 +317,11 @@ public final class ThrottleGate {
         synchronized (lock) {
             wait = Duration.between(clock.instant(), opensAt);
             // A window that is over needs no timer: its first call's answer, or the next call to come, moves things on.
-            if (windowTimerSet || !closed || wait.isNegative() || wait.isZero() || (retries.isEmpty() && fresh.isEmpty())) {
+            if (windowTimerSet
+                    || !closed
+                    || wait.isNegative()
+                    || wait.isZero()
+                    || (retries.isEmpty() && fresh.isEmpty())) {
                 return;
             }
             windowTimerSet = true;
@@ -406,7 +414,8 @@ public final class ThrottleGate {
     @Override
     public String toString() {
         synchronized (lock) {
-            return "ThrottleGate{" + (closed ? "closed until " + opensAt : "open") + ", waiting " + (retries.size() + fresh.size()) + "}";
+            return "ThrottleGate{" + (closed ? "closed until " + opensAt : "open") + ", waiting "
+                    + (retries.size() + fresh.size()) + "}";
         }
     }
 }

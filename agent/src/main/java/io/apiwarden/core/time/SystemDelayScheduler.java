@@ -32,7 +32,8 @@ public final class SystemDelayScheduler implements DelayScheduler {
                     e = new ScheduledThreadPoolExecutor(1, r -> {
                         Thread t = new Thread(r, "apiwarden-timer");
                         t.setDaemon(true);
-                        // Not the context loader of whichever app thread came first: that could be an undeployed web app's.
+                        // Not the context loader of whichever app thread came first: that could be an undeployed web
+                        // app's.
                         t.setContextClassLoader(null);
                         return t;
                     });

@@ -10,6 +10,7 @@ import java.util.Optional;
 public final class AccessToken {
     /** {@code Bearer <token>}, built once: every managed call sends it. The token is kept only in it. */
     private final String authorizationHeader;
+
     private final long generation;
     private final Instant expiresAt;
     private final Instant refreshAt;

@@ -1,7 +1,6 @@
 package io.apiwarden.core.token;
 
 import io.apiwarden.core.token.store.TokenState;
-
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 

@@ -4,7 +4,6 @@ import io.apiwarden.core.backoff.RetryAfter;
 import io.apiwarden.core.log.KnownSecrets;
 import io.apiwarden.core.log.ServerText;
 import io.apiwarden.core.time.DelayScheduler;
-
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -61,15 +60,31 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
     private final String formCredentials;
     /** The client secret in each form it leaves the agent, to redact wherever a server echoes it. */
     private final List<String> clientSecretForms;
+
     private final Duration timeout;
     private final Supplier<HttpClient> client;
     private final DelayScheduler scheduler;
     private final Clock clock;
 
     /** The refresh-token grant, with HTTP Basic client authentication when {@code clientId} is set. */
-    public HttpTokenEndpoint(URI tokenUrl, String clientId, String clientSecret, Duration timeout,
-                             Supplier<HttpClient> client, DelayScheduler scheduler, Clock clock) {
-        this(tokenUrl, Grant.refreshToken(null), clientId, clientSecret, ClientAuthentication.BASIC, timeout, client, scheduler, clock);
+    public HttpTokenEndpoint(
+            URI tokenUrl,
+            String clientId,
+            String clientSecret,
+            Duration timeout,
+            Supplier<HttpClient> client,
+            DelayScheduler scheduler,
+            Clock clock) {
+        this(
+                tokenUrl,
+                Grant.refreshToken(null),
+                clientId,
+                clientSecret,
+                ClientAuthentication.BASIC,
+                timeout,
+                client,
+                scheduler,
+                clock);
     }
 
     /**
@@ -77,19 +92,33 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
      * @param client supplies the client for token requests; called on first use so that an app
      *     that never refreshes never creates it
      */
-    public HttpTokenEndpoint(URI tokenUrl, Grant grant, String clientId, String clientSecret, ClientAuthentication authentication,
-                             Duration timeout, Supplier<HttpClient> client, DelayScheduler scheduler, Clock clock) {
+    public HttpTokenEndpoint(
+            URI tokenUrl,
+            Grant grant,
+            String clientId,
+            String clientSecret,
+            ClientAuthentication authentication,
+            Duration timeout,
+            Supplier<HttpClient> client,
+            DelayScheduler scheduler,
+            Clock clock) {
         this.tokenUrl = tokenUrl;
         this.grant = grant;
         boolean basic = clientId != null && authentication == ClientAuthentication.BASIC;
         this.basicCredentials = basic ? basic(clientId, clientSecret == null ? "" : clientSecret) : null;
-        this.formCredentials = clientId == null || basic ? ""
+        this.formCredentials = clientId == null || basic
+                ? ""
                 : "&client_id=" + URLEncoder.encode(clientId, StandardCharsets.UTF_8)
-                + (clientSecret == null ? "" : "&client_secret=" + URLEncoder.encode(clientSecret, StandardCharsets.UTF_8));
+                        + (clientSecret == null
+                                ? ""
+                                : "&client_secret=" + URLEncoder.encode(clientSecret, StandardCharsets.UTF_8));
         // The Basic credentials' base64 holds the secret too; a server quoting the header would show it.
-        this.clientSecretForms = clientSecret == null ? List.of() : Arrays.asList(clientSecret,
-                URLEncoder.encode(clientSecret, StandardCharsets.UTF_8),
-                basicCredentials == null ? null : basicCredentials.substring(BASIC.length()));
+        this.clientSecretForms = clientSecret == null
+                ? List.of()
+                : Arrays.asList(
+                        clientSecret,
+                        URLEncoder.encode(clientSecret, StandardCharsets.UTF_8),
+                        basicCredentials == null ? null : basicCredentials.substring(BASIC.length()));
         // And in every text that leaves the agent, not only the token endpoint's own answers.
         clientSecretForms.forEach(KnownSecrets::pin);
         this.timeout = timeout;
@@ -115,7 +144,8 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
         HttpRequest request = request(credential);
         CompletableFuture<HttpResponse<byte[]>> sent;
         try {
-            sent = client.get().sendAsync(request, CappedBody.handler(MAX_RESPONSE_BYTES, status -> !isRetryable(status)));
+            sent = client.get()
+                    .sendAsync(request, CappedBody.handler(MAX_RESPONSE_BYTES, status -> !isRetryable(status)));
         } catch (RuntimeException e) {
             result.completeExceptionally(new TokenRefreshException(
                     "could not send the token request (" + e.getClass().getSimpleName() + ")", false));
@@ -124,24 +154,41 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
         sent.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).whenComplete((response, failure) -> {
             try {
                 if (failure != null) {
-                    Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+                    Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                            ? failure.getCause()
+                            : failure;
                     if (isTooLarge(cause)) {
                         // Not retried: an endpoint that sent this once will send it again.
-                        result.completeExceptionally(new TokenRefreshException("the token endpoint " + tokenUrl
-                                + " answered with a body over " + MAX_RESPONSE_BYTES / 1024 + " KiB, the most a token response"
-                                + " is read to (real ones are a few KiB): check that apiwarden.token-url is the token endpoint", false));
+                        result.completeExceptionally(new TokenRefreshException(
+                                "the token endpoint " + tokenUrl
+                                        + " answered with a body over " + MAX_RESPONSE_BYTES / 1024
+                                        + " KiB, the most a token response"
+                                        + " is read to (real ones are a few KiB): check that apiwarden.token-url is the token endpoint",
+                                false));
                         return;
                     }
-                    retryOrFail(credential, attempt, result, Duration.ZERO,
-                            "the token endpoint " + tokenUrl + " did not answer (" + cause.getClass().getSimpleName()
+                    retryOrFail(
+                            credential,
+                            attempt,
+                            result,
+                            Duration.ZERO,
+                            "the token endpoint " + tokenUrl + " did not answer ("
+                                    + cause.getClass().getSimpleName()
                                     + "): check apiwarden.token-url / apiwarden.auth-url and the network");
                     return;
                 }
-                handle(credential, attempt, result, response.statusCode(),
-                        response.headers().firstValue("Retry-After").orElse(null), response.body());
+                handle(
+                        credential,
+                        attempt,
+                        result,
+                        response.statusCode(),
+                        response.headers().firstValue("Retry-After").orElse(null),
+                        response.body());
             } catch (RuntimeException e) {
                 result.completeExceptionally(new TokenRefreshException(
-                        "the token response could not be handled (" + e.getClass().getSimpleName() + ")", false));
+                        "the token response could not be handled ("
+                                + e.getClass().getSimpleName() + ")",
+                        false));
             }
         });
     }
@@ -150,20 +197,32 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
      * Settles {@code result} from one answer of the token endpoint, or schedules the next attempt.
      * Whatever the server sent, its text reaches a message only through {@link ServerText}.
      */
-    void handle(String credential, int attempt, CompletableFuture<TokenGrant> result, int status, String retryAfter,
-                byte[] responseBody) {
+    void handle(
+            String credential,
+            int attempt,
+            CompletableFuture<TokenGrant> result,
+            int status,
+            String retryAfter,
+            byte[] responseBody) {
         if (isRetryable(status)) {
             Duration asked = RetryAfter.parse(retryAfter, clock.instant()).orElse(Duration.ZERO);
-            retryOrFail(credential, attempt, result, asked,
-                    "the token endpoint answered HTTP " + status + " " + MAX_ATTEMPTS + " times; the API's response goes to the app");
+            retryOrFail(
+                    credential,
+                    attempt,
+                    result,
+                    asked,
+                    "the token endpoint answered HTTP " + status + " " + MAX_ATTEMPTS
+                            + " times; the API's response goes to the app");
             return;
         }
         TokenResponse body;
         try {
             body = TokenResponse.parse(responseBody);
         } catch (IOException e) {
-            result.completeExceptionally(new TokenRefreshException("the token endpoint " + tokenUrl + " answered HTTP " + status
-                    + " with a body that is not a JSON token response: check apiwarden.token-url", false));
+            result.completeExceptionally(new TokenRefreshException(
+                    "the token endpoint " + tokenUrl + " answered HTTP " + status
+                            + " with a body that is not a JSON token response: check apiwarden.token-url",
+                    false));
             return;
         }
         if (status >= 200 && status < 300) {
@@ -175,11 +234,16 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
             return;
         }
         String error = body.error == null ? "no OAuth error code" : safe(body.error, credential, body);
-        String description = body.errorDescription == null ? "" : " (\"" + safe(body.errorDescription, credential, body) + "\")";
+        String description =
+                body.errorDescription == null ? "" : " (\"" + safe(body.errorDescription, credential, body) + "\")";
         boolean permanent = body.error != null && PERMANENT_ERRORS.contains(body.error);
-        String advice = permanent ? grant.adviceAfterRefusal(body.error) : "check apiwarden.token-url and the client credentials";
-        result.completeExceptionally(new TokenRefreshException("the token endpoint refused the " + grant.type() + " grant: HTTP "
-                + status + ", " + error + description + "; " + advice, permanent));
+        String advice = permanent
+                ? grant.adviceAfterRefusal(body.error)
+                : "check apiwarden.token-url and the client credentials";
+        result.completeExceptionally(new TokenRefreshException(
+                "the token endpoint refused the " + grant.type() + " grant: HTTP " + status + ", " + error + description
+                        + "; " + advice,
+                permanent));
     }
 
     /** The grant in a 2xx answer, or why there is none: tokens are checked before anything else holds them. */
@@ -189,19 +253,25 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
         }
         String flaw = TokenText.accessTokenFlaw(body.accessToken);
         if (flaw != null) {
-            throw new TokenRefreshException("the token response's access_token " + flaw
-                    + ", so it cannot be sent as a bearer token; it was not used", false);
+            throw new TokenRefreshException(
+                    "the token response's access_token " + flaw
+                            + ", so it cannot be sent as a bearer token; it was not used",
+                    false);
         }
         // A refresh token the grant never uses is not kept, so it cannot spoil the answer either.
         String refreshToken = grant.keepsRefreshTokens() ? body.refreshToken : null;
         flaw = refreshToken == null ? null : TokenText.flaw(refreshToken);
         if (flaw != null) {
-            throw new TokenRefreshException("the token response's refresh_token " + flaw + ", so it is not an RFC 6750 token ("
-                    + TokenText.ALPHABET + "); the response was not used", false);
+            throw new TokenRefreshException(
+                    "the token response's refresh_token " + flaw + ", so it is not an RFC 6750 token ("
+                            + TokenText.ALPHABET + "); the response was not used",
+                    false);
         }
         if (!body.isBearer()) {
-            throw new TokenRefreshException("the token endpoint issued a token of type '" + safe(body.tokenType, credential, body)
-                    + "', not Bearer: this API needs bearer tokens", true);
+            throw new TokenRefreshException(
+                    "the token endpoint issued a token of type '" + safe(body.tokenType, credential, body)
+                            + "', not Bearer: this API needs bearer tokens",
+                    true);
         }
         return new TokenGrant(body.accessToken, body.expiresIn, refreshToken);
     }
@@ -233,7 +303,8 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
         return false;
     }
 
-    private void retryOrFail(String credential, int attempt, CompletableFuture<TokenGrant> result, Duration asked, String message) {
+    private void retryOrFail(
+            String credential, int attempt, CompletableFuture<TokenGrant> result, Duration asked, String message) {
         if (attempt >= MAX_ATTEMPTS) {
             result.completeExceptionally(new TokenRefreshException(message, false));
             return;
@@ -261,7 +332,8 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
 
     /** RFC 6749 section 2.3.1: both parts are form-encoded before they are joined and base64-encoded. */
     private static String basic(String id, String secret) {
-        String pair = URLEncoder.encode(id, StandardCharsets.UTF_8) + ":" + URLEncoder.encode(secret, StandardCharsets.UTF_8);
+        String pair =
+                URLEncoder.encode(id, StandardCharsets.UTF_8) + ":" + URLEncoder.encode(secret, StandardCharsets.UTF_8);
         return BASIC + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8));
     }
 

@@ -1,7 +1,6 @@
 package io.apiwarden.core.token;
 
 import io.apiwarden.core.token.store.AtomicFile;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -3,10 +3,9 @@ package io.apiwarden.core.token;
 import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.telemetry.RefreshObserver;
 import io.apiwarden.core.time.DelayScheduler;
+import io.apiwarden.core.token.store.StoreUnavailableException;
 import io.apiwarden.core.token.store.TokenState;
 import io.apiwarden.core.token.store.TokenStore;
-import io.apiwarden.core.token.store.StoreUnavailableException;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -42,6 +41,7 @@ final class StoreRefresh {
     private final TokenEndpoint endpoint;
     /** The only part that knows what a token request spends; everything else here deals in states. */
     private final Grant grant;
+
     private final DelayScheduler scheduler;
     private final Executor storeIo;
     private final Clock clock;
@@ -50,9 +50,11 @@ final class StoreRefresh {
     private final Duration maxLeaseWait;
     /** Whether other JVMs share the store; a JVM alone takes no lease and reads nothing. */
     private final boolean shared;
+
     private volatile boolean warnedUnavailable;
     /** A state this JVM refreshed to that the store has not taken yet, or null. */
     private volatile Unwritten unwritten;
+
     private volatile String lastUsed;
     /** Tries to store a state the store missed, 1, 2 and 4 s after the refresh; the next refresh tries again anyway. */
     static final int UNWRITTEN_RETRIES = 3;
@@ -62,8 +64,16 @@ final class StoreRefresh {
      * @param leaseTtl how long a lease lasts unless renewed; renewed every third of it
      * @param maxLeaseWait how long to wait in all for a holder that keeps renewing
      */
-    StoreRefresh(TokenStore store, boolean shared, TokenEndpoint endpoint, Grant grant, DelayScheduler scheduler, Executor storeIo,
-                 Clock clock, Duration leaseTtl, Duration maxLeaseWait) {
+    StoreRefresh(
+            TokenStore store,
+            boolean shared,
+            TokenEndpoint endpoint,
+            Grant grant,
+            DelayScheduler scheduler,
+            Executor storeIo,
+            Clock clock,
+            Duration leaseTtl,
+            Duration maxLeaseWait) {
         this.store = store;
         this.shared = shared;
         this.endpoint = endpoint;
@@ -93,7 +103,8 @@ final class StoreRefresh {
      * @param failedAccessToken the access token that was refused or ran out, or null
      * @param refusedCredential what the token service refused for good ({@link Grant#credential}), never sent again; or null
      */
-    CompletableFuture<Outcome> refresh(TokenState known, String failedAccessToken, String refusedCredential, RefreshObserver observer) {
+    CompletableFuture<Outcome> refresh(
+            TokenState known, String failedAccessToken, String refusedCredential, RefreshObserver observer) {
         Run run = new Run(known, failedAccessToken, refusedCredential, observer);
         storeIo.execute(run::look);
         return run.result;
@@ -106,7 +117,9 @@ final class StoreRefresh {
 
     /** Whether {@code s} holds an access token worth using instead of refreshing. */
     boolean usable(TokenState s, String failedAccessToken) {
-        return s != null && s.accessToken() != null && !s.accessToken().equals(failedAccessToken)
+        return s != null
+                && s.accessToken() != null
+                && !s.accessToken().equals(failedAccessToken)
                 && (s.expiresAt() == null || clock.instant().isBefore(s.expiresAt()));
     }
 
@@ -123,16 +136,25 @@ final class StoreRefresh {
         if (accessOk && refreshOk) {
             return s;
         }
-        AgentLog.once(AgentLog.Level.WARN, "store-unfit-token", "the token store holds a token that cannot be sent; it is ignored", null);
-        return new TokenState(s.generation(), accessOk ? s.accessToken() : null, accessOk ? s.expiresAt() : null,
-                accessOk ? s.obtainedAt() : null, refreshOk ? s.refreshToken() : null);
+        AgentLog.once(
+                AgentLog.Level.WARN,
+                "store-unfit-token",
+                "the token store holds a token that cannot be sent; it is ignored",
+                null);
+        return new TokenState(
+                s.generation(),
+                accessOk ? s.accessToken() : null,
+                accessOk ? s.expiresAt() : null,
+                accessOk ? s.obtainedAt() : null,
+                refreshOk ? s.refreshToken() : null);
     }
 
     private void warnUnavailable(Exception e) {
         if (!warnedUnavailable) {
             warnedUnavailable = true;
-            AgentLog.warn(e.getMessage() + "; this JVM refreshes on its own until the store answers again, with the newest"
-                    + " tokens kept in memory and used, and written to the store as soon as it takes them");
+            AgentLog.warn(
+                    e.getMessage() + "; this JVM refreshes on its own until the store answers again, with the newest"
+                            + " tokens kept in memory and used, and written to the store as soon as it takes them");
         }
     }
 
@@ -158,12 +180,15 @@ final class StoreRefresh {
         try {
             TokenState stored = store.read();
             // Client credentials spend nothing, so any stored state may have a successor; a refresh token must match.
-            boolean successor = stored == null || stored.refreshToken() == null || !grant.keepsRefreshTokens()
+            boolean successor = stored == null
+                    || stored.refreshToken() == null
+                    || !grant.keepsRefreshTokens()
                     || stored.refreshToken().equals(u.base.refreshToken());
             if (successor) {
                 long generation = stored == null ? 1 : stored.generation() + 1;
                 TokenState s = u.state;
-                store.compareAndSet(new TokenState(generation, s.accessToken(), s.expiresAt(), s.obtainedAt(), s.refreshToken()));
+                store.compareAndSet(
+                        new TokenState(generation, s.accessToken(), s.expiresAt(), s.obtainedAt(), s.refreshToken()));
             }
             unwritten = null;
             warnedUnavailable = false;
@@ -178,11 +203,13 @@ final class StoreRefresh {
         if (attempt > UNWRITTEN_RETRIES) {
             return;
         }
-        scheduler.schedule(Duration.ofSeconds(1L << (attempt - 1)), () -> storeIo.execute(() -> {
-            if (!writeUnwritten()) {
-                retryUnwritten(attempt + 1);
-            }
-        }));
+        scheduler.schedule(
+                Duration.ofSeconds(1L << (attempt - 1)),
+                () -> storeIo.execute(() -> {
+                    if (!writeUnwritten()) {
+                        retryUnwritten(attempt + 1);
+                    }
+                }));
     }
 
     /** A state this JVM refreshed to that the store did not take, and the state it was refreshed from. */
@@ -235,9 +262,12 @@ final class StoreRefresh {
                 lease = store.tryLease(leaseTtl);
                 if (lease == null) {
                     if (Duration.between(started, clock.instant()).compareTo(maxLeaseWait) >= 0) {
-                        // Refreshing now would spend the refresh token the holder is spending: fail, and let the next call look again.
-                        result.completeExceptionally(new TokenRefreshException("another JVM has held the right to refresh in "
-                                + store.describe() + " for " + maxLeaseWait.toMillis() + " ms", false));
+                        // Refreshing now would spend the refresh token the holder is spending: fail, and let the next
+                        // call look again.
+                        result.completeExceptionally(new TokenRefreshException(
+                                "another JVM has held the right to refresh in " + store.describe() + " for "
+                                        + maxLeaseWait.toMillis() + " ms",
+                                false));
                         return;
                     }
                     safely(() -> observer.event("lease_wait"));
@@ -288,8 +318,9 @@ final class StoreRefresh {
             String credential = grant.credential(base);
             if (credential != null && credential.equals(refused)) {
                 releaseLease();
-                result.completeExceptionally(new TokenRefreshException("the " + grant.type()
-                        + " grant was refused for good and no JVM has stored a newer token", true));
+                result.completeExceptionally(new TokenRefreshException(
+                        "the " + grant.type() + " grant was refused for good and no JVM has stored a newer token",
+                        true));
                 return;
             }
             if (credential == null) {
@@ -326,7 +357,11 @@ final class StoreRefresh {
                     warnUnavailable(e);
                     keepUnwritten(base, next);
                 } catch (Throwable e) {
-                    AgentLog.once(AgentLog.Level.ERROR, "store-write", "a refreshed token could not be stored in " + store.describe(), e);
+                    AgentLog.once(
+                            AgentLog.Level.ERROR,
+                            "store-write",
+                            "a refreshed token could not be stored in " + store.describe(),
+                            e);
                     keepUnwritten(base, next);
                 }
                 releaseLease();
@@ -338,7 +373,10 @@ final class StoreRefresh {
                 if (refusedNow.permanent() && shared && !retriedAfterRefusal) {
                     // Before giving up for good: did another JVM rotate the refresh token we used?
                     TokenState now = read();
-                    if (now != null && now.refreshToken() != null && !now.refreshToken().equals(base.refreshToken()) && !spentHere(now)) {
+                    if (now != null
+                            && now.refreshToken() != null
+                            && !now.refreshToken().equals(base.refreshToken())
+                            && !spentHere(now)) {
                         retriedAfterRefusal = true;
                         if (usable(now, failed)) {
                             releaseLease();
@@ -349,7 +387,8 @@ final class StoreRefresh {
                         return;
                     }
                     if (!grant.keepsRefreshTokens() && usable(now, failed)) {
-                        // This JVM's client credentials were refused, another's were not: the fleet's token still serves.
+                        // This JVM's client credentials were refused, another's were not: the fleet's token still
+                        // serves.
                         releaseLease();
                         adopt(now);
                         return;
@@ -378,7 +417,9 @@ final class StoreRefresh {
         /** Whether {@code stored} is the state that this JVM's unwritten refreshes started from: its refresh token is spent. */
         boolean spentHere(TokenState stored) {
             Unwritten u = unwritten;
-            return u != null && stored.refreshToken() != null && stored.refreshToken().equals(u.base.refreshToken());
+            return u != null
+                    && stored.refreshToken() != null
+                    && stored.refreshToken().equals(u.base.refreshToken());
         }
 
         /**
@@ -392,10 +433,15 @@ final class StoreRefresh {
                 return next;
             }
             TokenState now = store.read();
-            TokenState onTop = new TokenState(now == null ? 1 : now.generation() + 1, next.accessToken(), next.expiresAt(),
-                    next.obtainedAt(), next.refreshToken());
+            TokenState onTop = new TokenState(
+                    now == null ? 1 : now.generation() + 1,
+                    next.accessToken(),
+                    next.expiresAt(),
+                    next.obtainedAt(),
+                    next.refreshToken());
             if (!store.compareAndSet(onTop)) {
-                throw new StoreUnavailableException("the token store " + store.describe() + " kept changing while it was written");
+                throw new StoreUnavailableException(
+                        "the token store " + store.describe() + " kept changing while it was written");
             }
             return onTop;
         }
@@ -410,31 +456,40 @@ final class StoreRefresh {
             warnUnavailable(e);
             safely(() -> observer.event("store_unavailable"));
             releaseLease();
-            grant(lastRead != null && grant.credential(lastRead) != null && unwritten == null ? lastRead : known, false);
+            grant(
+                    lastRead != null && grant.credential(lastRead) != null && unwritten == null ? lastRead : known,
+                    false);
         }
 
         void fail(Throwable e) {
             releaseLease();
-            AgentLog.once(AgentLog.Level.ERROR, "store-refresh", "a token refresh through " + store.describe() + " failed", e);
-            result.completeExceptionally(new TokenRefreshException("the token refresh failed (" + e.getClass().getSimpleName() + ")", false));
+            AgentLog.once(
+                    AgentLog.Level.ERROR,
+                    "store-refresh",
+                    "a token refresh through " + store.describe() + " failed",
+                    e);
+            result.completeExceptionally(new TokenRefreshException(
+                    "the token refresh failed (" + e.getClass().getSimpleName() + ")", false));
         }
 
         /** Renews the lease every third of its life until the token request ends; a store that misses one is asked again. */
         void scheduleRenewal() {
-            renewal = scheduler.schedule(leaseTtl.dividedBy(3), () -> storeIo.execute(() -> {
-                TokenStore.Lease l = lease;
-                if (l == null || renewal == null) {
-                    return;
-                }
-                try {
-                    if (!l.renew()) {
-                        return;
-                    }
-                } catch (StoreUnavailableException | RuntimeException e) {
-                    // The lease may well still stand: keep trying while the request runs.
-                }
-                scheduleRenewal();
-            }));
+            renewal = scheduler.schedule(
+                    leaseTtl.dividedBy(3),
+                    () -> storeIo.execute(() -> {
+                        TokenStore.Lease l = lease;
+                        if (l == null || renewal == null) {
+                            return;
+                        }
+                        try {
+                            if (!l.renew()) {
+                                return;
+                            }
+                        } catch (StoreUnavailableException | RuntimeException e) {
+                            // The lease may well still stand: keep trying while the request runs.
+                        }
+                        scheduleRenewal();
+                    }));
         }
 
         void cancelRenewal() {
@@ -457,15 +512,23 @@ final class StoreRefresh {
     /** The state a grant makes of {@code base}: its tokens, its life (capped), the refresh token kept unless rotated. */
     private TokenState after(TokenState base, TokenGrant grant) {
         Instant now = clock.instant();
-        Duration life = grant.expiresIn().map(l -> l.compareTo(TokenManager.MAX_LIFETIME) > 0 ? TokenManager.MAX_LIFETIME : l).orElse(null);
-        return base.next(grant.accessToken(), life == null ? null : now.plus(life), now, this.grant.refreshTokenAfter(base, grant));
+        Duration life = grant.expiresIn()
+                .map(l -> l.compareTo(TokenManager.MAX_LIFETIME) > 0 ? TokenManager.MAX_LIFETIME : l)
+                .orElse(null);
+        return base.next(
+                grant.accessToken(),
+                life == null ? null : now.plus(life),
+                now,
+                this.grant.refreshTokenAfter(base, grant));
     }
 
     static TokenRefreshException asRefreshException(Throwable failure) {
-        Throwable t = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        Throwable t =
+                failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
         if (t instanceof TokenRefreshException) {
             return (TokenRefreshException) t;
         }
-        return new TokenRefreshException("the token request failed (" + t.getClass().getSimpleName() + ")", false);
+        return new TokenRefreshException(
+                "the token request failed (" + t.getClass().getSimpleName() + ")", false);
     }
 }

@@ -4,7 +4,6 @@ import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.log.KnownSecrets;
 import io.apiwarden.core.telemetry.RefreshObserver;
 import io.apiwarden.core.token.store.TokenState;
-
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -58,15 +57,18 @@ public final class TokenManager {
     private final TokenEndpoint endpoint;
     /** Made by the first refresh (under {@link #lock}): a JVM that never refreshes loads none of its classes. */
     private StoreRefresh refresher;
+
     private final TokenSharing sharing;
     private final Object lock = new Object();
 
     private volatile AccessToken current;
     /** The state this JVM holds: generation 0 until it meets the store. */
     private TokenState held;
+
     private CompletableFuture<AccessToken> inFlight;
     /** What the token service refused for good ({@link Grant#credential}): never sent again; or null. */
     private String refusedCredential;
+
     private Instant coolDownUntil = Instant.MIN;
     private volatile String lastFailure;
 
@@ -76,17 +78,34 @@ public final class TokenManager {
      * @param refreshToken the configured refresh token, or null (always, for client credentials)
      * @param refreshTokenFile where a rotated refresh token is written, or null
      */
-    public TokenManager(TokenEndpoint endpoint, String accessToken, String refreshToken,
-                        RefreshTokenFile refreshTokenFile, Clock clock) {
-        this(endpoint, accessToken, refreshToken, refreshTokenFile, clock, () -> RefreshObserver.NOOP, TokenSharing.none(clock));
+    public TokenManager(
+            TokenEndpoint endpoint,
+            String accessToken,
+            String refreshToken,
+            RefreshTokenFile refreshTokenFile,
+            Clock clock) {
+        this(
+                endpoint,
+                accessToken,
+                refreshToken,
+                refreshTokenFile,
+                clock,
+                () -> RefreshObserver.NOOP,
+                TokenSharing.none(clock));
     }
 
     /**
      * As above, with each refresh reported to an observer from {@code observers}, and the state
      * shared as {@code sharing} says.
      */
-    public TokenManager(TokenEndpoint endpoint, String accessToken, String refreshToken, RefreshTokenFile refreshTokenFile,
-                        Clock clock, Supplier<RefreshObserver> observers, TokenSharing sharing) {
+    public TokenManager(
+            TokenEndpoint endpoint,
+            String accessToken,
+            String refreshToken,
+            RefreshTokenFile refreshTokenFile,
+            Clock clock,
+            Supplier<RefreshObserver> observers,
+            TokenSharing sharing) {
         this.observers = observers;
         this.canEverRefresh = endpoint != null;
         this.grant = endpoint == null ? Grant.refreshToken(null) : endpoint.grant();
@@ -202,15 +221,27 @@ public final class TokenManager {
     private StoreRefresh refresher() {
         synchronized (lock) {
             if (refresher == null) {
-                refresher = new StoreRefresh(sharing.store(), sharing.shared, endpoint, grant, sharing.scheduler, sharing.storeIo, clock,
-                        TokenSharing.LEASE_TTL, TokenSharing.MAX_LEASE_WAIT);
+                refresher = new StoreRefresh(
+                        sharing.store(),
+                        sharing.shared,
+                        endpoint,
+                        grant,
+                        sharing.scheduler,
+                        sharing.storeIo,
+                        clock,
+                        TokenSharing.LEASE_TTL,
+                        TokenSharing.MAX_LEASE_WAIT);
             }
             return refresher;
         }
     }
 
-    private void finish(CompletableFuture<AccessToken> mine, StoreRefresh.Outcome outcome, Throwable failure, RefreshObserver observer,
-                        RefreshTokenFile.Replacement replacement) {
+    private void finish(
+            CompletableFuture<AccessToken> mine,
+            StoreRefresh.Outcome outcome,
+            Throwable failure,
+            RefreshObserver observer,
+            RefreshTokenFile.Replacement replacement) {
         try {
             finish(mine, outcome, failure, observer, replacement == null ? null : replacement::commit);
         } finally {
@@ -225,15 +256,21 @@ public final class TokenManager {
         void commit(String refreshToken) throws IOException;
     }
 
-    private void finish(CompletableFuture<AccessToken> mine, StoreRefresh.Outcome outcome, Throwable failure, RefreshObserver observer,
-                        FileWrite write) {
+    private void finish(
+            CompletableFuture<AccessToken> mine,
+            StoreRefresh.Outcome outcome,
+            Throwable failure,
+            RefreshObserver observer,
+            FileWrite write) {
         if (failure != null) {
             TokenRefreshException error = StoreRefresh.asRefreshException(failure);
             boolean newlyRefused = false;
             synchronized (lock) {
                 inFlight = null;
                 lastFailure = error.getMessage();
-                String used = refresher.lastUsedCredential() != null ? refresher.lastUsedCredential() : grant.credential(held);
+                String used = refresher.lastUsedCredential() != null
+                        ? refresher.lastUsedCredential()
+                        : grant.credential(held);
                 if (error.permanent() && used != null) {
                     newlyRefused = !used.equals(refusedCredential);
                     refusedCredential = used;
@@ -248,8 +285,8 @@ public final class TokenManager {
                 AgentLog.warn("token refresh failed: " + error.getMessage());
             } else if (newlyRefused) {
                 // Once per refused credential: with a shared store, later looks at the store are quiet.
-                AgentLog.error("token refresh refused for good, calls now go out with the last token" + (current == null ? " (none)" : "")
-                        + ": " + error.getMessage());
+                AgentLog.error("token refresh refused for good, calls now go out with the last token"
+                        + (current == null ? " (none)" : "") + ": " + error.getMessage());
             }
             end(observer, error.permanent() ? "refused" : "failed");
             return;
@@ -269,7 +306,9 @@ public final class TokenManager {
             inFlight = null;
         }
         mine.complete(fresh);
-        AgentLog.debug((outcome.adopted ? "access token taken from " + sharing.describe() + ": " : "access token refreshed: ") + fresh);
+        AgentLog.debug(
+                (outcome.adopted ? "access token taken from " + sharing.describe() + ": " : "access token refreshed: ")
+                        + fresh);
         end(observer, outcome.adopted ? "adopted" : "success");
     }
 
@@ -287,8 +326,13 @@ public final class TokenManager {
         held = state;
         KnownSecrets.remember(state.accessToken());
         KnownSecrets.remember(state.refreshToken());
-        AccessToken fresh = state.accessToken() == null ? null : new AccessToken(state.accessToken(), state.generation(),
-                state.expiresAt(), refreshAt(state.obtainedAt(), state.expiresAt()));
+        AccessToken fresh = state.accessToken() == null
+                ? null
+                : new AccessToken(
+                        state.accessToken(),
+                        state.generation(),
+                        state.expiresAt(),
+                        refreshAt(state.obtainedAt(), state.expiresAt()));
         current = fresh;
         return fresh;
     }
@@ -297,7 +341,8 @@ public final class TokenManager {
         if (expiresAt == null) {
             return null;
         }
-        Duration life = obtainedAt == null || !obtainedAt.isBefore(expiresAt) ? MAX_REFRESH_AHEAD.multipliedBy(5)
+        Duration life = obtainedAt == null || !obtainedAt.isBefore(expiresAt)
+                ? MAX_REFRESH_AHEAD.multipliedBy(5)
                 : Duration.between(obtainedAt, expiresAt);
         return expiresAt.minus(refreshWindow(life));
     }
@@ -347,9 +392,14 @@ public final class TokenManager {
                 refreshTokenFile.write(rotated);
             }
         } catch (IOException | RuntimeException e) {
-            AgentLog.once(AgentLog.Level.ERROR, "refresh-file-write", "the rotated refresh token could not be written to "
-                    + refreshTokenFile.path() + " (said once); it is kept in memory" + (sharing.shared ? " and in " + sharing.describe()
-                    : ", but a restart will need a new one") + ". Make the folder writable for this process", e);
+            AgentLog.once(
+                    AgentLog.Level.ERROR,
+                    "refresh-file-write",
+                    "the rotated refresh token could not be written to "
+                            + refreshTokenFile.path() + " (said once); it is kept in memory"
+                            + (sharing.shared ? " and in " + sharing.describe() : ", but a restart will need a new one")
+                            + ". Make the folder writable for this process",
+                    e);
         }
     }
 

@@ -3,7 +3,6 @@ package io.apiwarden.core.token;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -21,7 +20,9 @@ final class TokenResponse {
     private static final Pattern NUMBER = Pattern.compile("-?[0-9]+(\\.[0-9]+)?([eE][+-]?[0-9]+)?");
     /** Every kind of field a token answer has: strings, a number, one to skip. */
     private static final byte[] SAMPLE = ("{\"access_token\":\"a\",\"token_type\":\"Bearer\",\"expires_in\":3600,"
-            + "\"refresh_token\":\"r\",\"scope\":[\"s\"]}").getBytes(StandardCharsets.US_ASCII);
+                    + "\"refresh_token\":\"r\",\"scope\":[\"s\"]}")
+            .getBytes(StandardCharsets.US_ASCII);
+
     private static volatile boolean warm;
 
     String accessToken;

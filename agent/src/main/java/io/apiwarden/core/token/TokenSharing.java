@@ -5,7 +5,6 @@ import io.apiwarden.core.time.SystemDelayScheduler;
 import io.apiwarden.core.token.store.FileTokenStore;
 import io.apiwarden.core.token.store.InMemoryTokenStore;
 import io.apiwarden.core.token.store.TokenStore;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Executor;
@@ -27,14 +26,20 @@ public final class TokenSharing {
     private final TokenStore sharedStore;
     /** Made on first use when nobody shares: most JVMs rarely refresh, and need none of the store's classes to start. */
     private TokenStore localStore;
+
     private final Clock clock;
     final DelayScheduler scheduler;
     final Executor storeIo;
     final boolean shared;
     private final boolean keepsRefreshTokenFile;
 
-    private TokenSharing(TokenStore store, Clock clock, DelayScheduler scheduler, Executor storeIo, boolean shared,
-                         boolean keepsRefreshTokenFile) {
+    private TokenSharing(
+            TokenStore store,
+            Clock clock,
+            DelayScheduler scheduler,
+            Executor storeIo,
+            boolean shared,
+            boolean keepsRefreshTokenFile) {
         this.sharedStore = store;
         this.clock = clock;
         this.scheduler = scheduler;

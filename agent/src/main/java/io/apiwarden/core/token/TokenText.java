@@ -17,8 +17,7 @@ public final class TokenText {
     /** The alphabet of a bearer token, for messages that say what to do. */
     public static final String ALPHABET = "letters, digits, - . _ ~ + / and trailing =";
 
-    private TokenText() {
-    }
+    private TokenText() {}
 
     /**
      * Whether {@code s} can go into a header as it is: printable ASCII without spaces. What
@@ -113,7 +112,14 @@ public final class TokenText {
     }
 
     private static boolean isTokenChar(char c) {
-        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
-                || c == '-' || c == '.' || c == '_' || c == '~' || c == '+' || c == '/';
+        return (c >= 'A' && c <= 'Z')
+                || (c >= 'a' && c <= 'z')
+                || (c >= '0' && c <= '9')
+                || c == '-'
+                || c == '.'
+                || c == '_'
+                || c == '~'
+                || c == '+'
+                || c == '/';
     }
 }

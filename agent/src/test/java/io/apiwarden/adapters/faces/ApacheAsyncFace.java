@@ -1,6 +1,9 @@
 package io.apiwarden.adapters.faces;
 
 import io.apiwarden.adapters.ClientFace;
+import java.net.URI;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 import org.apache.hc.client5.http.async.methods.SimpleHttpResponse;
 import org.apache.hc.client5.http.async.methods.SimpleRequestBuilder;
 import org.apache.hc.client5.http.async.methods.SimpleRequestProducer;
@@ -12,10 +15,6 @@ import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.nio.AsyncRequestProducer;
 import org.apache.hc.core5.http.nio.support.BasicRequestProducer;
 import org.apache.hc.core5.io.CloseMode;
-
-import java.net.URI;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Future;
 
 /** Apache HttpClient 5's async client: {@code execute} with a callback, cancelled with the returned future's {@code cancel}. */
 public final class ApacheAsyncFace implements ClientFace {
@@ -40,11 +39,12 @@ public final class ApacheAsyncFace implements ClientFace {
     @Override
     public Running start(Call call) {
         CompletableFuture<Reply> outcome = new CompletableFuture<>();
-        Future<SimpleHttpResponse> future = client.execute(producer(call), SimpleResponseConsumer.create(),
-                new FutureCallback<>() {
+        Future<SimpleHttpResponse> future =
+                client.execute(producer(call), SimpleResponseConsumer.create(), new FutureCallback<>() {
                     @Override
                     public void completed(SimpleHttpResponse response) {
-                        outcome.complete(new Reply(response.getCode(), response.getBodyText() == null ? "" : response.getBodyText()));
+                        outcome.complete(new Reply(
+                                response.getCode(), response.getBodyText() == null ? "" : response.getBodyText()));
                     }
 
                     @Override
@@ -74,7 +74,8 @@ public final class ApacheAsyncFace implements ClientFace {
         if (call.kind() == Body.STREAMED) {
             return new BasicRequestProducer(call.method(), URI.create(call.url()), new OneShotProducer(call.body()));
         }
-        SimpleRequestBuilder request = SimpleRequestBuilder.create(call.method()).setUri(call.url());
+        SimpleRequestBuilder request =
+                SimpleRequestBuilder.create(call.method()).setUri(call.url());
         if (call.kind() == Body.REPEATABLE) {
             request.setBody(call.body(), ContentType.APPLICATION_JSON);
         }

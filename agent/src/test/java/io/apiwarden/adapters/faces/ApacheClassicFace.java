@@ -1,6 +1,11 @@
 package io.apiwarden.adapters.faces;
 
 import io.apiwarden.adapters.ClientFace;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
@@ -9,12 +14,6 @@ import org.apache.hc.core5.http.ParseException;
 import org.apache.hc.core5.http.io.entity.EntityUtils;
 import org.apache.hc.core5.http.io.entity.InputStreamEntity;
 import org.apache.hc.core5.http.io.entity.StringEntity;
-
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 
 /** Apache HttpClient 5's classic client: {@code execute} with a response handler, cancelled with the request's {@code cancel()}. */
 public final class ApacheClassicFace implements ClientFace {
@@ -42,15 +41,20 @@ public final class ApacheClassicFace implements ClientFace {
             request.setEntity(new StringEntity(call.body(), ContentType.APPLICATION_JSON));
         } else if (call.kind() == Body.STREAMED) {
             // A stream of no declared length: sent chunked, readable once.
-            request.setEntity(new InputStreamEntity(new ByteArrayInputStream(call.body().getBytes(StandardCharsets.UTF_8)), -1,
+            request.setEntity(new InputStreamEntity(
+                    new ByteArrayInputStream(call.body().getBytes(StandardCharsets.UTF_8)),
+                    -1,
                     ContentType.APPLICATION_JSON));
         }
-        return Blocking.start(() -> client.execute(request, r -> new Reply(r.getCode(), text(r))), thread -> request.cancel());
+        return Blocking.start(
+                () -> client.execute(request, r -> new Reply(r.getCode(), text(r))), thread -> request.cancel());
     }
 
     private static String text(org.apache.hc.core5.http.ClassicHttpResponse response) throws IOException {
         try {
-            return response.getEntity() == null ? "" : EntityUtils.toString(response.getEntity(), StandardCharsets.UTF_8);
+            return response.getEntity() == null
+                    ? ""
+                    : EntityUtils.toString(response.getEntity(), StandardCharsets.UTF_8);
         } catch (ParseException e) {
             throw new IOException(e);
         }

@@ -2,7 +2,6 @@ package io.apiwarden.adapters.faces;
 
 import io.apiwarden.adapters.ClientFace.Reply;
 import io.apiwarden.adapters.ClientFace.Running;
-
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -12,8 +11,7 @@ import java.util.function.Consumer;
 final class Blocking {
     private static final AtomicInteger THREADS = new AtomicInteger();
 
-    private Blocking() {
-    }
+    private Blocking() {}
 
     /**
      * Runs {@code call} on a new thread.
@@ -22,13 +20,15 @@ final class Blocking {
      */
     static Running start(Callable<Reply> call, Consumer<Thread> cancel) {
         CompletableFuture<Reply> outcome = new CompletableFuture<>();
-        Thread t = new Thread(() -> {
-            try {
-                outcome.complete(call.call());
-            } catch (Throwable e) {
-                outcome.completeExceptionally(e);
-            }
-        }, "app-call-" + THREADS.incrementAndGet());
+        Thread t = new Thread(
+                () -> {
+                    try {
+                        outcome.complete(call.call());
+                    } catch (Throwable e) {
+                        outcome.completeExceptionally(e);
+                    }
+                },
+                "app-call-" + THREADS.incrementAndGet());
         t.setDaemon(true);
         t.start();
         return new Running() {

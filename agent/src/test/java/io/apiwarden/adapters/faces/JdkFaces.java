@@ -2,7 +2,6 @@ package io.apiwarden.adapters.faces;
 
 import io.apiwarden.adapters.ClientFace;
 import io.apiwarden.it.apps.StreamedBody;
-
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,12 +13,12 @@ import java.util.concurrent.CompletableFuture;
 
 /** The JDK's {@code HttpClient}: {@code send} (cancelled by interrupting the caller) and {@code sendAsync} (by cancelling its future). */
 public final class JdkFaces {
-    private JdkFaces() {
-    }
+    private JdkFaces() {}
 
     /** A client as the app builds it, following redirects or not. */
     public static HttpClient.Builder builder(boolean followRedirects) {
-        return HttpClient.newBuilder().followRedirects(followRedirects ? HttpClient.Redirect.NORMAL : HttpClient.Redirect.NEVER);
+        return HttpClient.newBuilder()
+                .followRedirects(followRedirects ? HttpClient.Redirect.NORMAL : HttpClient.Redirect.NEVER);
     }
 
     public static ClientFace send(HttpClient client) {
@@ -83,7 +82,9 @@ public final class JdkFaces {
             default:
                 body = BodyPublishers.noBody();
         }
-        return HttpRequest.newBuilder(URI.create(call.url())).method(call.method(), body).build();
+        return HttpRequest.newBuilder(URI.create(call.url()))
+                .method(call.method(), body)
+                .build();
     }
 
     private static ClientFace.Reply reply(HttpResponse<String> response) {

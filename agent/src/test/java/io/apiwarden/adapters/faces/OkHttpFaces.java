@@ -1,6 +1,13 @@
 package io.apiwarden.adapters.faces;
 
 import io.apiwarden.adapters.ClientFace;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import okhttp3.Call;
 import okhttp3.Callback;
 import okhttp3.MediaType;
@@ -10,14 +17,6 @@ import okhttp3.RequestBody;
 import okhttp3.Response;
 import okio.BufferedSink;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.util.OptionalInt;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BiConsumer;
-import java.util.function.Consumer;
-
 /**
  * OkHttp: {@code execute} and {@code enqueue}, each cancelled with {@code Call.cancel()}. Enqueueing
  * and cancelling are given, since in library mode they go through {@code WardenOkHttp} where the
@@ -26,8 +25,7 @@ import java.util.function.Consumer;
 public final class OkHttpFaces {
     private static final MediaType JSON = MediaType.get("application/json");
 
-    private OkHttpFaces() {
-    }
+    private OkHttpFaces() {}
 
     /** The ways an app enqueues and cancels a call: {@code Call::enqueue} and {@code Call::cancel} with the agent. */
     public static final class CallMethods {
@@ -77,11 +75,13 @@ public final class OkHttpFaces {
         public Running start(ClientFace.Call spec) {
             okhttp3.Call call = client.newCall(request(spec));
             if (!async) {
-                return Blocking.start(() -> {
-                    try (Response r = call.execute()) {
-                        return new Reply(r.code(), r.body().string());
-                    }
-                }, thread -> methods.cancel.accept(call));
+                return Blocking.start(
+                        () -> {
+                            try (Response r = call.execute()) {
+                                return new Reply(r.code(), r.body().string());
+                            }
+                        },
+                        thread -> methods.cancel.accept(call));
             }
             CompletableFuture<Reply> outcome = new CompletableFuture<>();
             methods.enqueue.accept(call, new Callback() {

@@ -1,12 +1,11 @@
 package io.apiwarden.adapters.faces;
 
-import org.apache.hc.core5.http.nio.AsyncEntityProducer;
-import org.apache.hc.core5.http.nio.DataStreamChannel;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
+import org.apache.hc.core5.http.nio.AsyncEntityProducer;
+import org.apache.hc.core5.http.nio.DataStreamChannel;
 
 /** An Apache HttpClient 5 async request body that can be produced once only: a second production sends nothing. */
 public final class OneShotProducer implements AsyncEntityProducer {
@@ -22,8 +21,7 @@ public final class OneShotProducer implements AsyncEntityProducer {
     }
 
     @Override
-    public void failed(Exception cause) {
-    }
+    public void failed(Exception cause) {}
 
     @Override
     public long getContentLength() {
@@ -66,6 +64,5 @@ public final class OneShotProducer implements AsyncEntityProducer {
     }
 
     @Override
-    public void releaseResources() {
-    }
+    public void releaseResources() {}
 }

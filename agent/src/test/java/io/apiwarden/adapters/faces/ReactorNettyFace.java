@@ -2,14 +2,13 @@ package io.apiwarden.adapters.faces;
 
 import io.apiwarden.adapters.ClientFace;
 import io.netty.handler.codec.http.HttpMethod;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.UnaryOperator;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 import reactor.netty.ByteBufFlux;
 import reactor.netty.http.client.HttpClient;
-
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.function.UnaryOperator;
 
 /**
  * Reactor Netty's {@code HttpClient}, read as Spring's {@code WebClient} reads it (status, then the
@@ -22,9 +21,10 @@ import java.util.function.UnaryOperator;
  */
 public final class ReactorNettyFace implements ClientFace {
     /** Why a streamed body is not resent after a refresh (the contract's RESEND_STREAMED_BODY). */
-    public static final String STREAMED_BODY_NOT_RESENT = "a body publisher handed over once may be hot, or hold buffers Netty"
-            + " released after the first write; a body function is written anew on each subscription instead"
-            + " (docs/architecture.md, Reactor Netty)";
+    public static final String STREAMED_BODY_NOT_RESENT =
+            "a body publisher handed over once may be hot, or hold buffers Netty"
+                    + " released after the first write; a body function is written anew on each subscription instead"
+                    + " (docs/architecture.md, Reactor Netty)";
 
     private final HttpClient client;
     private final UnaryOperator<HttpClient> manage;
@@ -48,7 +48,8 @@ public final class ReactorNettyFace implements ClientFace {
 
     @Override
     public Running start(Call call) {
-        HttpClient.RequestSender sender = client.request(HttpMethod.valueOf(call.method())).uri(call.url());
+        HttpClient.RequestSender sender =
+                client.request(HttpMethod.valueOf(call.method())).uri(call.url());
         HttpClient.ResponseReceiver<?> request = sender;
         if (call.kind() == Body.REPEATABLE) {
             request = sender.send((req, out) -> out.sendString(Mono.just(call.body())));
@@ -56,8 +57,14 @@ public final class ReactorNettyFace implements ClientFace {
             request = sender.send(ByteBufFlux.fromString(Mono.just(call.body())));
         }
         HttpClient.ResponseReceiver<?> managed = (HttpClient.ResponseReceiver<?>) manage.apply((HttpClient) request);
-        Mono<Reply> reply = managed.responseConnection((response, connection) -> connection.inbound().receive().aggregate()
-                .asString().defaultIfEmpty("").map(body -> new Reply(response.status().code(), body))).next();
+        Mono<Reply> reply = managed.responseConnection((response, connection) -> connection
+                        .inbound()
+                        .receive()
+                        .aggregate()
+                        .asString()
+                        .defaultIfEmpty("")
+                        .map(body -> new Reply(response.status().code(), body)))
+                .next();
         CompletableFuture<Reply> outcome = new CompletableFuture<>();
         Disposable subscription = reply.subscribe(outcome::complete, outcome::completeExceptionally);
         return new Running() {
@@ -69,7 +76,8 @@ public final class ReactorNettyFace implements ClientFace {
             @Override
             public void cancel() {
                 subscription.dispose();
-                // A disposed subscriber hears nothing more, by the Reactive Streams rules: the app knows its call is over.
+                // A disposed subscriber hears nothing more, by the Reactive Streams rules: the app knows its call is
+                // over.
                 outcome.completeExceptionally(new CancellationException("disposed"));
             }
         };

@@ -1,13 +1,12 @@
 package io.apiwarden.core.backoff;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class BackoffPolicyTest {
     private final BackoffPolicy spec = new BackoffPolicy(Duration.ofSeconds(2), 5, Duration.ofMinutes(5));

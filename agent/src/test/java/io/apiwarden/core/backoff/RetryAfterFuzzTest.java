@@ -1,5 +1,13 @@
 package io.apiwarden.core.backoff;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.Optional;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -10,37 +18,31 @@ import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.NumericChars;
 import net.jqwik.api.constraints.StringLength;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
-import java.util.Optional;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /** {@link RetryAfter#parse} under any header value a server or proxy might send: a wait or nothing, never an exception. */
 class RetryAfterFuzzTest {
     /** From 1970 to 2200: every clock an app runs on, and dates a confused server may name. */
     private static final long LATEST = Instant.parse("2200-01-01T00:00:00Z").getEpochSecond();
 
     @Property(tries = 400)
-    void anyValueGivesNoWaitOrOneThatIsNotNegative(@ForAll("headerValues") String value, @ForAll("instants") Instant now) {
+    void anyValueGivesNoWaitOrOneThatIsNotNegative(
+            @ForAll("headerValues") String value, @ForAll("instants") Instant now) {
         Optional<Duration> wait = RetryAfter.parse(value, now);
 
         wait.ifPresent(d -> assertThat(d).isGreaterThanOrEqualTo(Duration.ZERO));
     }
 
     @Property(tries = 200)
-    void delaySecondsAreReadAsTheyAreWritten(@ForAll @IntRange(min = 0, max = 999_999_999) int seconds,
-                                             @ForAll("blanks") String before, @ForAll("blanks") String after,
-                                             @ForAll("instants") Instant now) {
+    void delaySecondsAreReadAsTheyAreWritten(
+            @ForAll @IntRange(min = 0, max = 999_999_999) int seconds,
+            @ForAll("blanks") String before,
+            @ForAll("blanks") String after,
+            @ForAll("instants") Instant now) {
         assertThat(RetryAfter.parse(before + seconds + after, now)).contains(Duration.ofSeconds(seconds));
     }
 
     @Property(tries = 100)
-    void moreDigitsThanAnyRealWaitAreIgnored(@ForAll @NumericChars @StringLength(min = 10, max = 40) String digits,
-                                             @ForAll("instants") Instant now) {
+    void moreDigitsThanAnyRealWaitAreIgnored(
+            @ForAll @NumericChars @StringLength(min = 10, max = 40) String digits, @ForAll("instants") Instant now) {
         assertThat(RetryAfter.parse(digits, now)).isEmpty();
     }
 
@@ -65,10 +67,17 @@ class RetryAfterFuzzTest {
     /** Random text, number-like text, and HTTP-dates with one character changed, removed or added. */
     @Provide
     Arbitrary<String> headerValues() {
-        Arbitrary<String> dates = instants().map(i -> DateTimeFormatter.RFC_1123_DATE_TIME.format(i.atOffset(ZoneOffset.UTC)));
-        Arbitrary<String> editedDates = Combinators.combine(dates, Arbitraries.integers().between(0, 40),
-                Arbitraries.chars().all(), Arbitraries.integers().between(0, 2)).as(RetryAfterFuzzTest::edit);
-        Arbitrary<String> numberLike = Arbitraries.strings().withChars("0123456789-+.eE \t\u0661\uFF11").ofMaxLength(24);
+        Arbitrary<String> dates =
+                instants().map(i -> DateTimeFormatter.RFC_1123_DATE_TIME.format(i.atOffset(ZoneOffset.UTC)));
+        Arbitrary<String> editedDates = Combinators.combine(
+                        dates,
+                        Arbitraries.integers().between(0, 40),
+                        Arbitraries.chars().all(),
+                        Arbitraries.integers().between(0, 2))
+                .as(RetryAfterFuzzTest::edit);
+        Arbitrary<String> numberLike = Arbitraries.strings()
+                .withChars("0123456789-+.eE \t\u0661\uFF11")
+                .ofMaxLength(24);
         return Arbitraries.oneOf(Arbitraries.strings().all().ofMaxLength(40), numberLike, dates, editedDates);
     }
 

@@ -1,13 +1,12 @@
 package io.apiwarden.core.call;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.apiwarden.core.backoff.BackoffPolicy;
 import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.testing.MutableClock;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class ResendPolicyTest {
     private final ResendPolicy policy = new ResendPolicy(
@@ -65,7 +64,9 @@ class ResendPolicyTest {
     void aRetryAfterLongerThanWhatIsLeftOfTheWholeBackOffGoesToTheApp() {
         Decision d = policy.decide(state, Verdict.GLOBAL_RATE_LIMIT, "99999999", BodyReplay.REPEATABLE, true, true);
 
-        assertThat(d.reason()).as("never 5 minutes for one call: the app gets the 429 with its Retry-After").isEqualTo("waits_spent");
+        assertThat(d.reason())
+                .as("never 5 minutes for one call: the app gets the 429 with its Retry-After")
+                .isEqualTo("waits_spent");
         assertThat(state.resends()).isZero();
     }
 
@@ -81,11 +82,21 @@ class ResendPolicyTest {
 
     @Test
     void nothingIsResentWhenItCannotHelpOrCannotBeRepeatedAndEachRefusalSaysWhy() {
-        assertThat(policy.decide(state, Verdict.GLOBAL_RATE_LIMIT, null, BodyReplay.NOT_REPEATABLE, true, true).reason()).isEqualTo("body_not_repeatable");
-        assertThat(policy.decide(state, Verdict.INVALID_TOKEN, null, BodyReplay.TOO_LARGE_TO_REPLAY, true, true).reason()).isEqualTo("body_too_large_to_replay");
-        assertThat(policy.decide(state, Verdict.GLOBAL_RATE_LIMIT, null, BodyReplay.NOT_FINISHED, true, true).reason()).isEqualTo("body_not_finished");
-        assertThat(policy.decide(state, Verdict.INVALID_TOKEN, null, BodyReplay.REPEATABLE, false, true).reason()).isEqualTo("app_authorization");
-        assertThat(policy.decide(state, Verdict.INVALID_TOKEN, null, BodyReplay.REPEATABLE, true, false).reason()).isEqualTo("no_refresh");
+        assertThat(policy.decide(state, Verdict.GLOBAL_RATE_LIMIT, null, BodyReplay.NOT_REPEATABLE, true, true)
+                        .reason())
+                .isEqualTo("body_not_repeatable");
+        assertThat(policy.decide(state, Verdict.INVALID_TOKEN, null, BodyReplay.TOO_LARGE_TO_REPLAY, true, true)
+                        .reason())
+                .isEqualTo("body_too_large_to_replay");
+        assertThat(policy.decide(state, Verdict.GLOBAL_RATE_LIMIT, null, BodyReplay.NOT_FINISHED, true, true)
+                        .reason())
+                .isEqualTo("body_not_finished");
+        assertThat(policy.decide(state, Verdict.INVALID_TOKEN, null, BodyReplay.REPEATABLE, false, true)
+                        .reason())
+                .isEqualTo("app_authorization");
+        assertThat(policy.decide(state, Verdict.INVALID_TOKEN, null, BodyReplay.REPEATABLE, true, false)
+                        .reason())
+                .isEqualTo("no_refresh");
         assertThat(decide(Verdict.SERVER_ERROR)).isEqualTo(Decision.returnToApp());
         assertThat(decide(Verdict.CLIENT_ERROR)).isEqualTo(Decision.returnToApp());
         assertThat(decide(Verdict.SUCCESS).reason()).isNull();
@@ -96,23 +107,33 @@ class ResendPolicyTest {
     void aRequestRefusedAgainRightAfterARefreshCostsNoRefreshWithTheSameToken() {
         CallState first = new CallState(Deadline.NONE, "GET", "/v1/admin");
         first.sendingToken(0);
-        assertThat(policy.decide(first, Verdict.INVALID_TOKEN, null, BodyReplay.REPEATABLE, true, true).action()).isEqualTo(Decision.Action.REFRESH_AND_RESEND);
+        assertThat(policy.decide(first, Verdict.INVALID_TOKEN, null, BodyReplay.REPEATABLE, true, true)
+                        .action())
+                .isEqualTo(Decision.Action.REFRESH_AND_RESEND);
         first.sendingToken(1);
-        assertThat(policy.decide(first, Verdict.INVALID_TOKEN, null, BodyReplay.REPEATABLE, true, true).reason()).isEqualTo("refreshed_already");
+        assertThat(policy.decide(first, Verdict.INVALID_TOKEN, null, BodyReplay.REPEATABLE, true, true)
+                        .reason())
+                .isEqualTo("refreshed_already");
 
         CallState again = new CallState(Deadline.NONE, "GET", "/v1/admin");
         again.sendingToken(1);
-        assertThat(policy.decide(again, Verdict.INVALID_TOKEN, null, BodyReplay.REPEATABLE, true, true).reason()).isEqualTo("refused_for_rights");
+        assertThat(policy.decide(again, Verdict.INVALID_TOKEN, null, BodyReplay.REPEATABLE, true, true)
+                        .reason())
+                .isEqualTo("refused_for_rights");
 
         CallState otherResource = new CallState(Deadline.NONE, "GET", "/v1/user");
         otherResource.sendingToken(1);
-        assertThat(policy.decide(otherResource, Verdict.INVALID_TOKEN, null, BodyReplay.REPEATABLE, true, true).action())
-                .as("a refusal elsewhere means revoked or expired").isEqualTo(Decision.Action.REFRESH_AND_RESEND);
+        assertThat(policy.decide(otherResource, Verdict.INVALID_TOKEN, null, BodyReplay.REPEATABLE, true, true)
+                        .action())
+                .as("a refusal elsewhere means revoked or expired")
+                .isEqualTo(Decision.Action.REFRESH_AND_RESEND);
 
         CallState newerToken = new CallState(Deadline.NONE, "GET", "/v1/admin");
         newerToken.sendingToken(2);
-        assertThat(policy.decide(newerToken, Verdict.INVALID_TOKEN, null, BodyReplay.REPEATABLE, true, true).action())
-                .as("a new token may have other rights").isEqualTo(Decision.Action.REFRESH_AND_RESEND);
+        assertThat(policy.decide(newerToken, Verdict.INVALID_TOKEN, null, BodyReplay.REPEATABLE, true, true)
+                        .action())
+                .as("a new token may have other rights")
+                .isEqualTo(Decision.Action.REFRESH_AND_RESEND);
     }
 
     @Test
@@ -123,8 +144,11 @@ class ResendPolicyTest {
         }
 
         assertThat(memory.size()).isEqualTo(RefusalMemory.MAX_REQUESTS);
-        assertThat(memory.refusedForRights("GET /v1/r0", 7)).as("the oldest is forgotten first").isFalse();
-        assertThat(memory.refusedForRights("GET /v1/r" + (RefusalMemory.MAX_REQUESTS + 49), 7)).isTrue();
+        assertThat(memory.refusedForRights("GET /v1/r0", 7))
+                .as("the oldest is forgotten first")
+                .isFalse();
+        assertThat(memory.refusedForRights("GET /v1/r" + (RefusalMemory.MAX_REQUESTS + 49), 7))
+                .isTrue();
         memory.remember("GET /v1/x", 8);
         assertThat(memory.size()).as("a new generation starts afresh").isEqualTo(1);
     }
@@ -132,27 +156,37 @@ class ResendPolicyTest {
     @Test
     void aWaitThatWouldOutliveTheAppsOwnTimeLimitIsNotBegun() {
         MutableClock clock = MutableClock.atEpochDay();
-        ResendPolicy timed = new ResendPolicy(new BackoffPolicy(Duration.ofSeconds(2), 5, Duration.ofMinutes(5)), clock);
+        ResendPolicy timed =
+                new ResendPolicy(new BackoffPolicy(Duration.ofSeconds(2), 5, Duration.ofMinutes(5)), clock);
         CallState limited = new CallState(Deadline.after(Duration.ofSeconds(7), clock), "GET", "/v1/user");
 
-        assertThat(timed.decide(limited, Verdict.GLOBAL_RATE_LIMIT, null, BodyReplay.REPEATABLE, true, true).delay()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(timed.decide(limited, Verdict.GLOBAL_RATE_LIMIT, null, BodyReplay.REPEATABLE, true, true)
+                        .delay())
+                .isEqualTo(Duration.ofSeconds(2));
         clock.advance(Duration.ofSeconds(2));
-        assertThat(timed.decide(limited, Verdict.GLOBAL_RATE_LIMIT, null, BodyReplay.REPEATABLE, true, true).delay()).isEqualTo(Duration.ofSeconds(4));
+        assertThat(timed.decide(limited, Verdict.GLOBAL_RATE_LIMIT, null, BodyReplay.REPEATABLE, true, true)
+                        .delay())
+                .isEqualTo(Duration.ofSeconds(4));
         clock.advance(Duration.ofSeconds(4));
         Decision third = timed.decide(limited, Verdict.GLOBAL_RATE_LIMIT, null, BodyReplay.REPEATABLE, true, true);
 
         assertThat(third.action()).isEqualTo(Decision.Action.RETURN);
         assertThat(third.reason()).isEqualTo("deadline");
-        assertThat(limited.rateLimitRetries()).as("the wait not taken is not counted").isEqualTo(2);
+        assertThat(limited.rateLimitRetries())
+                .as("the wait not taken is not counted")
+                .isEqualTo(2);
     }
 
     @Test
     void aRetryAfterBeyondTheTimeLimitHandsTheResponseOverAtOnce() {
         MutableClock clock = MutableClock.atEpochDay();
-        ResendPolicy timed = new ResendPolicy(new BackoffPolicy(Duration.ofSeconds(2), 5, Duration.ofMinutes(5)), clock);
+        ResendPolicy timed =
+                new ResendPolicy(new BackoffPolicy(Duration.ofSeconds(2), 5, Duration.ofMinutes(5)), clock);
         CallState limited = new CallState(Deadline.after(Duration.ofSeconds(3), clock), "GET", "/v1/user");
 
-        assertThat(timed.decide(limited, Verdict.GLOBAL_RATE_LIMIT, "60", BodyReplay.REPEATABLE, true, true).reason()).isEqualTo("deadline");
+        assertThat(timed.decide(limited, Verdict.GLOBAL_RATE_LIMIT, "60", BodyReplay.REPEATABLE, true, true)
+                        .reason())
+                .isEqualTo("deadline");
     }
 
     @Test

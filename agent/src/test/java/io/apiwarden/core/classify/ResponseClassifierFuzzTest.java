@@ -1,5 +1,11 @@
 package io.apiwarden.core.classify;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -8,28 +14,43 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
 
-import java.nio.charset.StandardCharsets;
-import java.util.EnumSet;
-import java.util.List;
-import java.util.Locale;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /**
  * The classifier under any status, any challenge and any body bytes: it always answers, and only
  * with the verdicts each method documents.
  */
 class ResponseClassifierFuzzTest {
     /** Pieces of real challenges and bodies, so that random text often comes close to what matters. */
-    private static final List<String> FRAGMENTS = List.of("Bearer", "bearer", "Basic", " ", "  ", ",", "=", "\"", "error",
-            "ERROR", "invalid_token", "invalid token", "Invalid Token", "realm=\"api\"", "error_description=", "rate limit",
-            "exceeded", "Rate Limit Exceeded", "{", "}", "\n", "\u0000", "\u00e9", "\u2028");
+    private static final List<String> FRAGMENTS = List.of(
+            "Bearer",
+            "bearer",
+            "Basic",
+            " ",
+            "  ",
+            ",",
+            "=",
+            "\"",
+            "error",
+            "ERROR",
+            "invalid_token",
+            "invalid token",
+            "Invalid Token",
+            "realm=\"api\"",
+            "error_description=",
+            "rate limit",
+            "exceeded",
+            "Rate Limit Exceeded",
+            "{",
+            "}",
+            "\n",
+            "\u0000",
+            "\u00e9",
+            "\u2028");
 
     private final ResponseClassifier classifier = new ResponseClassifier();
 
     @Property(tries = 400)
-    void fromHeadDecidesOnlyWhatStatusAndHeadersCanTell(@ForAll("statuses") int status,
-                                                        @ForAll("challengeLists") List<String> challenges) {
+    void fromHeadDecidesOnlyWhatStatusAndHeadersCanTell(
+            @ForAll("statuses") int status, @ForAll("challengeLists") List<String> challenges) {
         Verdict v = classifier.fromHead(status, name -> challenges);
 
         assertThat(v).isIn(null, Verdict.SUCCESS, Verdict.INVALID_TOKEN, Verdict.GLOBAL_RATE_LIMIT);
@@ -50,13 +71,14 @@ class ResponseClassifierFuzzTest {
     }
 
     @Property(tries = 400)
-    void fromBodyAlwaysAnswersWithAnErrorVerdict(@ForAll("statuses") int status, @ForAll("bodies") byte[] body,
-                                                 @ForAll("fractions") double readPart) {
+    void fromBodyAlwaysAnswersWithAnErrorVerdict(
+            @ForAll("statuses") int status, @ForAll("bodies") byte[] body, @ForAll("fractions") double readPart) {
         int length = (int) (body.length * readPart);
 
         Verdict v = classifier.fromBody(status, body, length);
 
-        assertThat(v).isIn(Verdict.GLOBAL_RATE_LIMIT, Verdict.INVALID_TOKEN, Verdict.CLIENT_ERROR, Verdict.SERVER_ERROR);
+        assertThat(v)
+                .isIn(Verdict.GLOBAL_RATE_LIMIT, Verdict.INVALID_TOKEN, Verdict.CLIENT_ERROR, Verdict.SERVER_ERROR);
         if (status >= 500) {
             assertThat(v).as("a server error is never blamed on the token").isNotEqualTo(Verdict.INVALID_TOKEN);
         }
@@ -66,10 +88,14 @@ class ResponseClassifierFuzzTest {
     }
 
     @Property(tries = 200)
-    void rateLimitExceededAnywhereInTheReadPartWins(@ForAll("statuses") int status, @ForAll("bodies") byte[] body,
-                                                    @ForAll("fractions") double where, @ForAll boolean upperCase) {
+    void rateLimitExceededAnywhereInTheReadPartWins(
+            @ForAll("statuses") int status,
+            @ForAll("bodies") byte[] body,
+            @ForAll("fractions") double where,
+            @ForAll boolean upperCase) {
         int at = (int) (body.length * where);
-        byte[] phrase = (upperCase ? "RATE LIMIT EXCEEDED" : "rate limit exceeded").getBytes(StandardCharsets.ISO_8859_1);
+        byte[] phrase =
+                (upperCase ? "RATE LIMIT EXCEEDED" : "rate limit exceeded").getBytes(StandardCharsets.ISO_8859_1);
         byte[] withPhrase = new byte[body.length + phrase.length];
         System.arraycopy(body, 0, withPhrase, 0, at);
         System.arraycopy(phrase, 0, withPhrase, at, phrase.length);
@@ -89,7 +115,8 @@ class ResponseClassifierFuzzTest {
 
     @Provide
     Arbitrary<List<String>> challengeLists() {
-        Arbitrary<String> assembled = Arbitraries.of(FRAGMENTS).list().ofMaxSize(12).map(parts -> String.join("", parts));
+        Arbitrary<String> assembled =
+                Arbitraries.of(FRAGMENTS).list().ofMaxSize(12).map(parts -> String.join("", parts));
         Arbitrary<String> random = Arbitraries.strings().all().ofMaxLength(60);
         return Arbitraries.oneOf(assembled, random).list().ofMaxSize(3);
     }
@@ -97,8 +124,10 @@ class ResponseClassifierFuzzTest {
     @Provide
     Arbitrary<byte[]> bodies() {
         Arbitrary<byte[]> random = Arbitraries.bytes().array(byte[].class).ofMaxSize(600);
-        Arbitrary<byte[]> assembled = Combinators.combine(Arbitraries.of(FRAGMENTS).list().ofMaxSize(16), Arbitraries.of(true, false))
-                .as((parts, latin1) -> String.join("", parts).toLowerCase(Locale.ROOT)
+        Arbitrary<byte[]> assembled = Combinators.combine(
+                        Arbitraries.of(FRAGMENTS).list().ofMaxSize(16), Arbitraries.of(true, false))
+                .as((parts, latin1) -> String.join("", parts)
+                        .toLowerCase(Locale.ROOT)
                         .getBytes(latin1 ? StandardCharsets.ISO_8859_1 : StandardCharsets.UTF_8));
         return Arbitraries.oneOf(random, assembled);
     }

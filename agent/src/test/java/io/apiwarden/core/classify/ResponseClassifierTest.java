@@ -1,12 +1,11 @@
 package io.apiwarden.core.classify;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class ResponseClassifierTest {
     private final ResponseClassifier classifier = new ResponseClassifier();
@@ -28,7 +27,8 @@ class ResponseClassifierTest {
         assertThat(head(429, Map.of())).isEqualTo(Verdict.GLOBAL_RATE_LIMIT);
         assertThat(head(403, Map.of("WWW-Authenticate", List.of("Bearer realm=\"api\", error=\"invalid_token\""))))
                 .isEqualTo(Verdict.INVALID_TOKEN);
-        assertThat(head(403, Map.of("WWW-Authenticate", List.of("Bearer error=\"insufficient_scope\"")))).isNull();
+        assertThat(head(403, Map.of("WWW-Authenticate", List.of("Bearer error=\"insufficient_scope\""))))
+                .isNull();
         assertThat(head(500, Map.of())).isNull();
     }
 
@@ -38,23 +38,30 @@ class ResponseClassifierTest {
         assertThat(body(403, "{\"error\":\"invalid_token\"}")).isEqualTo(Verdict.INVALID_TOKEN);
         assertThat(body(403, "API Rate Limit Exceeded (global)")).isEqualTo(Verdict.GLOBAL_RATE_LIMIT);
         assertThat(body(503, "rate limit exceeded")).isEqualTo(Verdict.GLOBAL_RATE_LIMIT);
-        assertThat(body(500, "invalid token")).as("a 5xx is the server's failure, not the token's").isEqualTo(Verdict.SERVER_ERROR);
+        assertThat(body(500, "invalid token"))
+                .as("a 5xx is the server's failure, not the token's")
+                .isEqualTo(Verdict.SERVER_ERROR);
         assertThat(body(404, "not found")).isEqualTo(Verdict.CLIENT_ERROR);
         assertThat(body(502, "<html>bad gateway</html>")).isEqualTo(Verdict.SERVER_ERROR);
     }
 
     @Test
     void onlyTheFirstBytesUpToTheLimitAreRead() {
-        byte[] body = ("x".repeat(ResponseClassifier.BODY_PEEK_LIMIT) + "rate limit exceeded").getBytes(StandardCharsets.US_ASCII);
+        byte[] body = ("x".repeat(ResponseClassifier.BODY_PEEK_LIMIT) + "rate limit exceeded")
+                .getBytes(StandardCharsets.US_ASCII);
 
         assertThat(classifier.fromBody(400, body, body.length)).isEqualTo(Verdict.CLIENT_ERROR);
     }
 
     @Test
     void invalidTokenChallengesAreRecognisedWithOrWithoutQuotes() {
-        assertThat(ResponseClassifier.saysInvalidTokenChallenge("Bearer error=invalid_token")).isTrue();
-        assertThat(ResponseClassifier.saysInvalidTokenChallenge("Bearer error = \"invalid_token\"")).isTrue();
-        assertThat(ResponseClassifier.saysInvalidTokenChallenge("Basic realm=\"x\"")).isFalse();
-        assertThat(ResponseClassifier.saysInvalidTokenChallenge("Bearer error_description=\"invalid_token\"")).isFalse();
+        assertThat(ResponseClassifier.saysInvalidTokenChallenge("Bearer error=invalid_token"))
+                .isTrue();
+        assertThat(ResponseClassifier.saysInvalidTokenChallenge("Bearer error = \"invalid_token\""))
+                .isTrue();
+        assertThat(ResponseClassifier.saysInvalidTokenChallenge("Basic realm=\"x\""))
+                .isFalse();
+        assertThat(ResponseClassifier.saysInvalidTokenChallenge("Bearer error_description=\"invalid_token\""))
+                .isFalse();
     }
 }

@@ -1,12 +1,11 @@
 package io.apiwarden.core.config;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** docs/configuration.md documents every property the agent reads, under both its names. */
 class ConfigurationDocTest {
@@ -16,7 +15,9 @@ class ConfigurationDocTest {
         Path doc = Paths.get("..", "docs", "configuration.md");
         String text = Files.readString(doc);
         for (ConfigProperty p : ConfigProperty.values()) {
-            String row = text.lines().filter(l -> l.startsWith("| `" + p.key() + "` |")).findFirst()
+            String row = text.lines()
+                    .filter(l -> l.startsWith("| `" + p.key() + "` |"))
+                    .findFirst()
                     .orElseThrow(() -> new AssertionError(p.key() + " has no row in " + doc));
             assertThat(row).contains("`" + p.envName() + "`");
             if (p.defaultValue() != null) {

@@ -1,16 +1,15 @@
 package io.apiwarden.core.config;
 
-import io.apiwarden.core.token.ClientAuthentication;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.apiwarden.core.token.ClientAuthentication;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code apiwarden.grant}, {@code apiwarden.client-auth} and {@code apiwarden.scope}, and what each grant requires. */
 class GrantConfigTest {
@@ -54,7 +53,9 @@ class GrantConfigTest {
 
         assertThat(c.grant().type()).isEqualTo("client_credentials");
         assertThat(c.refreshToken()).isEmpty();
-        assertThat(c.toString()).contains("grant=client_credentials", "client-secret=<set>", "client-auth=basic").doesNotContain(SECRET);
+        assertThat(c.toString())
+                .contains("grant=client_credentials", "client-secret=<set>", "client-auth=basic")
+                .doesNotContain(SECRET);
     }
 
     @Test
@@ -82,8 +83,10 @@ class GrantConfigTest {
         props.put("apiwarden.grant", "client_credentials");
 
         assertThatThrownBy(this::read).isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems())
-                .anySatisfy(p -> assertThat(p).contains("apiwarden.client-id", "required for the client_credentials grant"))
-                .anySatisfy(p -> assertThat(p).contains("apiwarden.client-secret", "required for the client_credentials grant"))
+                .anySatisfy(
+                        p -> assertThat(p).contains("apiwarden.client-id", "required for the client_credentials grant"))
+                .anySatisfy(p ->
+                        assertThat(p).contains("apiwarden.client-secret", "required for the client_credentials grant"))
                 .anySatisfy(p -> assertThat(p).contains("no token endpoint", "apiwarden.auth-url"))
                 .noneSatisfy(p -> assertThat(p).contains("no token is configured")));
     }
@@ -93,8 +96,10 @@ class GrantConfigTest {
         clientCredentials();
         props.put("apiwarden.refresh-token", "r-never-used-1");
 
-        assertThatThrownBy(this::read).isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems()).singleElement()
-                .asString().contains("apiwarden.refresh-token", "uses no refresh token", "apiwarden.grant=refresh_token")
+        assertThatThrownBy(this::read).isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems())
+                .singleElement()
+                .asString()
+                .contains("apiwarden.refresh-token", "uses no refresh token", "apiwarden.grant=refresh_token")
                 .doesNotContain("r-never-used-1"));
     }
 

@@ -1,14 +1,13 @@
 package io.apiwarden.core.config;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.util.HashMap;
 import java.util.Map;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 /** Settings for the tests, read the way the agent reads them. */
 public final class RedisTestSettings {
-    private RedisTestSettings() {
-    }
+    private RedisTestSettings() {}
 
     /** The settings for {@code apiwarden.store=url} and further properties as key, value pairs. */
     public static RedisStoreSettings of(String url, String... more) {

@@ -1,20 +1,19 @@
 package io.apiwarden.core.config;
 
-import io.apiwarden.core.token.TokenText;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.apiwarden.core.token.TokenText;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Configured tokens follow RFC 6750's grammar, and URLs carry real ports. */
 class TokenAndPortValidationTest {
@@ -44,7 +43,9 @@ class TokenAndPortValidationTest {
         minimal();
         props.put("apiwarden.refresh-token", "\"rt-9f8e7d6c5b\"");
 
-        assertThat(problems()).singleElement().asString()
+        assertThat(problems())
+                .singleElement()
+                .asString()
                 .startsWith("apiwarden.refresh-token contains quotes")
                 .contains("set the bare token", TokenText.ALPHABET)
                 .doesNotContain("rt-9f8e7d6c5b");
@@ -58,8 +59,11 @@ class TokenAndPortValidationTest {
         Files.writeString(file, "'rt-9f8e7d6c5b'\n");
         props.put("apiwarden.refresh-token-file", file.toString());
 
-        assertThat(problems()).singleElement().asString()
-                .startsWith("apiwarden.refresh-token-file (" + file + ") contains quotes").doesNotContain("rt-9f8e7d6c5b");
+        assertThat(problems())
+                .singleElement()
+                .asString()
+                .startsWith("apiwarden.refresh-token-file (" + file + ") contains quotes")
+                .doesNotContain("rt-9f8e7d6c5b");
     }
 
     @Test
@@ -67,8 +71,11 @@ class TokenAndPortValidationTest {
         minimal();
         props.put("apiwarden.access-token", "at|IQEBLjAsAhR");
 
-        assertThat(problems()).singleElement().asString()
-                .startsWith("apiwarden.access-token contains punctuation").doesNotContain("IQEBLjAsAhR");
+        assertThat(problems())
+                .singleElement()
+                .asString()
+                .startsWith("apiwarden.access-token contains punctuation")
+                .doesNotContain("IQEBLjAsAhR");
     }
 
     @Test
@@ -76,7 +83,10 @@ class TokenAndPortValidationTest {
         minimal();
         props.put("apiwarden.access-token", "a".repeat(TokenText.MAX_ACCESS_TOKEN_LENGTH + 1));
 
-        assertThat(problems()).singleElement().asString().startsWith("apiwarden.access-token is 16385 characters long")
+        assertThat(problems())
+                .singleElement()
+                .asString()
+                .startsWith("apiwarden.access-token is 16385 characters long")
                 .contains("16 KiB", "set one access token");
     }
 
@@ -110,8 +120,12 @@ class TokenAndPortValidationTest {
         for (String port : List.of("99999", "0", "65536", "99999999999", "8o80")) {
             props.put(property, "https://host.example.com:" + port + "/v1");
 
-            assertThat(problems()).as(port).singleElement().asString()
-                    .startsWith(property + " (or ").contains("has port " + port, "from 1 to 65535");
+            assertThat(problems())
+                    .as(port)
+                    .singleElement()
+                    .asString()
+                    .startsWith(property + " (or ")
+                    .contains("has port " + port, "from 1 to 65535");
         }
     }
 
@@ -120,8 +134,11 @@ class TokenAndPortValidationTest {
         minimal();
         props.put("apiwarden.store", "redis://cache.internal:99999");
 
-        assertThat(problems()).singleElement().asString()
-                .startsWith("apiwarden.store (or APIWARDEN_STORE) has port 99999, which no server can listen on (ports go from 1 to 65535");
+        assertThat(problems())
+                .singleElement()
+                .asString()
+                .startsWith(
+                        "apiwarden.store (or APIWARDEN_STORE) has port 99999, which no server can listen on (ports go from 1 to 65535");
     }
 
     @Test

@@ -1,7 +1,7 @@
 package io.apiwarden.core.config;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.URI;
 import java.nio.file.Files;
@@ -11,9 +11,8 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class WardenConfigTest {
     @TempDir
@@ -52,10 +51,13 @@ class WardenConfigTest {
         env.put("APIWARDEN_INSTRUMENTATION_REACTOR_NETTY_ENABLED", "FALSE");
         WardenConfig c = WardenConfig.from(props::get, env, List.of("jdk-http-client", "okhttp", "reactor-netty"));
 
-        assertThat(c.clientEnabled("jdk-http-client")).as("on unless switched off").isTrue();
+        assertThat(c.clientEnabled("jdk-http-client"))
+                .as("on unless switched off")
+                .isTrue();
         assertThat(c.clientEnabled("okhttp")).isFalse();
         assertThat(c.clientEnabled("reactor-netty")).isFalse();
-        assertThatThrownBy(() -> c.clientEnabled("apache-httpclient")).as("a switch that was not read is not guessed")
+        assertThatThrownBy(() -> c.clientEnabled("apache-httpclient"))
+                .as("a switch that was not read is not guessed")
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -66,7 +68,8 @@ class WardenConfigTest {
 
         assertThatThrownBy(() -> WardenConfig.from(props::get, env, List.of("okhttp")))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("apiwarden.instrumentation.okhttp.enabled (or APIWARDEN_INSTRUMENTATION_OKHTTP_ENABLED) is 'no'")
+                .hasMessageContaining(
+                        "apiwarden.instrumentation.okhttp.enabled (or APIWARDEN_INSTRUMENTATION_OKHTTP_ENABLED) is 'no'")
                 .hasMessageContaining("true or false");
     }
 
@@ -96,7 +99,8 @@ class WardenConfigTest {
     void aMissingBaseUrlIsNamedWithWhatToDo() {
         props.put("apiwarden.access-token", "a");
 
-        assertThatThrownBy(this::read).isInstanceOf(ConfigException.class)
+        assertThatThrownBy(this::read)
+                .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("apiwarden.base-url (or APIWARDEN_BASE_URL) is required");
     }
 
@@ -128,10 +132,14 @@ class WardenConfigTest {
 
         props.put("apiwarden.resend.max-recorded-body", "1MB");
         assertThatThrownBy(this::read).isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems())
-                .singleElement().asString().contains("apiwarden.resend.max-recorded-body", "'1MB' is not a size", "64KiB, 1MiB"));
+                .singleElement()
+                .asString()
+                .contains("apiwarden.resend.max-recorded-body", "'1MB' is not a size", "64KiB, 1MiB"));
         props.put("apiwarden.resend.max-recorded-body", "65MiB");
         assertThatThrownBy(this::read).isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems())
-                .singleElement().asString().contains("apiwarden.resend.max-recorded-body", "at most 64MiB"));
+                .singleElement()
+                .asString()
+                .contains("apiwarden.resend.max-recorded-body", "at most 64MiB"));
     }
 
     @Test
@@ -139,7 +147,8 @@ class WardenConfigTest {
         minimal();
         props.put("apiwarden.access-token", "abc\u0007secret-part");
 
-        assertThatThrownBy(this::read).hasMessageContaining("apiwarden.access-token contains spaces or control characters")
+        assertThatThrownBy(this::read)
+                .hasMessageContaining("apiwarden.access-token contains spaces or control characters")
                 .hasMessageNotContaining("secret-part");
     }
 
@@ -159,7 +168,9 @@ class WardenConfigTest {
 
     @Test
     void aRefreshTokenFileOthersCanReadOrReplaceIsWarnedAboutByName() throws Exception {
-        Path folder = Files.createDirectory(dir.resolve("secrets"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Path folder = Files.createDirectory(
+                dir.resolve("secrets"),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         Path file = Files.writeString(folder.resolve("refresh"), "file-token\n");
         props.put("apiwarden.base-url", "https://api.example.com");
         props.put("apiwarden.auth-url", "https://auth.example.com");
@@ -169,15 +180,24 @@ class WardenConfigTest {
         assertThat(read().warnings()).isEmpty();
 
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
-        assertThat(read().warnings()).singleElement().asString().contains("apiwarden.refresh-token-file", file.toString(), "every user");
+        assertThat(read().warnings())
+                .singleElement()
+                .asString()
+                .contains("apiwarden.refresh-token-file", file.toString(), "every user");
 
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
         Files.setPosixFilePermissions(folder, PosixFilePermissions.fromString("rwxrwxrwx"));
-        assertThat(read().warnings()).singleElement().asString().contains(file.toString(), "folder every user may write");
+        assertThat(read().warnings())
+                .singleElement()
+                .asString()
+                .contains(file.toString(), "folder every user may write");
 
         Files.setPosixFilePermissions(folder, PosixFilePermissions.fromString("rwx------"));
         Files.setAttribute(file, "unix:uid", 12345);
-        assertThat(read().warnings()).singleElement().asString().contains(file.toString(), "owned by", "not by the user this process runs as");
+        assertThat(read().warnings())
+                .singleElement()
+                .asString()
+                .contains(file.toString(), "owned by", "not by the user this process runs as");
     }
 
     @Test
@@ -186,7 +206,8 @@ class WardenConfigTest {
         props.remove("apiwarden.refresh-token");
         props.put("apiwarden.refresh-token-file", dir.resolve("missing").toString());
 
-        assertThatThrownBy(this::read).hasMessageContaining("cannot read apiwarden.refresh-token-file")
+        assertThatThrownBy(this::read)
+                .hasMessageContaining("cannot read apiwarden.refresh-token-file")
                 .hasMessageContaining("missing");
     }
 
@@ -195,7 +216,8 @@ class WardenConfigTest {
         minimal();
         props.put("apiwarden.refresh-token-file", "/x");
 
-        assertThatThrownBy(this::read).hasMessageContaining("both apiwarden.refresh-token and apiwarden.refresh-token-file are set");
+        assertThatThrownBy(this::read)
+                .hasMessageContaining("both apiwarden.refresh-token and apiwarden.refresh-token-file are set");
     }
 
     @Test
@@ -221,7 +243,8 @@ class WardenConfigTest {
         props.put("apiwarden.token.timeout", "48h");
 
         assertThatThrownBy(this::read).isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems())
-                .anySatisfy(p -> assertThat(p).contains("apiwarden.backoff.max-delay", "shorter than apiwarden.backoff.initial-delay"))
+                .anySatisfy(p -> assertThat(p)
+                        .contains("apiwarden.backoff.max-delay", "shorter than apiwarden.backoff.initial-delay"))
                 .anySatisfy(p -> assertThat(p).contains("apiwarden.token.timeout", "at most 24h")));
     }
 
@@ -230,7 +253,9 @@ class WardenConfigTest {
         minimal();
         props.put("apiwarden.auth-url", "https://auth.example.com/oauth?tenant=7");
 
-        assertThatThrownBy(this::read).hasMessageContaining("apiwarden.auth-url").hasMessageContaining("apiwarden.token-url");
+        assertThatThrownBy(this::read)
+                .hasMessageContaining("apiwarden.auth-url")
+                .hasMessageContaining("apiwarden.token-url");
     }
 
     @Test
@@ -239,7 +264,10 @@ class WardenConfigTest {
         props.put("apiwarden.base-url", "http://api.example.com/v1");
         props.put("apiwarden.auth-url", "http://127.0.0.1:8080");
 
-        assertThat(read().warnings()).singleElement().asString().contains("apiwarden.base-url", "plain http", "api.example.com");
+        assertThat(read().warnings())
+                .singleElement()
+                .asString()
+                .contains("apiwarden.base-url", "plain http", "api.example.com");
     }
 
     @Test
@@ -249,14 +277,18 @@ class WardenConfigTest {
         props.put("apiwarden.client-id", "svc");
         props.put("apiwarden.client-secret", "client-secret-value");
 
-        assertThat(read().toString()).doesNotContain("access-secret", "r-1", "client-secret-value").contains("svc", "<set>");
+        assertThat(read().toString())
+                .doesNotContain("access-secret", "r-1", "client-secret-value")
+                .contains("svc", "<set>");
     }
 
     @Test
     void onlyEnabledFalseTurnsTheAgentOff() {
         assertThat(WardenConfig.isEnabled(k -> null, Map.of())).isTrue();
-        assertThat(WardenConfig.isEnabled(k -> null, Map.of("APIWARDEN_ENABLED", "FALSE"))).isFalse();
-        assertThat(WardenConfig.isEnabled(k -> k.equals("apiwarden.enabled") ? "false" : null, Map.of())).isFalse();
+        assertThat(WardenConfig.isEnabled(k -> null, Map.of("APIWARDEN_ENABLED", "FALSE")))
+                .isFalse();
+        assertThat(WardenConfig.isEnabled(k -> k.equals("apiwarden.enabled") ? "false" : null, Map.of()))
+                .isFalse();
     }
 
     @Test

@@ -1,14 +1,13 @@
 package io.apiwarden.core.engine;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** The bound on holding an error body, on a clock the test moves: one byte a read, each read 100 ms later. */
 class BodyPeekTest {
@@ -28,8 +27,8 @@ class BodyPeekTest {
 
     @Test
     void aPrefixNotWholeWithinTheBoundIsWhatCameSoFarAndLate() throws Exception {
-        BodyPeek.Prefix prefix = BodyPeek.read(trickling("{\"error\":\"invalid_token\"}"), 100,
-                new BodyPeek.Watch(BOUND, nanos::get));
+        BodyPeek.Prefix prefix =
+                BodyPeek.read(trickling("{\"error\":\"invalid_token\"}"), 100, new BodyPeek.Watch(BOUND, nanos::get));
 
         assertThat(prefix.inTime).isFalse();
         assertThat(new String(prefix.bytes, StandardCharsets.US_ASCII)).isEqualTo("{\"e");
@@ -45,8 +44,8 @@ class BodyPeekTest {
 
     @Test
     void theLimitEndsTheReadInTime() throws Exception {
-        BodyPeek.Prefix prefix = BodyPeek.read(new ByteArrayInputStream(new byte[20_000]), 10_001,
-                new BodyPeek.Watch(BOUND, nanos::get));
+        BodyPeek.Prefix prefix = BodyPeek.read(
+                new ByteArrayInputStream(new byte[20_000]), 10_001, new BodyPeek.Watch(BOUND, nanos::get));
 
         assertThat(prefix.inTime).isTrue();
         assertThat(prefix.bytes).hasSize(10_001);

@@ -1,5 +1,8 @@
 package io.apiwarden.core.engine;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.call.Decision;
 import io.apiwarden.core.classify.Verdict;
@@ -13,8 +16,6 @@ import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
 import io.apiwarden.testing.RecordingScheduler;
 import io.apiwarden.testing.TestWardens;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
@@ -23,9 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /**
  * The engine on its own, through an in-memory client: every rule of a managed call, on both
@@ -43,26 +42,40 @@ class CallDriverTest {
 
     private Warden warden(String... extra) {
         String[] props = new String[8 + extra.length];
-        String[] base = {"apiwarden.base-url", "https://api.example/v1", "apiwarden.refresh-token", "refresh-0",
-                "apiwarden.token-url", "https://auth.example/token", "apiwarden.access-token", "access-0"};
+        String[] base = {
+            "apiwarden.base-url",
+            "https://api.example/v1",
+            "apiwarden.refresh-token",
+            "refresh-0",
+            "apiwarden.token-url",
+            "https://auth.example/token",
+            "apiwarden.access-token",
+            "access-0"
+        };
         System.arraycopy(base, 0, props, 0, 8);
         System.arraycopy(extra, 0, props, 8, extra.length);
         return new Warden(TestWardens.config(props), tokens, scheduler, clock, telemetry);
     }
 
     private CallDriver<FakeExchange.Reply> call(Warden warden, Duration appTimeout) {
-        return new CallDriver<>(warden, "POST", "https://api.example/v1/items", "api.example", -1, "/v1/items", appTimeout);
+        return new CallDriver<>(
+                warden, "POST", "https://api.example/v1/items", "api.example", -1, "/v1/items", appTimeout);
     }
 
     @Test
     void sendsTheBearerAndTheRequestIdOnEveryAttemptAndReturnsASuccessAtOnce() throws Exception {
         client.reply(401, INVALID_TOKEN).reply(200, "done");
 
-        FakeExchange.Reply reply = call(warden("apiwarden.request-id.header", "X-Request-Id"), null).run(client);
+        FakeExchange.Reply reply = call(warden("apiwarden.request-id.header", "X-Request-Id"), null)
+                .run(client);
 
         assertThat(reply.body).isEqualTo("done");
-        assertThat(client.sent).extracting(h -> h.get("Authorization")).containsExactly("Bearer access-0", "Bearer access-1");
-        assertThat(client.sent.get(0).get("X-Request-Id")).isNotNull().isEqualTo(client.sent.get(1).get("X-Request-Id"));
+        assertThat(client.sent)
+                .extracting(h -> h.get("Authorization"))
+                .containsExactly("Bearer access-0", "Bearer access-1");
+        assertThat(client.sent.get(0).get("X-Request-Id"))
+                .isNotNull()
+                .isEqualTo(client.sent.get(1).get("X-Request-Id"));
         assertThat(client.discarded).hasSize(1);
         assertThat(telemetry.ended).containsExactly("200 SUCCESS");
     }
@@ -97,11 +110,17 @@ class CallDriverTest {
             client.reply(429, RATE_LIMIT);
         }
 
-        FakeExchange.Reply reply = call(warden("apiwarden.backoff.initial-delay", "1s"), null).run(client);
+        FakeExchange.Reply reply =
+                call(warden("apiwarden.backoff.initial-delay", "1s"), null).run(client);
 
         assertThat(reply.status).isEqualTo(429);
-        assertThat(client.sleeps).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(4),
-                Duration.ofSeconds(8), Duration.ofSeconds(16));
+        assertThat(client.sleeps)
+                .containsExactly(
+                        Duration.ofSeconds(1),
+                        Duration.ofSeconds(2),
+                        Duration.ofSeconds(4),
+                        Duration.ofSeconds(8),
+                        Duration.ofSeconds(16));
         assertThat(client.discarded).hasSize(5);
         assertThat(telemetry.decisions.get(5)).isEqualTo("RETURN retries_spent");
     }
@@ -162,7 +181,8 @@ class CallDriverTest {
         assertThat(counted.run(client.recordingFor(counted)).status).isEqualTo(429);
         assertThat(tokens.requests()).isZero();
         assertThat(client.sleeps).isEmpty();
-        assertThat(telemetry.decisions).containsExactly("RETURN body_too_large_to_replay", "RETURN body_too_large_to_replay");
+        assertThat(telemetry.decisions)
+                .containsExactly("RETURN body_too_large_to_replay", "RETURN body_too_large_to_replay");
         assertThat(client.sentBodies).containsExactly("01234567890123456789", "01234567890123456789");
     }
 
@@ -212,7 +232,8 @@ class CallDriverTest {
     void noWaitOutlivesTheAppsOwnLimitAndEachAttemptGetsWhatIsLeft() throws Exception {
         client.reply(429, RATE_LIMIT).reply(429, RATE_LIMIT);
 
-        FakeExchange.Reply reply = call(warden("apiwarden.backoff.initial-delay", "1s"), Duration.ofMillis(2500)).run(client);
+        FakeExchange.Reply reply = call(warden("apiwarden.backoff.initial-delay", "1s"), Duration.ofMillis(2500))
+                .run(client);
 
         assertThat(reply.status).isEqualTo(429);
         assertThat(client.sleeps).containsExactly(Duration.ofSeconds(1));
@@ -242,8 +263,8 @@ class CallDriverTest {
     void asyncWaitsAreScheduledOnTheAdaptersTimerHoldingNoThread() throws Exception {
         client.reply(429, RATE_LIMIT).reply(429, RATE_LIMIT).reply(200, "done");
 
-        CompletableFuture<FakeExchange.Reply> result = call(warden("apiwarden.backoff.initial-delay", "1s"), null)
-                .runAsync(client);
+        CompletableFuture<FakeExchange.Reply> result =
+                call(warden("apiwarden.backoff.initial-delay", "1s"), null).runAsync(client);
 
         assertThat(result).isNotDone();
         assertThat(scheduler.pendingCount()).isEqualTo(1);
@@ -263,7 +284,9 @@ class CallDriverTest {
         FakeExchange.Reply reply = call(warden(), null).runAsync(client).get();
 
         assertThat(reply.body).isEqualTo("done");
-        assertThat(client.sent).extracting(h -> h.get("Authorization")).containsExactly("Bearer access-0", "Bearer access-1");
+        assertThat(client.sent)
+                .extracting(h -> h.get("Authorization"))
+                .containsExactly("Bearer access-0", "Bearer access-1");
     }
 
     @Test
@@ -314,29 +337,32 @@ class CallDriverTest {
                         }
 
                         @Override
-                        public void inject(BiConsumer<String, String> setHeader) {
-                        }
+                        public void inject(BiConsumer<String, String> setHeader) {}
 
                         @Override
-                        public void response(int status, String protocolVersion, Function<String, List<String>> headers,
-                                             Verdict verdict) {
-                        }
+                        public void response(
+                                int status,
+                                String protocolVersion,
+                                Function<String, List<String>> headers,
+                                Verdict verdict) {}
 
                         @Override
                         public void decided(Decision decision, String retryAfter) {
-                            decisions.add(decision.action() == Decision.Action.RETURN && decision.reason() != null
-                                    ? "RETURN " + decision.reason() : decision.action().name());
+                            decisions.add(
+                                    decision.action() == Decision.Action.RETURN && decision.reason() != null
+                                            ? "RETURN " + decision.reason()
+                                            : decision.action().name());
                         }
 
                         @Override
-                        public void failed(Throwable failure) {
-                        }
+                        public void failed(Throwable failure) {}
                     };
                 }
 
                 @Override
                 public void end(int status, Verdict verdict, Throwable failure) {
-                    ended.add(failure != null ? "failed " + failure.getClass().getSimpleName() : status + " " + verdict);
+                    ended.add(
+                            failure != null ? "failed " + failure.getClass().getSimpleName() : status + " " + verdict);
                 }
             };
         }

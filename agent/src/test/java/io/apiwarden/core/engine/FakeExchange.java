@@ -4,7 +4,6 @@ import io.apiwarden.core.call.Deadline;
 import io.apiwarden.core.call.Decision;
 import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.time.DelayScheduler;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -65,6 +64,7 @@ final class FakeExchange implements Exchange<FakeExchange.Reply> {
     boolean streamEnds = true;
     /** What each attempt sent as its body. */
     final List<String> sentBodies = new ArrayList<>();
+
     private CallDriver<Reply> recordingFor;
     /** When set, asynchronous attempts complete only when the test completes this. */
     CompletableFuture<Void> wire;
@@ -209,8 +209,8 @@ final class FakeExchange implements Exchange<FakeExchange.Reply> {
 
         FakeAttempt(Reply reply, Judge judge) {
             this.reply = reply;
-            this.verdict = judge.classify(reply.status, reply::header,
-                    limit -> reply.body.getBytes(StandardCharsets.UTF_8));
+            this.verdict =
+                    judge.classify(reply.status, reply::header, limit -> reply.body.getBytes(StandardCharsets.UTF_8));
             this.decision = judge.decide(verdict, retryAfter());
         }
 

@@ -1,25 +1,24 @@
 package io.apiwarden.core.engine;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.apiwarden.core.Warden;
 import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
 import io.apiwarden.testing.TestWardens;
 import io.apiwarden.testing.VirtualTimeScheduler;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
-import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Calls of one JVM meeting the API's global rate limit through the engine: the gate holds the
@@ -34,8 +33,13 @@ class ThrottledCallsTest {
     private final FakeExchange client = new FakeExchange(time);
 
     private Warden warden(String... extra) {
-        List<String> props = new ArrayList<>(List.of("apiwarden.base-url", "https://api.example/v1",
-                "apiwarden.access-token", "access-0", "apiwarden.backoff.initial-delay", "1s"));
+        List<String> props = new ArrayList<>(List.of(
+                "apiwarden.base-url",
+                "https://api.example/v1",
+                "apiwarden.access-token",
+                "access-0",
+                "apiwarden.backoff.initial-delay",
+                "1s"));
         props.addAll(List.of(extra));
         return new Warden(TestWardens.config(props.toArray(new String[0])), new FakeTokenEndpoint(), time, clock);
     }
@@ -46,8 +50,9 @@ class ThrottledCallsTest {
 
     /** A call with the app's own time limit {@code appTimeout} (null: none). */
     private CompletableFuture<FakeExchange.Reply> start(Warden warden, Duration appTimeout) {
-        return new CallDriver<FakeExchange.Reply>(warden, "GET", "https://api.example/v1/user", "api.example", -1,
-                "/v1/user", appTimeout).runAsync(client);
+        return new CallDriver<FakeExchange.Reply>(
+                        warden, "GET", "https://api.example/v1/user", "api.example", -1, "/v1/user", appTimeout)
+                .runAsync(client);
     }
 
     private static List<CompletableFuture<FakeExchange.Reply>> start(Warden warden, int calls, ThrottledCallsTest t) {
@@ -63,12 +68,18 @@ class ThrottledCallsTest {
         Warden warden = warden();
         client.reply(429, RATE_LIMIT);
         CompletableFuture<FakeExchange.Reply> refused = start(warden);
-        client.reply(200, "first").reply(200, "a").reply(200, "b").reply(200, "c").reply(200, "d");
+        client.reply(200, "first")
+                .reply(200, "a")
+                .reply(200, "b")
+                .reply(200, "c")
+                .reply(200, "d");
 
         List<CompletableFuture<FakeExchange.Reply>> later = start(warden, 4, this);
         time.advance(Duration.ofMillis(999));
 
-        assertThat(client.sent).as("nothing more reaches the API while the window holds").hasSize(1);
+        assertThat(client.sent)
+                .as("nothing more reaches the API while the window holds")
+                .hasSize(1);
         assertThat(later).noneMatch(CompletableFuture::isDone);
 
         time.advance(Duration.ofMillis(1));
@@ -142,14 +153,17 @@ class ThrottledCallsTest {
 
     @Test
     void whenTheRetryBudgetIsSpentTheAppGetsTheRefusalAtOnce() {
-        Warden warden = warden("apiwarden.throttle.retry-budget.ratio", "0", "apiwarden.throttle.retry-budget.min-per-second", "0");
+        Warden warden = warden(
+                "apiwarden.throttle.retry-budget.ratio", "0", "apiwarden.throttle.retry-budget.min-per-second", "0");
         client.reply(429, RATE_LIMIT);
 
         FakeExchange.Reply reply = start(warden).join();
 
         assertThat(reply.status).isEqualTo(429);
         assertThat(client.sent).hasSize(1);
-        assertThat(warden.throttleGate().isClosed()).as("the window holds for the others all the same").isTrue();
+        assertThat(warden.throttleGate().isClosed())
+                .as("the window holds for the others all the same")
+                .isTrue();
     }
 
     // Issue 19: windows the agent cannot justify, and waits that outgrow one call's bound.
@@ -158,16 +172,24 @@ class ThrottledCallsTest {
     private static final Duration WHOLE_BACK_OFF = Duration.ofSeconds(31);
 
     @ParameterizedTest
-    @ValueSource(strings = {"RateLimit: \"p\";r=0;t=86400", "RateLimit: remaining=0, reset=86400",
-            "X-RateLimit-Remaining: 0|X-RateLimit-Reset: 86400", "X-RateLimit-Remaining: 0|X-RateLimit-Reset: A DAY AHEAD"})
+    @ValueSource(
+            strings = {
+                "RateLimit: \"p\";r=0;t=86400",
+                "RateLimit: remaining=0, reset=86400",
+                "X-RateLimit-Remaining: 0|X-RateLimit-Reset: 86400",
+                "X-RateLimit-Remaining: 0|X-RateLimit-Reset: A DAY AHEAD"
+            })
     void oneSuccessAnnouncingADayLongWindowHoldsNoLaterCall(String announcement) {
         Warden warden = warden();
         List<String> headers = new ArrayList<>();
         for (String h : announcement.split("\\|")) {
             int colon = h.indexOf(':');
             headers.add(h.substring(0, colon));
-            headers.add(h.substring(colon + 2).replace("A DAY AHEAD",
-                    Long.toString(clock.instant().plus(Duration.ofDays(1)).getEpochSecond())));
+            headers.add(h.substring(colon + 2)
+                    .replace(
+                            "A DAY AHEAD",
+                            Long.toString(
+                                    clock.instant().plus(Duration.ofDays(1)).getEpochSecond())));
         }
         client.reply(200, "announces a day", headers.toArray(new String[0]));
         assertThat(start(warden).join().status).isEqualTo(200);
@@ -176,11 +198,15 @@ class ThrottledCallsTest {
         CompletableFuture<FakeExchange.Reply> unlimited = start(warden);
         CompletableFuture<FakeExchange.Reply> limited = start(warden, Duration.ofSeconds(3));
 
-        assertThat(unlimited).as("no call can wait out a window longer than its whole back-off: it goes").isCompleted();
+        assertThat(unlimited)
+                .as("no call can wait out a window longer than its whole back-off: it goes")
+                .isCompleted();
         assertThat(unlimited.join().body).isEqualTo("at once");
         assertThat(limited).isCompleted();
         assertThat(limited.join().body).isEqualTo("at once");
-        assertThat(warden.throttleGate().isClosed()).as("the API's answer to a call that went through reopened it").isFalse();
+        assertThat(warden.throttleGate().isClosed())
+                .as("the API's answer to a call that went through reopened it")
+                .isFalse();
         assertThat(answeredNow(start(warden)).body).isEqualTo("at once");
     }
 
@@ -195,9 +221,13 @@ class ThrottledCallsTest {
 
         CompletableFuture<FakeExchange.Reply> hurried = start(warden, Duration.ofSeconds(3));
 
-        assertThat(hurried).as("its 3 s cannot cover the window: it goes at once instead of timing out").isCompleted();
+        assertThat(hurried)
+                .as("its 3 s cannot cover the window: it goes at once instead of timing out")
+                .isCompleted();
         assertThat(hurried.join().status).isEqualTo(200);
-        assertThat(waiting).as("the API answered: the window was not what it said").allMatch(f -> f.join().status == 200);
+        assertThat(waiting)
+                .as("the API answered: the window was not what it said")
+                .allMatch(f -> f.join().status == 200);
         assertThat(warden.throttleGate().isClosed()).isFalse();
     }
 
@@ -205,8 +235,11 @@ class ThrottledCallsTest {
     void aCallWithATimeLimitShorterThanARetryAfterWindowGetsTheApisAnswerNotATimeout() {
         Warden warden = warden();
         client.reply(429, RATE_LIMIT, "Retry-After", "99999999");
-        assertThat(answeredNow(start(warden)).status).as("no call waits 5 minutes").isEqualTo(429);
-        assertThat(warden.throttleGate().opensAt()).as("capped by apiwarden.backoff.max-delay")
+        assertThat(answeredNow(start(warden)).status)
+                .as("no call waits 5 minutes")
+                .isEqualTo(429);
+        assertThat(warden.throttleGate().opensAt())
+                .as("capped by apiwarden.backoff.max-delay")
                 .isEqualTo(clock.instant().plus(Duration.ofMinutes(5)));
         client.reply(429, RATE_LIMIT, "Retry-After", "99999999").reply(200, "over");
 
@@ -239,7 +272,9 @@ class ThrottledCallsTest {
 
         assertThat(took).hasSize(100);
         assertThat(calls).allMatch(f -> f.join().status == 429);
-        assertThat(took.stream().max(Duration::compareTo).get()).as("the longest call").isLessThanOrEqualTo(WHOLE_BACK_OFF);
+        assertThat(took.stream().max(Duration::compareTo).get())
+                .as("the longest call")
+                .isLessThanOrEqualTo(WHOLE_BACK_OFF);
     }
 
     @Test
@@ -251,10 +286,14 @@ class ThrottledCallsTest {
         Instant start = clock.instant();
         CompletableFuture<FakeExchange.Reply> alone = start(warden);
         time.advance(Duration.ofSeconds(30).plusMillis(999));
-        assertThat(client.sent).as("the first send and resends after 1 + 2 + 4 + 8 s").hasSize(5);
+        assertThat(client.sent)
+                .as("the first send and resends after 1 + 2 + 4 + 8 s")
+                .hasSize(5);
         time.advance(Duration.ofMillis(1));
         assertThat(answeredNow(alone).status).isEqualTo(429);
-        assertThat(client.sent).as("its fifth resend, 16 s later: all its whole back-off").hasSize(6);
+        assertThat(client.sent)
+                .as("its fifth resend, 16 s later: all its whole back-off")
+                .hasSize(6);
         assertThat(Duration.between(start, clock.instant())).isEqualTo(WHOLE_BACK_OFF);
 
         // Its last refusal closed the gate for the API's window (1 s): a call that starts now waits it out
@@ -275,7 +314,8 @@ class ThrottledCallsTest {
 
     /** A warden that hands the app a refusal at once (no resend budget), the gate closed for 1 s after it. */
     private Warden wardenWithTheGateClosedForOneSecond() {
-        Warden warden = warden("apiwarden.throttle.retry-budget.ratio", "0", "apiwarden.throttle.retry-budget.min-per-second", "0");
+        Warden warden = warden(
+                "apiwarden.throttle.retry-budget.ratio", "0", "apiwarden.throttle.retry-budget.min-per-second", "0");
         client.reply(429, RATE_LIMIT);
         assertThat(answeredNow(start(warden)).status).isEqualTo(429);
         assertThat(warden.throttleGate().isClosed()).isTrue();
@@ -290,7 +330,9 @@ class ThrottledCallsTest {
         while (!queued.isEmpty()) {
             queued.poll().run();
         }
-        assertThat(client.sent).as("the next call was sent without waiting at the gate").hasSize(sentBefore + 1);
+        assertThat(client.sent)
+                .as("the next call was sent without waiting at the gate")
+                .hasSize(sentBefore + 1);
         assertThat(answeredNow(next).body).isEqualTo("next");
         assertThat(warden.throttleGate().isClosed()).isFalse();
     }
@@ -317,8 +359,8 @@ class ThrottledCallsTest {
         Warden warden = wardenWithTheGateClosedForOneSecond();
         time.advance(Duration.ofSeconds(1));
         // As OkHttp's enqueue does: the copy's place at the gate first, then the copy; the app cancels in between.
-        CallDriver<FakeExchange.Reply> resent = new CallDriver<>(warden, "GET", "https://api.example/v1/user",
-                "api.example", -1, "/v1/user", null);
+        CallDriver<FakeExchange.Reply> resent =
+                new CallDriver<>(warden, "GET", "https://api.example/v1/user", "api.example", -1, "/v1/user", null);
         assertThat(resent.gateForResend()).isCompleted();
 
         resent.end(0, null, new IOException("Canceled"));
@@ -331,8 +373,8 @@ class ThrottledCallsTest {
     void aCallWhoseTimeLimitRanOutAsTheGateLetItGoFirstLeavesNoOneWaitingForItsAnswer(boolean blocking) {
         Warden warden = wardenWithTheGateClosedForOneSecond();
         time.advance(Duration.ofSeconds(1));
-        CallDriver<FakeExchange.Reply> late = new CallDriver<>(warden, "GET", "https://api.example/v1/user",
-                "api.example", -1, "/v1/user", Duration.ZERO);
+        CallDriver<FakeExchange.Reply> late = new CallDriver<>(
+                warden, "GET", "https://api.example/v1/user", "api.example", -1, "/v1/user", Duration.ZERO);
 
         if (blocking) {
             assertThatThrownBy(() -> late.run(client)).hasMessage("timed out");

@@ -1,11 +1,10 @@
 package io.apiwarden.core.log;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Arrays;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class ServerTextTest {
     private static final String REFRESH = "rt_Q2xpZW50U2VjcmV0LWZvci10ZXN0cw";
@@ -17,7 +16,9 @@ class ServerTextTest {
 
         String safe = ServerText.of(text, REFRESH, CLIENT_SECRET);
 
-        assertThat(safe).doesNotContain(REFRESH).doesNotContain(CLIENT_SECRET)
+        assertThat(safe)
+                .doesNotContain(REFRESH)
+                .doesNotContain(CLIENT_SECRET)
                 .isEqualTo("refresh_token <redacted> is unknown; secret=<redacted>; again <redacted>");
     }
 
@@ -31,7 +32,8 @@ class ServerTextTest {
 
     @Test
     void absentAndEmptySecretsAreIgnored() {
-        assertThat(ServerText.of("invalid_grant", Arrays.asList(null, "", null))).isEqualTo("invalid_grant");
+        assertThat(ServerText.of("invalid_grant", Arrays.asList(null, "", null)))
+                .isEqualTo("invalid_grant");
         assertThat(ServerText.of(null, REFRESH)).isEmpty();
     }
 
@@ -41,7 +43,9 @@ class ServerTextTest {
 
         String safe = ServerText.of(hostile);
 
-        assertThat(safe).doesNotContain("\n").doesNotContain("\r")
+        assertThat(safe)
+                .doesNotContain("\n")
+                .doesNotContain("\r")
                 .isEqualTo("invalid_grant\\n2026-01-01T00:00:00Z [apiwarden] INFO all is well\\r\\nand more");
     }
 
@@ -68,7 +72,9 @@ class ServerTextTest {
 
         String safe = ServerText.of(text);
 
-        assertThat(safe).hasSize(ServerText.MAX_LENGTH + ServerText.TRUNCATED.length()).endsWith(ServerText.TRUNCATED);
+        assertThat(safe)
+                .hasSize(ServerText.MAX_LENGTH + ServerText.TRUNCATED.length())
+                .endsWith(ServerText.TRUNCATED);
         assertThat(ServerText.of("e".repeat(ServerText.MAX_LENGTH))).isEqualTo("e".repeat(ServerText.MAX_LENGTH));
     }
 
@@ -86,7 +92,8 @@ class ServerTextTest {
         String escapes = "e".repeat(ServerText.MAX_LENGTH - 3) + "\n\n";
         String emoji = "e".repeat(ServerText.MAX_LENGTH - 1) + "\uD83D\uDE00";
 
-        assertThat(ServerText.of(escapes)).isEqualTo("e".repeat(ServerText.MAX_LENGTH - 3) + "\\n" + ServerText.TRUNCATED);
+        assertThat(ServerText.of(escapes))
+                .isEqualTo("e".repeat(ServerText.MAX_LENGTH - 3) + "\\n" + ServerText.TRUNCATED);
         assertThat(ServerText.of(emoji)).isEqualTo("e".repeat(ServerText.MAX_LENGTH - 1) + ServerText.TRUNCATED);
     }
 

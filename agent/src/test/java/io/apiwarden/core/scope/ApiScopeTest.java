@@ -1,10 +1,9 @@
 package io.apiwarden.core.scope;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URI;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class ApiScopeTest {
     private final ApiScope scope = ApiScope.of(URI.create("https://api.example.com/v1"));
@@ -44,9 +43,12 @@ class ApiScopeTest {
     void theTokenEndpointIsNeverInScopeEvenUnderTheBase() {
         ApiScope withToken = scope.excluding(URI.create("https://api.example.com/v1/oauth/token"));
 
-        assertThat(withToken.contains(URI.create("https://api.example.com/v1/oauth/token"))).isFalse();
-        assertThat(withToken.contains(URI.create("https://api.example.com/v1/oauth/token/"))).isFalse();
-        assertThat(withToken.contains(URI.create("https://api.example.com/v1/user"))).isTrue();
+        assertThat(withToken.contains(URI.create("https://api.example.com/v1/oauth/token")))
+                .isFalse();
+        assertThat(withToken.contains(URI.create("https://api.example.com/v1/oauth/token/")))
+                .isFalse();
+        assertThat(withToken.contains(URI.create("https://api.example.com/v1/user")))
+                .isTrue();
     }
 
     @Test
@@ -54,7 +56,9 @@ class ApiScopeTest {
         ApiScope v6 = ApiScope.of(URI.create("http://[::1]:8080/v1"));
 
         assertThat(v6.contains(URI.create("http://[::1]:8080/v1/user"))).isTrue();
-        assertThat(v6.contains("http", "::1", 8080, "/v1/user")).as("as OkHttp gives it").isTrue();
+        assertThat(v6.contains("http", "::1", 8080, "/v1/user"))
+                .as("as OkHttp gives it")
+                .isTrue();
         assertThat(v6.contains("http", "::2", 8080, "/v1/user")).isFalse();
     }
 
@@ -63,8 +67,12 @@ class ApiScopeTest {
         assertThat(in("https://api.example.com/v1/../admin")).isFalse();
         assertThat(in("https://api.example.com/v1/./../../admin")).isFalse();
         assertThat(in("https://api.example.com/v1/user/../../admin")).isFalse();
-        assertThat(in("https://api.example.com/v1/..;/admin")).as("Tomcat reads ..;x as ..").isFalse();
-        assertThat(in("https://api.example.com/v1//../admin")).as("nginx merges slashes first").isFalse();
+        assertThat(in("https://api.example.com/v1/..;/admin"))
+                .as("Tomcat reads ..;x as ..")
+                .isFalse();
+        assertThat(in("https://api.example.com/v1//../admin"))
+                .as("nginx merges slashes first")
+                .isFalse();
         assertThat(in("https://api.example.com/v1/..")).isFalse();
     }
 
@@ -82,15 +90,20 @@ class ApiScopeTest {
         assertThat(in("https://api.example.com/v1/%2E%2E/admin")).isFalse();
         assertThat(in("https://api.example.com/v1/..%2Fadmin")).isFalse();
         assertThat(in("https://api.example.com/v1/..%5cadmin")).isFalse();
-        assertThat(scope.contains("https", "api.example.com", 443, "/v1/..%2fadmin")).as("as OkHttp gives it").isFalse();
-        assertThat(in("https://api.example.com/v1/caf%C3%A9")).as("other escapes are fine").isTrue();
+        assertThat(scope.contains("https", "api.example.com", 443, "/v1/..%2fadmin"))
+                .as("as OkHttp gives it")
+                .isFalse();
+        assertThat(in("https://api.example.com/v1/caf%C3%A9"))
+                .as("other escapes are fine")
+                .isTrue();
     }
 
     @Test
     void theTokenEndpointReachedThroughDotSegmentsIsStillExcluded() {
         ApiScope withToken = scope.excluding(URI.create("https://api.example.com/v1/oauth/token"));
 
-        assertThat(withToken.contains(URI.create("https://api.example.com/v1/user/../oauth/token"))).isFalse();
+        assertThat(withToken.contains(URI.create("https://api.example.com/v1/user/../oauth/token")))
+                .isFalse();
     }
 
     @Test

@@ -1,10 +1,10 @@
 package io.apiwarden.core.secret;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
 import io.apiwarden.core.config.ConfigException;
 import io.apiwarden.core.config.WardenConfig;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,9 +12,8 @@ import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Token files that are not token files: each gets one clear problem, and none hangs or fills the heap. */
 class SecretFileTest {
@@ -42,7 +41,8 @@ class SecretFileTest {
     @Test
     void aFifoWithNoWriterIsRefusedWithoutBeingOpened() throws Exception {
         Path fifo = dir.resolve("refresh-token");
-        Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
+        Process mkfifo =
+                new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
         assertThat(mkfifo.waitFor()).isZero();
 
         assertThat(problemWith("apiwarden.refresh-token-file", fifo))
@@ -68,7 +68,8 @@ class SecretFileTest {
 
     @Test
     void aFolderIsRefused() {
-        assertThat(problemWith("apiwarden.refresh-token-file", dir)).contains("apiwarden.refresh-token-file", "is a folder");
+        assertThat(problemWith("apiwarden.refresh-token-file", dir))
+                .contains("apiwarden.refresh-token-file", "is a folder");
     }
 
     @Test

@@ -1,12 +1,11 @@
 package io.apiwarden.core.throttle;
 
-import io.apiwarden.testing.MutableClock;
-import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.apiwarden.testing.MutableClock;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
 
 class RetryBudgetTest {
     private final MutableClock clock = MutableClock.atEpochDay();

@@ -1,16 +1,15 @@
 package io.apiwarden.core.throttle;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.apiwarden.core.time.SystemDelayScheduler;
 import io.apiwarden.testing.MutableClock;
 import io.apiwarden.testing.VirtualTimeScheduler;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class ThrottleGateTest {
     private static final Duration LONGEST_WAIT = Duration.ofSeconds(62);
@@ -189,7 +188,8 @@ class ThrottleGateTest {
         assertThat(waiting).isNotDone();
         time.advance(Duration.ofSeconds(1));
         assertThat(waiting).isDone();
-        assertThat(time.pending()).as("only the waiter's longest-wait timer, none for the shorter window")
+        assertThat(time.pending())
+                .as("only the waiter's longest-wait timer, none for the shorter window")
                 .isEqualTo(0);
     }
 
@@ -199,9 +199,11 @@ class ThrottleGateTest {
     void noWindowIsLongerThanTheLongestWhoeverClaimsIt() {
         assertThat(gate.heard(Duration.ofDays(365))).as("a fleet message").isEqualTo(LONGEST_WINDOW);
         assertThat(gate.opensAt()).isEqualTo(clock.instant().plus(LONGEST_WINDOW));
-        assertThat(gate.answered(gate.enter(LONGEST_WAIT).join(), Duration.ofDays(1))).as("an exhausted RateLimit header")
+        assertThat(gate.answered(gate.enter(LONGEST_WAIT).join(), Duration.ofDays(1)))
+                .as("an exhausted RateLimit header")
                 .isEqualTo(LONGEST_WINDOW);
-        assertThat(gate.refused(gate.enter(LONGEST_WAIT).join(), Duration.ofDays(1))).isEqualTo(LONGEST_WINDOW);
+        assertThat(gate.refused(gate.enter(LONGEST_WAIT).join(), Duration.ofDays(1)))
+                .isEqualTo(LONGEST_WINDOW);
         assertThat(gate.opensAt()).isEqualTo(clock.instant().plus(LONGEST_WINDOW));
     }
 

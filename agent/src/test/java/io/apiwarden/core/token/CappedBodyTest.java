@@ -1,6 +1,6 @@
 package io.apiwarden.core.token;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
@@ -11,8 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Flow;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class CappedBodyTest {
     /** Records what the subscriber asks of the client. */
@@ -43,12 +42,15 @@ class CappedBodyTest {
         body.onSubscribe(s);
         assertThat(s.requested).isEqualTo(1);
         body.onNext(chunk("01234"));
-        body.onNext(List.of(ByteBuffer.wrap("56".getBytes(StandardCharsets.US_ASCII)), ByteBuffer.wrap("789".getBytes(StandardCharsets.US_ASCII))));
+        body.onNext(List.of(
+                ByteBuffer.wrap("56".getBytes(StandardCharsets.US_ASCII)),
+                ByteBuffer.wrap("789".getBytes(StandardCharsets.US_ASCII))));
         body.onComplete();
 
         assertThat(s.requested).isEqualTo(3);
         assertThat(s.cancelled).isFalse();
-        assertThat(new String(body.getBody().toCompletableFuture().join(), StandardCharsets.US_ASCII)).isEqualTo("0123456789");
+        assertThat(new String(body.getBody().toCompletableFuture().join(), StandardCharsets.US_ASCII))
+                .isEqualTo("0123456789");
     }
 
     @Test
@@ -98,7 +100,8 @@ class CappedBodyTest {
                 return HttpClient.Version.HTTP_1_1;
             }
         };
-        HttpResponse.BodySubscriber<byte[]> body = CappedBody.handler(10, status -> status < 500).apply(serviceUnavailable);
+        HttpResponse.BodySubscriber<byte[]> body =
+                CappedBody.handler(10, status -> status < 500).apply(serviceUnavailable);
         RecordingSubscription s = new RecordingSubscription();
 
         body.onSubscribe(s);

@@ -1,20 +1,19 @@
 package io.apiwarden.core.token;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.apiwarden.core.telemetry.RefreshObserver;
 import io.apiwarden.core.token.store.InMemoryTokenStore;
 import io.apiwarden.core.token.store.TokenState;
 import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
 import io.apiwarden.testing.RecordingScheduler;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The token manager and the store protocol with the client-credentials grant: the same single
@@ -23,7 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(10)
 class ClientCredentialsTokenManagerTest {
     private final MutableClock clock = MutableClock.atEpochDay();
-    private final FakeTokenEndpoint tokenService = new FakeTokenEndpoint().clientCredentials().expiresIn(Duration.ofMinutes(5));
+    private final FakeTokenEndpoint tokenService =
+            new FakeTokenEndpoint().clientCredentials().expiresIn(Duration.ofMinutes(5));
     private final RecordingScheduler scheduler = RecordingScheduler.manual(clock);
     private final InMemoryTokenStore store = new InMemoryTokenStore(clock);
 
@@ -32,7 +32,13 @@ class ClientCredentialsTokenManagerTest {
     }
 
     private TokenManager sharing(TokenEndpoint endpoint) {
-        return new TokenManager(endpoint, null, null, null, clock, () -> RefreshObserver.NOOP,
+        return new TokenManager(
+                endpoint,
+                null,
+                null,
+                null,
+                clock,
+                () -> RefreshObserver.NOOP,
                 TokenSharing.through(store, scheduler, Runnable::run));
     }
 
@@ -82,15 +88,20 @@ class ClientCredentialsTokenManagerTest {
 
     @Test
     void refusedCredentialsAreFinalAndCallsGoOutWithWhatThereIs() {
-        tokenService.failingWith(new TokenRefreshException("the token endpoint refused the client_credentials grant: invalid_client", true));
+        tokenService.failingWith(new TokenRefreshException(
+                "the token endpoint refused the client_credentials grant: invalid_client", true));
         TokenManager m = alone();
 
-        assertThat(m.tokenForRequest().join()).as("no token: the call goes out as without the agent").isNull();
+        assertThat(m.tokenForRequest().join())
+                .as("no token: the call goes out as without the agent")
+                .isNull();
         assertThat(m.canRefresh()).isFalse();
         clock.advance(Duration.ofHours(1));
         assertThat(m.tokenForRequest().join()).isNull();
         assertThat(m.tokenAfterRejection(null)).isCompletedExceptionally();
-        assertThat(tokenService.refreshTokensSeen()).as("asked once, never again").hasSize(1);
+        assertThat(tokenService.refreshTokensSeen())
+                .as("asked once, never again")
+                .hasSize(1);
         assertThat(m.lastFailure()).contains("invalid_client");
     }
 
@@ -132,7 +143,8 @@ class ClientCredentialsTokenManagerTest {
 
     @Test
     void aJvmWhoseCredentialsAreRefusedStillTakesTheTokenAnotherJvmStored() {
-        FakeTokenEndpoint wrongSecret = new FakeTokenEndpoint().clientCredentials()
+        FakeTokenEndpoint wrongSecret = new FakeTokenEndpoint()
+                .clientCredentials()
                 .failingWith(new TokenRefreshException("invalid_client", true));
         TokenManager misconfigured = sharing(wrongSecret);
         assertThat(misconfigured.tokenForRequest().join()).isNull();
@@ -142,7 +154,9 @@ class ClientCredentialsTokenManagerTest {
         clock.advance(TokenManager.FAILURE_COOL_DOWN);
 
         assertThat(header(misconfigured.tokenForRequest())).isEqualTo("Bearer access-1");
-        assertThat(wrongSecret.refreshTokensSeen()).as("its own credentials are not tried again").hasSize(1);
+        assertThat(wrongSecret.refreshTokensSeen())
+                .as("its own credentials are not tried again")
+                .hasSize(1);
         assertThat(tokenService.requests()).isEqualTo(1);
     }
 }

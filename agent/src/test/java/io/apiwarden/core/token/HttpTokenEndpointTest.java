@@ -1,20 +1,19 @@
 package io.apiwarden.core.token;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.apiwarden.testing.MutableClock;
 import io.apiwarden.testing.RecordingScheduler;
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.concurrent.CompletionException;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import java.net.http.HttpClient;
-import java.time.Duration;
-import java.util.concurrent.CompletionException;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class HttpTokenEndpointTest {
     private final MockWebServer server = new MockWebServer();
@@ -33,16 +32,24 @@ class HttpTokenEndpointTest {
     }
 
     private HttpTokenEndpoint endpoint(String clientId, String secret) {
-        return new HttpTokenEndpoint(server.url("/token").uri(), clientId, secret, Duration.ofSeconds(5), () -> client, scheduler, clock);
+        return new HttpTokenEndpoint(
+                server.url("/token").uri(), clientId, secret, Duration.ofSeconds(5), () -> client, scheduler, clock);
     }
 
     private static MockResponse json(int code, String body) {
-        return new MockResponse.Builder().code(code).addHeader("Content-Type", "application/json").body(body).build();
+        return new MockResponse.Builder()
+                .code(code)
+                .addHeader("Content-Type", "application/json")
+                .body(body)
+                .build();
     }
 
     @Test
     void postsTheRefreshTokenGrantAsAFormAndReadsTheGrant() throws Exception {
-        server.enqueue(json(200, "{\"access_token\":\"a-1\",\"token_type\":\"bearer\",\"expires_in\":\"3600\",\"refresh_token\":\"r-2\",\"scope\":[\"x\"]}"));
+        server.enqueue(
+                json(
+                        200,
+                        "{\"access_token\":\"a-1\",\"token_type\":\"bearer\",\"expires_in\":\"3600\",\"refresh_token\":\"r-2\",\"scope\":[\"x\"]}"));
 
         TokenGrant grant = endpoint(null, null).refresh("r+1/=").join();
 
@@ -72,16 +79,22 @@ class HttpTokenEndpointTest {
 
         assertThatThrownBy(() -> endpoint(null, null).refresh("r-secret").join())
                 .isInstanceOf(CompletionException.class)
-                .cause().isInstanceOfSatisfying(TokenRefreshException.class, e -> {
+                .cause()
+                .isInstanceOfSatisfying(TokenRefreshException.class, e -> {
                     assertThat(e.permanent()).isTrue();
-                    assertThat(e.getMessage()).contains("invalid_grant", "new refresh token").doesNotContain("r-secret");
+                    assertThat(e.getMessage())
+                            .contains("invalid_grant", "new refresh token")
+                            .doesNotContain("r-secret");
                 });
     }
 
     @Test
     void serverErrorsAreRetriedTwiceWithAShortBackOff() {
         server.enqueue(json(503, "{}"));
-        server.enqueue(new MockResponse.Builder().code(429).addHeader("Retry-After", "3").build());
+        server.enqueue(new MockResponse.Builder()
+                .code(429)
+                .addHeader("Retry-After", "3")
+                .build());
         server.enqueue(json(200, "{\"access_token\":\"a\"}"));
 
         assertThat(endpoint(null, null).refresh("r").join().accessToken()).isEqualTo("a");
@@ -94,39 +107,49 @@ class HttpTokenEndpointTest {
             server.enqueue(json(500, "{}"));
         }
 
-        assertThatThrownBy(() -> endpoint(null, null).refresh("r").join()).cause()
-                .isInstanceOfSatisfying(TokenRefreshException.class, e -> assertThat(e.permanent()).isFalse());
+        assertThatThrownBy(() -> endpoint(null, null).refresh("r").join())
+                .cause()
+                .isInstanceOfSatisfying(TokenRefreshException.class, e -> assertThat(e.permanent())
+                        .isFalse());
         assertThat(server.getRequestCount()).isEqualTo(HttpTokenEndpoint.MAX_ATTEMPTS);
     }
 
     @Test
     void aBodyThatIsNotATokenResponseIsReportedWithTheLikelyCause() {
-        server.enqueue(new MockResponse.Builder().code(200).body("<html>login</html>").build());
+        server.enqueue(
+                new MockResponse.Builder().code(200).body("<html>login</html>").build());
 
-        assertThatThrownBy(() -> endpoint(null, null).refresh("r").join()).cause()
-                .hasMessageContaining("not a JSON token response").hasMessageContaining("apiwarden.token-url");
+        assertThatThrownBy(() -> endpoint(null, null).refresh("r").join())
+                .cause()
+                .hasMessageContaining("not a JSON token response")
+                .hasMessageContaining("apiwarden.token-url");
     }
 
     @Test
     void aTokenThatCannotGoIntoAHeaderIsRefusedWithoutQuotingIt() {
         server.enqueue(json(200, "{\"access_token\":\"abc\\u0007secret-part\"}"));
 
-        assertThatThrownBy(() -> endpoint(null, null).refresh("r").join()).cause()
-                .hasMessageContaining("control characters").hasMessageNotContaining("secret-part");
+        assertThatThrownBy(() -> endpoint(null, null).refresh("r").join())
+                .cause()
+                .hasMessageContaining("control characters")
+                .hasMessageNotContaining("secret-part");
     }
 
     @Test
     void aNonBearerTokenIsRefused() {
         server.enqueue(json(200, "{\"access_token\":\"a\",\"token_type\":\"mac\"}"));
 
-        assertThatThrownBy(() -> endpoint(null, null).refresh("r").join()).cause().hasMessageContaining("not Bearer");
+        assertThatThrownBy(() -> endpoint(null, null).refresh("r").join())
+                .cause()
+                .hasMessageContaining("not Bearer");
     }
 
     @Test
     void anUnreachableEndpointFailsAfterItsRetries() {
         server.close();
 
-        assertThatThrownBy(() -> endpoint(null, null).refresh("r").join()).cause()
+        assertThatThrownBy(() -> endpoint(null, null).refresh("r").join())
+                .cause()
                 .hasMessageContaining("did not answer");
         assertThat(scheduler.delays()).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2));
     }

@@ -1,7 +1,7 @@
 package io.apiwarden.core.token;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,9 +10,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class RefreshTokenFileTest {
     @TempDir
@@ -27,7 +26,8 @@ class RefreshTokenFileTest {
         new RefreshTokenFile(file).write("new");
 
         assertThat(Files.readString(file)).isEqualTo("new\n");
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+                .isEqualTo("rw-------");
         assertThat(files()).containsExactly("token");
     }
 
@@ -38,10 +38,16 @@ class RefreshTokenFileTest {
 
         try (RefreshTokenFile.Replacement replacement = new RefreshTokenFile(file).prepare()) {
             assertThat(files()).hasSize(2).contains("token");
-            Path temporary = dir.resolve(files().stream().filter(n -> !n.equals("token")).findFirst().orElseThrow());
-            assertThat(temporary.getFileName().toString()).startsWith(".token." + ProcessHandle.current().pid() + "-").endsWith(".tmp");
-            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(temporary))).isEqualTo("rw-------");
-            assertThat(Files.size(temporary)).as("nothing is written before the token is known").isZero();
+            Path temporary = dir.resolve(
+                    files().stream().filter(n -> !n.equals("token")).findFirst().orElseThrow());
+            assertThat(temporary.getFileName().toString())
+                    .startsWith(".token." + ProcessHandle.current().pid() + "-")
+                    .endsWith(".tmp");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(temporary)))
+                    .isEqualTo("rw-------");
+            assertThat(Files.size(temporary))
+                    .as("nothing is written before the token is known")
+                    .isZero();
             assertThat(Files.readString(file)).isEqualTo("old\n");
 
             replacement.commit("new");
@@ -78,8 +84,13 @@ class RefreshTokenFileTest {
 
         new RefreshTokenFile(file).prepare().close();
 
-        assertThat(files()).containsExactlyInAnyOrder("token", ".token." + ProcessHandle.current().pid() + "-2e.tmp",
-                ".token.9135.tmp", ".token.tmp", ".other." + ended.pid() + "-3d.tmp");
+        assertThat(files())
+                .containsExactlyInAnyOrder(
+                        "token",
+                        ".token." + ProcessHandle.current().pid() + "-2e.tmp",
+                        ".token.9135.tmp",
+                        ".token.tmp",
+                        ".other." + ended.pid() + "-3d.tmp");
     }
 
     @Test
@@ -92,7 +103,8 @@ class RefreshTokenFileTest {
 
         assertThat(Files.isSymbolicLink(link)).isTrue();
         assertThat(Files.readString(secret)).isEqualTo("new\n");
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(secret))).isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(secret)))
+                .isEqualTo("rw-------");
         assertThat(files()).containsExactly("secrets", "token");
     }
 

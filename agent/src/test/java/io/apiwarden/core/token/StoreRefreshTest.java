@@ -1,5 +1,7 @@
 package io.apiwarden.core.token;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.apiwarden.core.token.store.InMemoryTokenStore;
 import io.apiwarden.core.token.store.StoreUnavailableException;
 import io.apiwarden.core.token.store.TokenState;
@@ -7,15 +9,12 @@ import io.apiwarden.core.token.store.TokenStore;
 import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
 import io.apiwarden.testing.RecordingScheduler;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The refresh protocol between JVMs that share a store, with every JVM a {@link TokenManager}
@@ -24,13 +23,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(10)
 class StoreRefreshTest {
     private final MutableClock clock = MutableClock.atEpochDay();
-    private final FakeTokenEndpoint tokenService = new FakeTokenEndpoint().strictRotation("refresh-0").expiresIn(Duration.ofMinutes(5));
+    private final FakeTokenEndpoint tokenService =
+            new FakeTokenEndpoint().strictRotation("refresh-0").expiresIn(Duration.ofMinutes(5));
     private final RecordingScheduler scheduler = RecordingScheduler.manual(clock);
     private final SwitchableStore store = new SwitchableStore(new InMemoryTokenStore(clock));
 
     /** A JVM started with the configured tokens of a deployment. */
     private TokenManager jvm(String accessToken, String refreshToken) {
-        return new TokenManager(tokenService, accessToken, refreshToken, null, clock, () -> io.apiwarden.core.telemetry.RefreshObserver.NOOP,
+        return new TokenManager(
+                tokenService,
+                accessToken,
+                refreshToken,
+                null,
+                clock,
+                () -> io.apiwarden.core.telemetry.RefreshObserver.NOOP,
                 TokenSharing.through(store, scheduler, Runnable::run));
     }
 
@@ -40,7 +46,8 @@ class StoreRefreshTest {
 
     @Test
     void threeJvmsWithFiftyRefusedCallsEachMakeOneTokenRequest() {
-        List<TokenManager> fleet = List.of(jvm("access-0", "refresh-0"), jvm("access-0", "refresh-0"), jvm("access-0", "refresh-0"));
+        List<TokenManager> fleet =
+                List.of(jvm("access-0", "refresh-0"), jvm("access-0", "refresh-0"), jvm("access-0", "refresh-0"));
         List<AccessToken> refused = new ArrayList<>();
         for (TokenManager m : fleet) {
             refused.add(m.tokenForRequest().join());
@@ -100,14 +107,22 @@ class StoreRefreshTest {
             }
             return tokenService.refresh(refreshToken);
         };
-        TokenManager stale = new TokenManager(interleaved, "access-0", "refresh-0", null, clock,
-                () -> io.apiwarden.core.telemetry.RefreshObserver.NOOP, TokenSharing.through(store, scheduler, Runnable::run));
+        TokenManager stale = new TokenManager(
+                interleaved,
+                "access-0",
+                "refresh-0",
+                null,
+                clock,
+                () -> io.apiwarden.core.telemetry.RefreshObserver.NOOP,
+                TokenSharing.through(store, scheduler, Runnable::run));
         AccessToken refused = stale.tokenForRequest().join();
 
         AccessToken fresh = stale.tokenAfterRejection(refused).join();
 
         assertThat(fresh.authorizationHeader()).isEqualTo("Bearer access-2");
-        assertThat(tokenService.invalidGrants()).as("refused once, then the stored token worked").isEqualTo(1);
+        assertThat(tokenService.invalidGrants())
+                .as("refused once, then the stored token worked")
+                .isEqualTo(1);
         assertThat(stale.canRefresh()).isTrue();
     }
 
@@ -120,13 +135,16 @@ class StoreRefreshTest {
         java.time.Instant start = clock.instant();
         CompletableFuture<AccessToken> waiting = m.tokenForRequest();
         while (!waiting.isDone()) {
-            assertThat(scheduler.pendingCount()).as("waiting by polls on the timer, never on a thread").isEqualTo(1);
+            assertThat(scheduler.pendingCount())
+                    .as("waiting by polls on the timer, never on a thread")
+                    .isEqualTo(1);
             scheduler.runDue();
         }
 
         assertThat(header(waiting)).isEqualTo("Bearer access-1");
         Duration waited = Duration.between(start, clock.instant());
-        assertThat(waited).isGreaterThanOrEqualTo(TokenSharing.LEASE_TTL)
+        assertThat(waited)
+                .isGreaterThanOrEqualTo(TokenSharing.LEASE_TTL)
                 .isLessThanOrEqualTo(TokenSharing.LEASE_TTL.plus(StoreRefresh.MAX_LEASE_POLL));
     }
 
@@ -141,7 +159,9 @@ class StoreRefreshTest {
         store.down = false;
         clock.advance(Duration.ofMinutes(5));
         assertThat(header(m.tokenForRequest())).isEqualTo("Bearer access-2");
-        assertThat(store.inner.read().accessToken()).as("written once the store answered").isEqualTo("access-2");
+        assertThat(store.inner.read().accessToken())
+                .as("written once the store answered")
+                .isEqualTo("access-2");
         assertThat(tokenService.invalidGrants()).isZero();
     }
 
@@ -150,7 +170,9 @@ class StoreRefreshTest {
         List<String> storedWhenHandedOut = new ArrayList<>();
         TokenManager m = jvm(null, "refresh-0");
 
-        m.tokenForRequest().thenAccept(t -> storedWhenHandedOut.add(store.inner.read().refreshToken())).join();
+        m.tokenForRequest()
+                .thenAccept(t -> storedWhenHandedOut.add(store.inner.read().refreshToken()))
+                .join();
 
         assertThat(storedWhenHandedOut).containsExactly("refresh-1");
     }
@@ -168,7 +190,9 @@ class StoreRefreshTest {
         store.inner = new InMemoryTokenStore(clock);
 
         assertThat(header(a.tokenForRequest())).isEqualTo("Bearer access-4");
-        assertThat(header(b.tokenForRequest())).as("adopted, though the store numbers from 1 again").isEqualTo("Bearer access-4");
+        assertThat(header(b.tokenForRequest()))
+                .as("adopted, though the store numbers from 1 again")
+                .isEqualTo("Bearer access-4");
         assertThat(tokenService.invalidGrants()).isZero();
         assertThat(tokenService.requests()).isEqualTo(4);
     }
@@ -185,13 +209,18 @@ class StoreRefreshTest {
             clock.advance(Duration.ofMinutes(5));
         }
 
-        assertThat(tokenService.refreshTokensSeen()).containsExactly("refresh-0", "refresh-1", "refresh-2", "refresh-3");
+        assertThat(tokenService.refreshTokensSeen())
+                .containsExactly("refresh-0", "refresh-1", "refresh-2", "refresh-3");
         assertThat(tokenService.invalidGrants()).isZero();
-        assertThat(store.inner.read().refreshToken()).as("the store never took a write").isEqualTo("refresh-0");
+        assertThat(store.inner.read().refreshToken())
+                .as("the store never took a write")
+                .isEqualTo("refresh-0");
 
         store.readOnly = false;
         assertThat(header(m.tokenForRequest())).isEqualTo("Bearer access-5");
-        assertThat(store.inner.read().refreshToken()).as("written once it can be").isEqualTo("refresh-5");
+        assertThat(store.inner.read().refreshToken())
+                .as("written once it can be")
+                .isEqualTo("refresh-5");
         assertThat(tokenService.invalidGrants()).isZero();
     }
 
@@ -243,7 +272,6 @@ class StoreRefreshTest {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 }

@@ -1,11 +1,9 @@
 package io.apiwarden.core.token;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -16,8 +14,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Every refresh here completes at once or fails: a hang is a bug, and ends the test instead of the build. */
 @Timeout(10)
@@ -95,13 +94,16 @@ class TokenManagerTest {
         assertThat(endpoint.requests()).isEqualTo(1);
 
         clock.advance(Duration.ofSeconds(61));
-        assertThat(header(m.tokenForRequest())).as("inside the last 60 s: the current one, refresh started")
+        assertThat(header(m.tokenForRequest()))
+                .as("inside the last 60 s: the current one, refresh started")
                 .isEqualTo("Bearer access-1");
         assertThat(endpoint.requests()).isEqualTo(2);
         assertThat(header(m.tokenForRequest())).isEqualTo("Bearer access-2");
 
         clock.advance(Duration.ofMinutes(11));
-        assertThat(header(m.tokenForRequest())).as("expired: waits for the new one").isEqualTo("Bearer access-3");
+        assertThat(header(m.tokenForRequest()))
+                .as("expired: waits for the new one")
+                .isEqualTo("Bearer access-3");
     }
 
     @Test
@@ -109,7 +111,9 @@ class TokenManagerTest {
         TokenManager m = manager("access-0", null);
         AccessToken fresh = m.tokenAfterRejection(m.current()).join();
 
-        assertThat(header(m.tokenAfterRejection(fresh))).as("revoked at any age: refreshed").isEqualTo("Bearer access-2");
+        assertThat(header(m.tokenAfterRejection(fresh)))
+                .as("revoked at any age: refreshed")
+                .isEqualTo("Bearer access-2");
         assertThat(endpoint.requests()).isEqualTo(2);
     }
 
@@ -160,8 +164,11 @@ class TokenManagerTest {
         Files.writeString(file, "refresh-0\n");
         TokenManager m = manager("access-0", new RefreshTokenFile(file));
 
-        CompletableFuture<String> fileWhenCallerResumed = m.tokenAfterRejection(m.current()).thenApply(t -> read(file));
-        assertThat(fileNames()).as("the write is prepared before the answer comes").hasSize(2);
+        CompletableFuture<String> fileWhenCallerResumed =
+                m.tokenAfterRejection(m.current()).thenApply(t -> read(file));
+        assertThat(fileNames())
+                .as("the write is prepared before the answer comes")
+                .hasSize(2);
         endpoint.release();
 
         assertThat(fileWhenCallerResumed.join()).isEqualTo("refresh-1\n");
@@ -201,7 +208,8 @@ class TokenManagerTest {
     @Test
     void aRotatedTokenThatCannotBeWrittenIsStillUsedFromMemory() {
         endpoint.rotating();
-        TokenManager m = manager("access-0", new RefreshTokenFile(dir.resolve("missing").resolve("refresh")));
+        TokenManager m =
+                manager("access-0", new RefreshTokenFile(dir.resolve("missing").resolve("refresh")));
 
         m.tokenAfterRejection(m.current()).join();
         m.tokenAfterRejection(m.current()).join();
@@ -220,7 +228,9 @@ class TokenManagerTest {
 
         assertThat(endpoint.requests()).isEqualTo(1);
         assertThat(m.canRefresh()).isFalse();
-        assertThat(header(m.tokenForRequest())).as("calls go on with the last token").isEqualTo("Bearer access-0");
+        assertThat(header(m.tokenForRequest()))
+                .as("calls go on with the last token")
+                .isEqualTo("Bearer access-0");
     }
 
     @Test

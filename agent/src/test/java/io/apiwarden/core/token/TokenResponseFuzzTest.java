@@ -1,17 +1,10 @@
 package io.apiwarden.core.token;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
 import io.apiwarden.testing.MutableClock;
 import io.apiwarden.testing.RecordingScheduler;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
-import net.jqwik.api.statistics.Statistics;
-import net.jqwik.api.statistics.StatisticsReport;
-
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -24,9 +17,15 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
+import net.jqwik.api.statistics.Statistics;
+import net.jqwik.api.statistics.StatisticsReport;
 
 /**
  * Token responses, well formed, hostile and broken: parsing ends in a response or an
@@ -36,12 +35,58 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 class TokenResponseFuzzTest {
     private static final String CLIENT_ID = "fuzz-client";
     /** Text a hostile token service may put anywhere; {x} stand for the secrets of the try. */
-    private static final List<String> TEXT = List.of("{RT}", "{CS}", "{CS_FORM}", "{BASIC}", "{AT}", "{NEW_RT}", "\n", "\r\n",
-            "\u2028", "\u2029", "\u0085", "\u202E", "\u200B", "\u0000", "\t", "2026-01-01T00:00:00Z [apiwarden] INFO forged",
-            "invalid_grant", "invalid_client", "Bearer", "bearer", "mac", " ", "\"", "'", "=", "\\", "\u00e9", "\uD83D\uDE00", "x");
-    private static final List<String> NUMBERS = List.of("3600", "0", "-0", "-1", "0.5", "59.9", "1e308", "-1e308", "1E400",
-            "99999999999999999999", "-99999999999999999999", "31536001", "\"3600\"", "\"1e308\"", "\"NaN\"", "\"-Infinity\"",
-            "\"0x10\"", "\"\"", "1.7976931348623157E308", "4.9E-324");
+    private static final List<String> TEXT = List.of(
+            "{RT}",
+            "{CS}",
+            "{CS_FORM}",
+            "{BASIC}",
+            "{AT}",
+            "{NEW_RT}",
+            "\n",
+            "\r\n",
+            "\u2028",
+            "\u2029",
+            "\u0085",
+            "\u202E",
+            "\u200B",
+            "\u0000",
+            "\t",
+            "2026-01-01T00:00:00Z [apiwarden] INFO forged",
+            "invalid_grant",
+            "invalid_client",
+            "Bearer",
+            "bearer",
+            "mac",
+            " ",
+            "\"",
+            "'",
+            "=",
+            "\\",
+            "\u00e9",
+            "\uD83D\uDE00",
+            "x");
+
+    private static final List<String> NUMBERS = List.of(
+            "3600",
+            "0",
+            "-0",
+            "-1",
+            "0.5",
+            "59.9",
+            "1e308",
+            "-1e308",
+            "1E400",
+            "99999999999999999999",
+            "-99999999999999999999",
+            "31536001",
+            "\"3600\"",
+            "\"1e308\"",
+            "\"NaN\"",
+            "\"-Infinity\"",
+            "\"0x10\"",
+            "\"\"",
+            "1.7976931348623157E308",
+            "4.9E-324");
 
     private final MutableClock clock = MutableClock.atEpochDay();
 
@@ -66,8 +111,11 @@ class TokenResponseFuzzTest {
     @Property(tries = 400)
     @StatisticsReport(onFailureOnly = true)
     void aFinalAnswerEndsInAValidGrantOrAOneLineFailureWithoutSecrets(
-            @ForAll("answers") Tuple.Tuple2<Integer, String> answer, @ForAll("retryAfters") String retryAfter,
-            @ForAll("tokens") String refreshToken, @ForAll("tokens") String issued, @ForAll("tokens") String rotated,
+            @ForAll("answers") Tuple.Tuple2<Integer, String> answer,
+            @ForAll("retryAfters") String retryAfter,
+            @ForAll("tokens") String refreshToken,
+            @ForAll("tokens") String issued,
+            @ForAll("tokens") String rotated,
             @ForAll("clientSecrets") String clientSecret) {
         int status = answer.get1();
         String template = answer.get2();
@@ -94,7 +142,9 @@ class TokenResponseFuzzTest {
         } else {
             assertThat(failure).isInstanceOf(CompletionException.class).hasCauseInstanceOf(TokenRefreshException.class);
             String message = failure.getCause().getMessage();
-            assertThat(message.codePoints().filter(TokenResponseFuzzTest::breaksOrHides)).as(message).isEmpty();
+            assertThat(message.codePoints().filter(TokenResponseFuzzTest::breaksOrHides))
+                    .as(message)
+                    .isEmpty();
             for (String secret : s.held(s.fill(template))) {
                 assertThat(message).doesNotContain(secret);
             }
@@ -103,8 +153,11 @@ class TokenResponseFuzzTest {
 
     @Property(tries = 200)
     @StatisticsReport(onFailureOnly = true)
-    void anEarlierAnswerIsSettledOrRetriedOnceWithinTheCap(@ForAll("statuses") int status, @ForAll("retryAfters") String retryAfter,
-                                                          @ForAll("bodies") String template, @ForAll("tokens") String refreshToken) {
+    void anEarlierAnswerIsSettledOrRetriedOnceWithinTheCap(
+            @ForAll("statuses") int status,
+            @ForAll("retryAfters") String retryAfter,
+            @ForAll("bodies") String template,
+            @ForAll("tokens") String refreshToken) {
         RecordingScheduler scheduler = RecordingScheduler.manual(clock);
         CompletableFuture<TokenGrant> result = new CompletableFuture<>();
         Secrets s = new Secrets(refreshToken, "at-unused-in-this-property", "rt-unused-in-this-property", "cs");
@@ -116,9 +169,11 @@ class TokenResponseFuzzTest {
         if (result.isDone()) {
             assertThat(scheduler.delays()).isEmpty();
         } else {
-            assertThat(status == 408 || status == 429 || status >= 500).as("only a passing failure is retried").isTrue();
-            assertThat(scheduler.delays()).singleElement()
-                    .satisfies(d -> assertThat(d).isBetween(HttpTokenEndpoint.FIRST_RETRY_DELAY, HttpTokenEndpoint.MAX_RETRY_DELAY));
+            assertThat(status == 408 || status == 429 || status >= 500)
+                    .as("only a passing failure is retried")
+                    .isTrue();
+            assertThat(scheduler.delays()).singleElement().satisfies(d -> assertThat(d)
+                    .isBetween(HttpTokenEndpoint.FIRST_RETRY_DELAY, HttpTokenEndpoint.MAX_RETRY_DELAY));
         }
     }
 
@@ -126,8 +181,14 @@ class TokenResponseFuzzTest {
         Supplier<HttpClient> noNetwork = () -> {
             throw new IllegalStateException("answers are handed to the endpoint directly");
         };
-        return new HttpTokenEndpoint(URI.create("https://auth.example.com/token"), clientSecret == null ? null : CLIENT_ID,
-                clientSecret, Duration.ofSeconds(5), noNetwork, scheduler, clock);
+        return new HttpTokenEndpoint(
+                URI.create("https://auth.example.com/token"),
+                clientSecret == null ? null : CLIENT_ID,
+                clientSecret,
+                Duration.ofSeconds(5),
+                noNetwork,
+                scheduler,
+                clock);
     }
 
     private static void assertUsableLifetime(Duration life) {
@@ -138,8 +199,11 @@ class TokenResponseFuzzTest {
 
     private static boolean breaksOrHides(int cp) {
         int type = Character.getType(cp);
-        return type == Character.CONTROL || type == Character.FORMAT || type == Character.LINE_SEPARATOR
-                || type == Character.PARAGRAPH_SEPARATOR || type == Character.SURROGATE;
+        return type == Character.CONTROL
+                || type == Character.FORMAT
+                || type == Character.LINE_SEPARATOR
+                || type == Character.PARAGRAPH_SEPARATOR
+                || type == Character.SURROGATE;
     }
 
     /** The secrets of one try, and the template filled with them. */
@@ -157,12 +221,18 @@ class TokenResponseFuzzTest {
             this.rotated = rotated;
             this.clientSecret = clientSecret;
             this.clientSecretForm = URLEncoder.encode(clientSecret, StandardCharsets.UTF_8);
-            this.basic = Base64.getEncoder().encodeToString((CLIENT_ID + ":" + clientSecretForm).getBytes(StandardCharsets.UTF_8));
+            this.basic = Base64.getEncoder()
+                    .encodeToString((CLIENT_ID + ":" + clientSecretForm).getBytes(StandardCharsets.UTF_8));
         }
 
         byte[] fill(String template) {
-            return template.replace("{RT}", refreshToken).replace("{CS}", clientSecret).replace("{CS_FORM}", clientSecretForm)
-                    .replace("{BASIC}", basic).replace("{AT}", issued).replace("{NEW_RT}", rotated).getBytes(StandardCharsets.UTF_8);
+            return template.replace("{RT}", refreshToken)
+                    .replace("{CS}", clientSecret)
+                    .replace("{CS_FORM}", clientSecretForm)
+                    .replace("{BASIC}", basic)
+                    .replace("{AT}", issued)
+                    .replace("{NEW_RT}", rotated)
+                    .getBytes(StandardCharsets.UTF_8);
         }
 
         /**
@@ -189,31 +259,56 @@ class TokenResponseFuzzTest {
     /** Secrets of one try; their edge cases (the shortest, all one letter) tell nothing and crowd out the answers'. */
     @Provide
     Arbitrary<String> tokens() {
-        return Arbitraries.strings().alpha().numeric().withChars("-._~").ofMinLength(16).ofMaxLength(48).map(s -> "tk" + s)
+        return Arbitraries.strings()
+                .alpha()
+                .numeric()
+                .withChars("-._~")
+                .ofMinLength(16)
+                .ofMaxLength(48)
+                .map(s -> "tk" + s)
                 .withoutEdgeCases();
     }
 
     /** Client secrets with characters that form encoding changes, so each form differs. */
     @Provide
     Arbitrary<String> clientSecrets() {
-        return Arbitraries.strings().alpha().numeric().withChars("+/=!:%").ofMinLength(16).ofMaxLength(40).withoutEdgeCases();
+        return Arbitraries.strings()
+                .alpha()
+                .numeric()
+                .withChars("+/=!:%")
+                .ofMinLength(16)
+                .ofMaxLength(40)
+                .withoutEdgeCases();
     }
 
     @Provide
     Arbitrary<Integer> statuses() {
-        return Arbitraries.frequencyOf(Tuple.of(4, Arbitraries.of(200, 201, 400, 401, 403, 408, 429, 500, 503)),
-                Tuple.of(2, Arbitraries.integers().between(100, 599)), Tuple.of(1, Arbitraries.integers()));
+        return Arbitraries.frequencyOf(
+                Tuple.of(4, Arbitraries.of(200, 201, 400, 401, 403, 408, 429, 500, 503)),
+                Tuple.of(2, Arbitraries.integers().between(100, 599)),
+                Tuple.of(1, Arbitraries.integers()));
     }
 
     @Provide
     Arbitrary<String> retryAfters() {
-        return Arbitraries.oneOf(Arbitraries.of("0", "1", "3", "120", "99999999999", "-1",
-                "Thu, 01 Jan 2026 00:00:03 GMT", "Wed, 21 Oct 2015 07:28:00 GMT"), Arbitraries.strings().ofMaxLength(20)).injectNull(0.2);
+        return Arbitraries.oneOf(
+                        Arbitraries.of(
+                                "0",
+                                "1",
+                                "3",
+                                "120",
+                                "99999999999",
+                                "-1",
+                                "Thu, 01 Jan 2026 00:00:03 GMT",
+                                "Wed, 21 Oct 2015 07:28:00 GMT"),
+                        Arbitraries.strings().ofMaxLength(20))
+                .injectNull(0.2);
     }
 
     @Provide
     Arbitrary<byte[]> randomBodies() {
-        return Arbitraries.oneOf(Arbitraries.bytes().array(byte[].class).ofMaxSize(400),
+        return Arbitraries.oneOf(
+                Arbitraries.bytes().array(byte[].class).ofMaxSize(400),
                 bodies().map(b -> b.getBytes(StandardCharsets.UTF_8)));
     }
 
@@ -221,10 +316,12 @@ class TokenResponseFuzzTest {
     @Provide
     Arbitrary<String> objects() {
         Arbitrary<String> text = Arbitraries.of(TEXT).list().ofMaxSize(6).map(parts -> json(String.join("", parts)));
-        Arbitrary<String> value = Arbitraries.frequencyOf(Tuple.of(6, text), Tuple.of(3, Arbitraries.of(NUMBERS)),
+        Arbitrary<String> value = Arbitraries.frequencyOf(
+                Tuple.of(6, text),
+                Tuple.of(3, Arbitraries.of(NUMBERS)),
                 Tuple.of(1, Arbitraries.of("true", "null", "[]", "{}", "[\"{AT}\"]", "{\"a\":{\"b\":[1,2,{}]}}")));
-        Arbitrary<String> name = Arbitraries.of("access_token", "token_type", "refresh_token", "error", "error_description",
-                "expires_in", "scope", "");
+        Arbitrary<String> name = Arbitraries.of(
+                "access_token", "token_type", "refresh_token", "error", "error_description", "expires_in", "scope", "");
         Arbitrary<String> field = Combinators.combine(name, value).as((n, v) -> json(n) + ":" + v);
         Arbitrary<String> anyFields = field.list().ofMaxSize(8).map(fs -> "{" + String.join(",", fs) + "}");
         return Arbitraries.oneOf(anyFields, grants());
@@ -233,9 +330,11 @@ class TokenResponseFuzzTest {
     /** Answers with the fields of a grant, most of them usable. */
     @Provide
     Arbitrary<String> grants() {
-        return Combinators.combine(Arbitraries.of("\"Bearer\"", "\"bearer\"", "null", "\"mac {AT}\\n\""),
-                Arbitraries.of(NUMBERS), Arbitraries.of("\"{NEW_RT}\"", "null", "\"{NEW_RT}\\\"\""),
-                Arbitraries.of("\"{AT}\"", "\"{AT}\"", "\"{AT}\"", "\"{AT} \""))
+        return Combinators.combine(
+                        Arbitraries.of("\"Bearer\"", "\"bearer\"", "null", "\"mac {AT}\\n\""),
+                        Arbitraries.of(NUMBERS),
+                        Arbitraries.of("\"{NEW_RT}\"", "null", "\"{NEW_RT}\\\"\""),
+                        Arbitraries.of("\"{AT}\"", "\"{AT}\"", "\"{AT}\"", "\"{AT} \""))
                 .as((type, expires, rotated, access) -> "{\"access_token\":" + access + ",\"token_type\":" + type
                         + ",\"expires_in\":" + expires + ",\"refresh_token\":" + rotated + "}");
     }
@@ -243,16 +342,23 @@ class TokenResponseFuzzTest {
     /** Any status with any body, and often a success status with a grant's fields, so both ends are reached. */
     @Provide
     Arbitrary<Tuple.Tuple2<Integer, String>> answers() {
-        return Arbitraries.frequencyOf(Tuple.of(3, Combinators.combine(statuses(), bodies()).as(Tuple::of)),
-                Tuple.of(1, Combinators.combine(Arbitraries.of(200, 201), grants()).as(Tuple::of)));
+        return Arbitraries.frequencyOf(
+                Tuple.of(3, Combinators.combine(statuses(), bodies()).as(Tuple::of)),
+                Tuple.of(
+                        1,
+                        Combinators.combine(Arbitraries.of(200, 201), grants()).as(Tuple::of)));
     }
 
     /** Objects, and objects cut short or followed by junk. */
     @Provide
     Arbitrary<String> bodies() {
-        Arbitrary<String> cut = Combinators.combine(objects(), Arbitraries.doubles().between(0, 1))
+        Arbitrary<String> cut = Combinators.combine(
+                        objects(), Arbitraries.doubles().between(0, 1))
                 .as((o, f) -> o.substring(0, (int) (o.length() * f)));
-        return Arbitraries.frequencyOf(Tuple.of(6, objects()), Tuple.of(2, cut), Tuple.of(1, Arbitraries.strings().ofMaxLength(40)));
+        return Arbitraries.frequencyOf(
+                Tuple.of(6, objects()),
+                Tuple.of(2, cut),
+                Tuple.of(1, Arbitraries.strings().ofMaxLength(40)));
     }
 
     private static String json(String s) {

@@ -1,12 +1,10 @@
 package io.apiwarden.core.token;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
 import io.apiwarden.testing.MutableClock;
 import io.apiwarden.testing.RecordingScheduler;
-import mockwebserver3.MockResponse;
-import mockwebserver3.MockWebServer;
-import okio.Buffer;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -18,9 +16,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import okio.Buffer;
+import org.junit.jupiter.api.Test;
 
 /** A token response is read up to {@link HttpTokenEndpoint#MAX_RESPONSE_BYTES}, and no further. */
 class TokenResponseSizeTest {
@@ -29,7 +28,8 @@ class TokenResponseSizeTest {
     private final HttpClient client = HttpClient.newHttpClient();
 
     private TokenRefreshException failure(URI tokenUrl) {
-        HttpTokenEndpoint endpoint = new HttpTokenEndpoint(tokenUrl, null, null, Duration.ofSeconds(20), () -> client, scheduler, clock);
+        HttpTokenEndpoint endpoint =
+                new HttpTokenEndpoint(tokenUrl, null, null, Duration.ofSeconds(20), () -> client, scheduler, clock);
         Throwable t = catchThrowable(() -> endpoint.refresh("rt-1").join());
         assertThat(t).hasCauseInstanceOf(TokenRefreshException.class);
         return (TokenRefreshException) t.getCause();
@@ -44,7 +44,10 @@ class TokenResponseSizeTest {
     @Test
     void aResponseOverTheCapFailsOnceNamingTheLimitAndTheUrl() throws Exception {
         try (MockWebServer server = new MockWebServer()) {
-            server.enqueue(new MockResponse.Builder().code(200).body(paddedTokenResponse(HttpTokenEndpoint.MAX_RESPONSE_BYTES + 1)).build());
+            server.enqueue(new MockResponse.Builder()
+                    .code(200)
+                    .body(paddedTokenResponse(HttpTokenEndpoint.MAX_RESPONSE_BYTES + 1))
+                    .build());
             server.start(0);
 
             TokenRefreshException e = failure(server.url("/token").uri());
@@ -58,7 +61,10 @@ class TokenResponseSizeTest {
     @Test
     void aChunkedResponseWithoutALengthIsCutTheSameWay() throws Exception {
         try (MockWebServer server = new MockWebServer()) {
-            server.enqueue(new MockResponse.Builder().code(200).chunkedBody(paddedTokenResponse(1024 * 1024), 8192).build());
+            server.enqueue(new MockResponse.Builder()
+                    .code(200)
+                    .chunkedBody(paddedTokenResponse(1024 * 1024), 8192)
+                    .build());
             server.start(0);
 
             assertThat(failure(server.url("/token").uri()).getMessage()).contains("64 KiB");
@@ -68,10 +74,13 @@ class TokenResponseSizeTest {
     @Test
     void aResponseOfExactlyTheCapIsRead() throws Exception {
         try (MockWebServer server = new MockWebServer()) {
-            server.enqueue(new MockResponse.Builder().code(200).body(paddedTokenResponse(HttpTokenEndpoint.MAX_RESPONSE_BYTES)).build());
+            server.enqueue(new MockResponse.Builder()
+                    .code(200)
+                    .body(paddedTokenResponse(HttpTokenEndpoint.MAX_RESPONSE_BYTES))
+                    .build());
             server.start(0);
-            HttpTokenEndpoint endpoint = new HttpTokenEndpoint(server.url("/token").uri(), null, null, Duration.ofSeconds(20),
-                    () -> client, scheduler, clock);
+            HttpTokenEndpoint endpoint = new HttpTokenEndpoint(
+                    server.url("/token").uri(), null, null, Duration.ofSeconds(20), () -> client, scheduler, clock);
 
             assertThat(endpoint.refresh("rt-1").join().accessToken()).isEqualTo("at-1");
         }
@@ -79,7 +88,8 @@ class TokenResponseSizeTest {
 
     @Test
     void anEndlessResponseIsStoppedAndItsConnectionClosed() throws Exception {
-        // The server would send 32 MiB, more than loopback socket buffers hold: only the client hanging up stops it sooner.
+        // The server would send 32 MiB, more than loopback socket buffers hold: only the client hanging up stops it
+        // sooner.
         long wouldSend = 32L * 1024 * 1024;
         AtomicLong sent = new AtomicLong();
         try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
@@ -92,7 +102,9 @@ class TokenResponseSizeTest {
             writer.join(20_000);
             assertThat(writer.isAlive()).isFalse();
             assertThat(e.getMessage()).contains("64 KiB");
-            assertThat(sent.get()).as("bytes the server got out before the client hung up").isLessThan(wouldSend);
+            assertThat(sent.get())
+                    .as("bytes the server got out before the client hung up")
+                    .isLessThan(wouldSend);
         }
     }
 
@@ -100,7 +112,8 @@ class TokenResponseSizeTest {
         byte[] chunk = new byte[64 * 1024];
         Arrays.fill(chunk, (byte) ' ');
         byte[] chunkHeader = (Integer.toHexString(chunk.length) + "\r\n").getBytes(StandardCharsets.US_ASCII);
-        try (Socket s = listener.accept(); OutputStream out = s.getOutputStream()) {
+        try (Socket s = listener.accept();
+                OutputStream out = s.getOutputStream()) {
             s.getInputStream().read(new byte[8192]);
             out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));

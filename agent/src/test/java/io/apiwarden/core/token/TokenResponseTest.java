@@ -1,13 +1,12 @@
 package io.apiwarden.core.token;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class TokenResponseTest {
     private static TokenResponse parse(String json) throws Exception {
@@ -21,15 +20,39 @@ class TokenResponseTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"99999999999999999999", "1e308", "1E400", "31536001", "\"99999999999999999999\"", "\"1e308\"",
-            "123456789012345678901234567890.5"})
+    @ValueSource(
+            strings = {
+                "99999999999999999999",
+                "1e308",
+                "1E400",
+                "31536001",
+                "\"99999999999999999999\"",
+                "\"1e308\"",
+                "123456789012345678901234567890.5"
+            })
     void aLifetimeBeyondAYearIsAYear(String value) throws Exception {
         assertThat(expiresIn(value)).isEqualTo(TokenManager.MAX_LIFETIME);
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"0", "-1", "-99999999999999999999", "-1e308", "0.5", "\"NaN\"", "\"Infinity\"", "\"-5\"",
-            "\"soon\"", "\"\"", "\"0x10\"", "true", "null", "{\"s\":3600}", "[3600]"})
+    @ValueSource(
+            strings = {
+                "0",
+                "-1",
+                "-99999999999999999999",
+                "-1e308",
+                "0.5",
+                "\"NaN\"",
+                "\"Infinity\"",
+                "\"-5\"",
+                "\"soon\"",
+                "\"\"",
+                "\"0x10\"",
+                "true",
+                "null",
+                "{\"s\":3600}",
+                "[3600]"
+            })
     void aLifetimeThatIsNotPositiveOrNotANumberIsUnknown(String value) throws Exception {
         assertThat(expiresIn(value)).isNull();
     }

@@ -1,8 +1,8 @@
 package io.apiwarden.core.token;
 
-import org.junit.jupiter.api.Test;
-
 import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
 
 class TokenTextTest {
 
@@ -12,7 +12,8 @@ class TokenTextTest {
         for (char c : alphabet.toCharArray()) {
             assertThat(TokenText.flaw("a" + c + "b")).as("'%s'", c).isNull();
         }
-        assertThat(TokenText.isToken("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln")).isTrue();
+        assertThat(TokenText.isToken("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln"))
+                .isTrue();
         assertThat(TokenText.isToken("bXkrY2xpZW50OnAlM0F3==")).isTrue();
         assertThat(TokenText.isToken("at_" + "x".repeat(43))).isTrue();
     }
@@ -30,7 +31,9 @@ class TokenTextTest {
         assertThat(TokenText.flaw("rt-abc\n")).isEqualTo("contains spaces or control characters");
         assertThat(TokenText.flaw("rt-\u00e9")).isEqualTo("contains characters outside ASCII");
         for (char c : "!#$%&()*,:;<>?@[\\]^`{|}".toCharArray()) {
-            assertThat(TokenText.flaw("rt" + c + "abc")).as("'%s'", c).isEqualTo("contains punctuation other than - . _ ~ + /");
+            assertThat(TokenText.flaw("rt" + c + "abc"))
+                    .as("'%s'", c)
+                    .isEqualTo("contains punctuation other than - . _ ~ + /");
         }
     }
 
@@ -58,7 +61,9 @@ class TokenTextTest {
         String atLimit = "a".repeat(TokenText.MAX_ACCESS_TOKEN_LENGTH);
 
         assertThat(TokenText.accessTokenFlaw(atLimit)).isNull();
-        assertThat(TokenText.accessTokenFlaw(atLimit + "a")).contains("16 KiB").contains(String.valueOf(atLimit.length() + 1));
+        assertThat(TokenText.accessTokenFlaw(atLimit + "a"))
+                .contains("16 KiB")
+                .contains(String.valueOf(atLimit.length() + 1));
         // Refresh tokens never go into a header: no such limit.
         assertThat(TokenText.flaw(atLimit + "a")).isNull();
     }

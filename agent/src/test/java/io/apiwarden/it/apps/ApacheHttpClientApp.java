@@ -1,5 +1,14 @@
 package io.apiwarden.it.apps;
 
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.apache.hc.client5.http.async.methods.SimpleHttpResponse;
 import org.apache.hc.client5.http.async.methods.SimpleRequestBuilder;
 import org.apache.hc.client5.http.async.methods.SimpleResponseConsumer;
@@ -9,24 +18,14 @@ import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
 import org.apache.hc.client5.http.impl.async.HttpAsyncClients;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
-import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.concurrent.FutureCallback;
+import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.Method;
 import org.apache.hc.core5.http.io.entity.EntityUtils;
 import org.apache.hc.core5.http.io.entity.InputStreamEntity;
 import org.apache.hc.core5.http.nio.support.BasicRequestProducer;
 import org.apache.hc.core5.io.CloseMode;
-
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.CompletableFuture;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A plain Apache HttpClient 5 app with no auth code, run in its own JVM by the agent's integration
@@ -47,8 +46,7 @@ import java.util.concurrent.TimeUnit;
  * </ul>
  */
 public final class ApacheHttpClientApp {
-    private ApacheHttpClientApp() {
-    }
+    private ApacheHttpClientApp() {}
 
     /** Built at the first async step, so that a run of classic steps never builds one. */
     private static CloseableHttpAsyncClient async;
@@ -84,20 +82,28 @@ public final class ApacheHttpClientApp {
                     break;
                 case "post-stream":
                     HttpPost post = new HttpPost(url);
-                    post.setEntity(new InputStreamEntity(new ByteArrayInputStream("{}".getBytes(StandardCharsets.UTF_8)),
-                            2, ContentType.APPLICATION_JSON));
+                    post.setEntity(new InputStreamEntity(
+                            new ByteArrayInputStream("{}".getBytes(StandardCharsets.UTF_8)),
+                            2,
+                            ContentType.APPLICATION_JSON));
                     String posted = client.execute(post, r -> "STATUS " + r.getCode());
                     System.out.println(posted);
                     break;
                 case "async-get":
-                    SimpleHttpResponse response = async().execute(SimpleRequestBuilder.get(url).build(), null)
+                    SimpleHttpResponse response = async().execute(
+                                    SimpleRequestBuilder.get(url).build(), null)
                             .get(30, TimeUnit.SECONDS);
                     System.out.println("ASYNC STATUS " + response.getCode() + " " + response.getBodyText());
                     break;
                 case "async-post-oneshot":
                     SimpleHttpResponse created = async().execute(
-                            new BasicRequestProducer(Method.POST, URI.create(url), new io.apiwarden.adapters.faces.OneShotProducer("{\"n\":1}")),
-                            SimpleResponseConsumer.create(), null).get(30, TimeUnit.SECONDS);
+                                    new BasicRequestProducer(
+                                            Method.POST,
+                                            URI.create(url),
+                                            new io.apiwarden.adapters.faces.OneShotProducer("{\"n\":1}")),
+                                    SimpleResponseConsumer.create(),
+                                    null)
+                            .get(30, TimeUnit.SECONDS);
                     System.out.println("ASYNC STATUS " + created.getCode());
                     break;
                 case "async-get-cancel":
@@ -110,7 +116,10 @@ public final class ApacheHttpClientApp {
                     JdkClientApp.awaitFile(java.nio.file.Paths.get(url));
                     break;
                 case "both":
-                    both(client, Integer.parseInt(url.substring(0, url.indexOf(':'))), url.substring(url.indexOf(':') + 1));
+                    both(
+                            client,
+                            Integer.parseInt(url.substring(0, url.indexOf(':'))),
+                            url.substring(url.indexOf(':') + 1));
                     break;
                 default:
                     throw new IllegalArgumentException("unknown step " + step);
@@ -126,13 +135,16 @@ public final class ApacheHttpClientApp {
         List<CompletableFuture<String>> calls = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             CompletableFuture<String> classic = new CompletableFuture<>();
-            Thread t = new Thread(() -> {
-                try {
-                    classic.complete(client.execute(new HttpGet(url), r -> "STATUS " + r.getCode() + " " + text(r)));
-                } catch (IOException | RuntimeException e) {
-                    classic.complete("FAILURE " + e);
-                }
-            }, "app-classic-" + i);
+            Thread t = new Thread(
+                    () -> {
+                        try {
+                            classic.complete(
+                                    client.execute(new HttpGet(url), r -> "STATUS " + r.getCode() + " " + text(r)));
+                        } catch (IOException | RuntimeException e) {
+                            classic.complete("FAILURE " + e);
+                        }
+                    },
+                    "app-classic-" + i);
             t.start();
             calls.add(classic);
             CompletableFuture<String> asynchronous = new CompletableFuture<>();
@@ -163,22 +175,23 @@ public final class ApacheHttpClientApp {
 
     private static void asyncGetCancel(String url) throws Exception {
         CompletableFuture<String> callback = new CompletableFuture<>();
-        Future<SimpleHttpResponse> call = async().execute(SimpleRequestBuilder.get(url).build(), new FutureCallback<>() {
-            @Override
-            public void completed(SimpleHttpResponse result) {
-                callback.complete("completed " + result.getCode());
-            }
+        Future<SimpleHttpResponse> call = async().execute(
+                        SimpleRequestBuilder.get(url).build(), new FutureCallback<>() {
+                            @Override
+                            public void completed(SimpleHttpResponse result) {
+                                callback.complete("completed " + result.getCode());
+                            }
 
-            @Override
-            public void failed(Exception ex) {
-                callback.complete("failed " + ex.getClass().getSimpleName());
-            }
+                            @Override
+                            public void failed(Exception ex) {
+                                callback.complete("failed " + ex.getClass().getSimpleName());
+                            }
 
-            @Override
-            public void cancelled() {
-                callback.complete("cancelled");
-            }
-        });
+                            @Override
+                            public void cancelled() {
+                                callback.complete("cancelled");
+                            }
+                        });
         try {
             call.get(1, TimeUnit.SECONDS);
         } catch (java.util.concurrent.TimeoutException stillRunning) {
@@ -188,7 +201,8 @@ public final class ApacheHttpClientApp {
         call.cancel(true);
         String said = callback.get(30, TimeUnit.SECONDS);
         long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - cancelledAt);
-        System.out.println("ASYNC-GET-CANCEL cancelled=" + call.isCancelled() + " callback=" + said + " fast=" + (tookMillis < 5_000));
+        System.out.println("ASYNC-GET-CANCEL cancelled=" + call.isCancelled() + " callback=" + said + " fast="
+                + (tookMillis < 5_000));
     }
 
     private static String text(ClassicHttpResponse response) throws IOException {

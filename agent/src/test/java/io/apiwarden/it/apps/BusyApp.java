@@ -17,16 +17,17 @@ public final class BusyApp {
     /** Between two calls of one thread: a steady stream of calls that leaves the machine some room. */
     private static final long PAUSE_MILLIS = 5;
 
-    private BusyApp() {
-    }
+    private BusyApp() {}
 
     public static void main(String[] args) throws Exception {
         URI url = URI.create(args[0]);
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(Long.parseLong(args[1]));
         HttpClient client = HttpClient.newHttpClient();
         HttpRequest request = HttpRequest.newBuilder(url).build();
-        Thread async = new Thread(() -> loop(end, () -> client.sendAsync(request, BodyHandlers.ofString())
-                .get(30, TimeUnit.SECONDS)), "async-caller");
+        Thread async = new Thread(
+                () -> loop(end, () -> client.sendAsync(request, BodyHandlers.ofString())
+                        .get(30, TimeUnit.SECONDS)),
+                "async-caller");
         async.setDaemon(true);
         async.start();
         loop(end, () -> client.send(request, BodyHandlers.ofString()));

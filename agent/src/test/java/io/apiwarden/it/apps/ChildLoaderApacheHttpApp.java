@@ -19,8 +19,7 @@ import java.util.List;
  * the client's jars, then the app's steps.
  */
 public final class ChildLoaderApacheHttpApp {
-    private ChildLoaderApacheHttpApp() {
-    }
+    private ChildLoaderApacheHttpApp() {}
 
     public static void main(String[] args) throws Exception {
         List<URL> jars = new ArrayList<>();
@@ -29,8 +28,10 @@ public final class ChildLoaderApacheHttpApp {
                 jars.add(jar.toUri().toURL());
             }
         }
-        try (URLClassLoader child = new AppFirst(jars.toArray(new URL[0]), ChildLoaderApacheHttpApp.class.getClassLoader())) {
-            child.loadClass(ApacheHttpClientApp.class.getName()).getMethod("main", String[].class)
+        try (URLClassLoader child =
+                new AppFirst(jars.toArray(new URL[0]), ChildLoaderApacheHttpApp.class.getClassLoader())) {
+            child.loadClass(ApacheHttpClientApp.class.getName())
+                    .getMethod("main", String[].class)
                     .invoke(null, (Object) Arrays.copyOfRange(args, 1, args.length));
         }
     }

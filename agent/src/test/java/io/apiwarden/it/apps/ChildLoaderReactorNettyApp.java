@@ -16,8 +16,7 @@ import java.util.List;
  * jars, then {@link ReactorNettyApp}'s own.
  */
 public final class ChildLoaderReactorNettyApp {
-    private ChildLoaderReactorNettyApp() {
-    }
+    private ChildLoaderReactorNettyApp() {}
 
     public static void main(String[] args) throws Exception {
         List<URL> urls = new ArrayList<>();
@@ -27,20 +26,24 @@ public final class ChildLoaderReactorNettyApp {
             }
         }
         // The app's class itself is defined by the child, so that it links to the child's Reactor Netty.
-        urls.add(ChildLoaderReactorNettyApp.class.getProtectionDomain().getCodeSource().getLocation());
+        urls.add(ChildLoaderReactorNettyApp.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation());
         String app = ReactorNettyApp.class.getName();
-        try (URLClassLoader child = new URLClassLoader(urls.toArray(new URL[0]), ChildLoaderReactorNettyApp.class.getClassLoader()) {
-            @Override
-            protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-                synchronized (getClassLoadingLock(name)) {
-                    if (name.startsWith(app)) {
-                        Class<?> c = findLoadedClass(name);
-                        return c != null ? c : findClass(name);
+        try (URLClassLoader child =
+                new URLClassLoader(urls.toArray(new URL[0]), ChildLoaderReactorNettyApp.class.getClassLoader()) {
+                    @Override
+                    protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+                        synchronized (getClassLoadingLock(name)) {
+                            if (name.startsWith(app)) {
+                                Class<?> c = findLoadedClass(name);
+                                return c != null ? c : findClass(name);
+                            }
+                            return super.loadClass(name, resolve);
+                        }
                     }
-                    return super.loadClass(name, resolve);
-                }
-            }
-        }) {
+                }) {
             Class<?> main = child.loadClass(app);
             Class<?> client = child.loadClass("reactor.netty.http.client.HttpClient");
             System.out.println("LOADER " + (client.getClassLoader() == child && main.getClassLoader() == child));

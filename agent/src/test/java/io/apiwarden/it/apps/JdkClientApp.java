@@ -28,8 +28,7 @@ import java.util.concurrent.TimeUnit;
  * </ul>
  */
 public final class JdkClientApp {
-    private JdkClientApp() {
-    }
+    private JdkClientApp() {}
 
     private static final List<CompletableFuture<HttpResponse<String>>> fired = new ArrayList<>();
 
@@ -50,10 +49,14 @@ public final class JdkClientApp {
                     print(client.send(postStream(rest), BodyHandlers.ofString()));
                     break;
                 case "post-stream-async":
-                    print(client.sendAsync(postStream(rest), BodyHandlers.ofString()).get(60, TimeUnit.SECONDS));
+                    print(client.sendAsync(postStream(rest), BodyHandlers.ofString())
+                            .get(60, TimeUnit.SECONDS));
                     break;
                 case "print":
-                    client.send(get(rest), BodyHandlers.ofString()).body().lines().forEach(l -> System.out.println("BODY " + l));
+                    client.send(get(rest), BodyHandlers.ofString())
+                            .body()
+                            .lines()
+                            .forEach(l -> System.out.println("BODY " + l));
                     break;
                 case "await":
                     awaitFile(java.nio.file.Paths.get(rest));
@@ -100,8 +103,10 @@ public final class JdkClientApp {
     private static HttpRequest postStream(String sizeAndUrl) {
         int size = Integer.parseInt(sizeAndUrl.substring(0, sizeAndUrl.indexOf(':')));
         String url = sizeAndUrl.substring(sizeAndUrl.indexOf(':') + 1);
-        return HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.fromPublisher(StreamedBody.of(StreamedBody.content(size)))).build();
+        return HttpRequest.newBuilder(URI.create(url))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.fromPublisher(StreamedBody.of(StreamedBody.content(size))))
+                .build();
     }
 
     private static void print(HttpResponse<String> response) {
@@ -115,13 +120,16 @@ public final class JdkClientApp {
             if (i % 2 == 0) {
                 calls.add(client.sendAsync(get(url), BodyHandlers.ofString()).thenApply(HttpResponse::statusCode));
             } else {
-                calls.add(CompletableFuture.supplyAsync(() -> {
-                    try {
-                        return client.send(get(url), BodyHandlers.ofString()).statusCode();
-                    } catch (Exception e) {
-                        return -1;
-                    }
-                }, threads));
+                calls.add(CompletableFuture.supplyAsync(
+                        () -> {
+                            try {
+                                return client.send(get(url), BodyHandlers.ofString())
+                                        .statusCode();
+                            } catch (Exception e) {
+                                return -1;
+                            }
+                        },
+                        threads));
             }
         }
         TreeMap<Integer, Integer> counts = new TreeMap<>();

@@ -14,8 +14,7 @@ import java.nio.charset.StandardCharsets;
  * URL with both.
  */
 public final class LateAttachApp {
-    private LateAttachApp() {
-    }
+    private LateAttachApp() {}
 
     public static void main(String[] args) throws Exception {
         HttpClient before = HttpClient.newHttpClient();
@@ -24,7 +23,11 @@ public final class LateAttachApp {
         System.out.flush();
         new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
         HttpClient after = HttpClient.newHttpClient();
-        System.out.println("BEFORE " + before.send(HttpRequest.newBuilder(URI.create(args[0])).build(), BodyHandlers.ofString()).statusCode());
-        System.out.println("AFTER " + after.send(HttpRequest.newBuilder(URI.create(args[0])).build(), BodyHandlers.ofString()).statusCode());
+        System.out.println("BEFORE "
+                + before.send(HttpRequest.newBuilder(URI.create(args[0])).build(), BodyHandlers.ofString())
+                        .statusCode());
+        System.out.println("AFTER "
+                + after.send(HttpRequest.newBuilder(URI.create(args[0])).build(), BodyHandlers.ofString())
+                        .statusCode());
     }
 }

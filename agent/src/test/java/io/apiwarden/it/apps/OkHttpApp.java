@@ -1,11 +1,5 @@
 package io.apiwarden.it.apps;
 
-import okhttp3.Call;
-import okhttp3.Callback;
-import okhttp3.OkHttpClient;
-import okhttp3.Request;
-import okhttp3.Response;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +7,11 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import okhttp3.Call;
+import okhttp3.Callback;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
 
 /**
  * A plain OkHttp app with no auth code, run in its own JVM (with OkHttp 3, 4 or 5 on its class
@@ -37,8 +36,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class OkHttpApp {
     private static final OkHttpClient CLIENT = new OkHttpClient();
 
-    private OkHttpApp() {
-    }
+    private OkHttpApp() {}
 
     public static void main(String[] args) throws Exception {
         List<CompletableFuture<String>> fired = new ArrayList<>();
@@ -121,8 +119,11 @@ public final class OkHttpApp {
 
     private static void copies(String url) throws IOException {
         OkHttpClient copy = CLIENT.newBuilder().build();
-        OkHttpClient withOwn = copy.newBuilder().addInterceptor(chain -> chain.proceed(chain.request())).build();
-        System.out.println("INTERCEPTORS " + CLIENT.interceptors().size() + " " + copy.interceptors().size() + " " + withOwn.interceptors().size());
+        OkHttpClient withOwn = copy.newBuilder()
+                .addInterceptor(chain -> chain.proceed(chain.request()))
+                .build();
+        System.out.println("INTERCEPTORS " + CLIENT.interceptors().size() + " "
+                + copy.interceptors().size() + " " + withOwn.interceptors().size());
         try (Response r = withOwn.newCall(get(url)).execute()) {
             System.out.println("STATUS " + r.code() + " " + r.body().string());
         }
@@ -132,13 +133,16 @@ public final class OkHttpApp {
         List<CompletableFuture<String>> calls = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             CompletableFuture<String> executed = new CompletableFuture<>();
-            Thread t = new Thread(() -> {
-                try (Response r = CLIENT.newCall(get(url)).execute()) {
-                    executed.complete("STATUS " + r.code() + " " + r.body().string());
-                } catch (IOException | RuntimeException e) {
-                    executed.complete("FAILURE " + e);
-                }
-            }, "app-execute-" + i);
+            Thread t = new Thread(
+                    () -> {
+                        try (Response r = CLIENT.newCall(get(url)).execute()) {
+                            executed.complete(
+                                    "STATUS " + r.code() + " " + r.body().string());
+                        } catch (IOException | RuntimeException e) {
+                            executed.complete("FAILURE " + e);
+                        }
+                    },
+                    "app-execute-" + i);
             t.start();
             calls.add(executed);
             calls.add(enqueue(CLIENT, url));
@@ -205,8 +209,8 @@ public final class OkHttpApp {
         String outcome = result.get(60, TimeUnit.SECONDS);
         listening.dispatcher().executorService().shutdown();
         listening.dispatcher().executorService().awaitTermination(60, TimeUnit.SECONDS);
-        System.out.println("CANCEL " + outcome + " callbacks=" + callbacks.get()
-                + " fast=" + (TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start) < 20));
+        System.out.println("CANCEL " + outcome + " callbacks=" + callbacks.get() + " fast="
+                + (TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start) < 20));
     }
 
     private static void executeCancel(String url) throws Exception {
@@ -223,8 +227,8 @@ public final class OkHttpApp {
         });
         answered.await(60, TimeUnit.SECONDS);
         call.cancel();
-        System.out.println("EXECUTE-CANCEL " + outcome.get(60, TimeUnit.SECONDS)
-                + " fast=" + (TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start) < 20));
+        System.out.println("EXECUTE-CANCEL " + outcome.get(60, TimeUnit.SECONDS) + " fast="
+                + (TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start) < 20));
     }
 
     private static void postOneShot(String url) throws IOException {
@@ -250,24 +254,30 @@ public final class OkHttpApp {
                 return true;
             }
         };
-        try (Response r = CLIENT.newCall(new Request.Builder().url(url).post(oneShot).build()).execute()) {
+        try (Response r = CLIENT.newCall(
+                        new Request.Builder().url(url).post(oneShot).build())
+                .execute()) {
             System.out.println("STATUS " + r.code());
         }
     }
 
     /** A copy of the client that counts down {@code answered} when the first response's headers are in. */
     private static OkHttpClient countingAnswers(java.util.concurrent.CountDownLatch answered) {
-        return CLIENT.newBuilder().eventListener(new okhttp3.EventListener() {
-            @Override
-            public void responseHeadersEnd(Call c, Response response) {
-                answered.countDown();
-            }
-        }).build();
+        return CLIENT.newBuilder()
+                .eventListener(new okhttp3.EventListener() {
+                    @Override
+                    public void responseHeadersEnd(Call c, Response response) {
+                        answered.countDown();
+                    }
+                })
+                .build();
     }
 
     private static void limited(boolean execute, String spec) throws Exception {
         String[] p = spec.split(":", 2);
-        OkHttpClient client = CLIENT.newBuilder().callTimeout(Long.parseLong(p[0]), TimeUnit.MILLISECONDS).build();
+        OkHttpClient client = CLIENT.newBuilder()
+                .callTimeout(Long.parseLong(p[0]), TimeUnit.MILLISECONDS)
+                .build();
         long start = System.nanoTime();
         CompletableFuture<String> outcome = new CompletableFuture<>();
         Call call = client.newCall(get(p[1]));
@@ -296,11 +306,16 @@ public final class OkHttpApp {
     }
 
     private static void throwingBelow(String url) {
-        OkHttpClient throwing = CLIENT.newBuilder().addNetworkInterceptor(chain -> {
-            chain.proceed(chain.request()).close();
-            throw new IllegalStateException("the app's own interceptor failed");
-        }).build();
-        Request post = new Request.Builder().url(url).post(okhttp3.RequestBody.create("order", null)).build();
+        OkHttpClient throwing = CLIENT.newBuilder()
+                .addNetworkInterceptor(chain -> {
+                    chain.proceed(chain.request()).close();
+                    throw new IllegalStateException("the app's own interceptor failed");
+                })
+                .build();
+        Request post = new Request.Builder()
+                .url(url)
+                .post(okhttp3.RequestBody.create("order", null))
+                .build();
         try (Response r = throwing.newCall(post).execute()) {
             System.out.println("STATUS " + r.code());
         } catch (IOException | RuntimeException e) {

@@ -1,16 +1,15 @@
 package io.apiwarden.it.apps;
 
 import io.netty.handler.codec.http.HttpMethod;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import reactor.core.publisher.Mono;
 import reactor.netty.ByteBufFlux;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.resources.ConnectionProvider;
 import reactor.netty.resources.LoopResources;
-
-import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /**
  * An app that calls through Reactor Netty's {@code HttpClient} the way Spring's {@code WebClient}
@@ -31,14 +30,14 @@ public final class ReactorNettyApp {
     private static final Duration LIMIT = Duration.ofSeconds(30);
     private static final String BODY = "{\"name\":\"widget\"}";
 
-    private ReactorNettyApp() {
-    }
+    private ReactorNettyApp() {}
 
     public static void main(String[] args) throws Exception {
         LoopResources loop = LoopResources.create("app-loop", 1, true);
         ConnectionProvider pool = ConnectionProvider.create("app-pool", 8);
         CountDownLatch firstResponse = new CountDownLatch(1);
-        HttpClient client = HttpClient.create(pool).runOn(loop).doOnResponse((response, connection) -> firstResponse.countDown());
+        HttpClient client =
+                HttpClient.create(pool).runOn(loop).doOnResponse((response, connection) -> firstResponse.countDown());
         java.util.List<java.util.concurrent.CompletableFuture<String>> fired = new java.util.ArrayList<>();
         try {
             for (String arg : args) {
@@ -50,12 +49,16 @@ public final class ReactorNettyApp {
                         System.out.println(call(client, url).block(LIMIT));
                         break;
                     case "post":
-                        System.out.println(read(client.request(HttpMethod.POST).uri(url)
-                                .send((request, out) -> out.sendString(Mono.just(BODY)))).block(LIMIT));
+                        System.out.println(read(client.request(HttpMethod.POST)
+                                        .uri(url)
+                                        .send((request, out) -> out.sendString(Mono.just(BODY))))
+                                .block(LIMIT));
                         break;
                     case "post-once":
-                        System.out.println(read(client.request(HttpMethod.POST).uri(url)
-                                .send(ByteBufFlux.fromString(Mono.just(BODY)))).block(LIMIT));
+                        System.out.println(read(client.request(HttpMethod.POST)
+                                        .uri(url)
+                                        .send(ByteBufFlux.fromString(Mono.just(BODY))))
+                                .block(LIMIT));
                         break;
                     case "loop":
                         whileWaiting(client, url, firstResponse);
@@ -67,7 +70,10 @@ public final class ReactorNettyApp {
                         JdkClientApp.awaitFile(java.nio.file.Paths.get(url));
                         break;
                     case "many":
-                        many(client, Integer.parseInt(url.substring(0, url.indexOf(':'))), url.substring(url.indexOf(':') + 1));
+                        many(
+                                client,
+                                Integer.parseInt(url.substring(0, url.indexOf(':'))),
+                                url.substring(url.indexOf(':') + 1));
                         break;
                     default:
                         throw new IllegalArgumentException(mode);
@@ -105,9 +111,14 @@ public final class ReactorNettyApp {
 
     /** Reads status and body as Spring's connector does: from the connection, in {@code responseConnection}. */
     private static Mono<String> read(HttpClient.ResponseReceiver<?> request) {
-        return request.responseConnection((response, connection) -> connection.inbound().receive().aggregate().asString()
+        return request.responseConnection((response, connection) -> connection
+                        .inbound()
+                        .receive()
+                        .aggregate()
+                        .asString()
                         .defaultIfEmpty("")
-                        .map(body -> "STATUS " + response.status().code() + " " + body + " on " + Thread.currentThread().getName()))
+                        .map(body -> "STATUS " + response.status().code() + " " + body + " on "
+                                + Thread.currentThread().getName()))
                 .next();
     }
 

@@ -1,11 +1,10 @@
 package io.apiwarden.it.apps;
 
+import io.apiwarden.core.config.RedisStoreSettings;
 import io.apiwarden.core.token.store.StoreUnavailableException;
 import io.apiwarden.core.token.store.TokenState;
 import io.apiwarden.core.token.store.TokenStore;
-import io.apiwarden.core.config.RedisStoreSettings;
 import io.apiwarden.core.token.store.redis.RedisTokenStore;
-
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
@@ -17,12 +16,12 @@ import java.util.Map;
  * {@code UNAVAILABLE message} and {@code LOGGER class}.
  */
 public final class RedisStoreApp {
-    private RedisStoreApp() {
-    }
+    private RedisStoreApp() {}
 
     public static void main(String[] args) throws Exception {
         try (TokenStore live = store(args[0])) {
-            System.out.println("WROTE " + live.compareAndSet(new TokenState(1, "access-app", null, null, "refresh-app")));
+            System.out.println(
+                    "WROTE " + live.compareAndSet(new TokenState(1, "access-app", null, null, "refresh-app")));
             System.out.println("READ " + live.read());
             TokenStore.Lease lease = live.tryLease(Duration.ofSeconds(30));
             System.out.println("LEASED " + (lease != null) + " " + (lease != null && lease.renew()));
@@ -42,8 +41,9 @@ public final class RedisStoreApp {
     }
 
     private static TokenStore store(String port) {
-        RedisStoreSettings settings = RedisStoreSettings.parse(Map.of(
-                "apiwarden.store", "redis://127.0.0.1:" + port, "apiwarden.store.timeout", "2s")::get).settings();
+        RedisStoreSettings settings = RedisStoreSettings.parse(
+                        Map.of("apiwarden.store", "redis://127.0.0.1:" + port, "apiwarden.store.timeout", "2s")::get)
+                .settings();
         return new RedisTokenStore(settings, URI.create("https://auth.example.com/token"), "app");
     }
 }

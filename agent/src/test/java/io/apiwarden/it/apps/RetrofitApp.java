@@ -13,8 +13,7 @@ public final class RetrofitApp {
         retrofit2.Call<ResponseBody> user();
     }
 
-    private RetrofitApp() {
-    }
+    private RetrofitApp() {}
 
     public static void main(String[] args) throws Exception {
         UserApi api = new Retrofit.Builder().baseUrl(args[0]).build().create(UserApi.class);

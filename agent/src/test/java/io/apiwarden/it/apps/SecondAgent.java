@@ -9,8 +9,7 @@ import java.lang.instrument.Instrumentation;
 public final class SecondAgent {
     private static volatile Instrumentation instrumentation;
 
-    private SecondAgent() {
-    }
+    private SecondAgent() {}
 
     public static void premain(String args, Instrumentation inst) {
         instrumentation = inst;

@@ -1,11 +1,5 @@
 package io.apiwarden.it.apps;
 
-import org.apache.http.client.methods.CloseableHttpResponse;
-import org.apache.http.client.methods.HttpGet;
-import org.apache.http.impl.client.CloseableHttpClient;
-import org.apache.http.impl.client.HttpClients;
-import org.apache.http.util.EntityUtils;
-
 import java.io.InputStream;
 import java.net.HttpURLConnection;
 import java.net.URI;
@@ -14,6 +8,11 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.charset.StandardCharsets;
+import org.apache.http.client.methods.CloseableHttpResponse;
+import org.apache.http.client.methods.HttpGet;
+import org.apache.http.impl.client.CloseableHttpClient;
+import org.apache.http.impl.client.HttpClients;
+import org.apache.http.util.EntityUtils;
 
 /**
  * An app that calls through clients the agent does not manage, and through one it does. Each argument
@@ -26,8 +25,7 @@ import java.nio.charset.StandardCharsets;
  * Apache HttpClient 4 is on the class path only when a test puts it there; the other steps never touch it.
  */
 public final class UnmanagedClientsApp {
-    private UnmanagedClientsApp() {
-    }
+    private UnmanagedClientsApp() {}
 
     public static void main(String[] args) throws Exception {
         for (String step : args) {
@@ -47,7 +45,8 @@ public final class UnmanagedClientsApp {
                     System.out.println("RETRANSFORMED " + url);
                     break;
                 case "jdk":
-                    var response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).build(), BodyHandlers.ofString());
+                    var response = HttpClient.newHttpClient()
+                            .send(HttpRequest.newBuilder(URI.create(url)).build(), BodyHandlers.ofString());
                     System.out.println("STATUS " + response.statusCode() + " " + response.body());
                     break;
                 default:
@@ -68,8 +67,9 @@ public final class UnmanagedClientsApp {
     private static final class Apache4 {
         static void get(String url) throws Exception {
             try (CloseableHttpClient client = HttpClients.createDefault();
-                 CloseableHttpResponse response = client.execute(new HttpGet(url))) {
-                System.out.println("STATUS " + response.getStatusLine().getStatusCode() + " " + EntityUtils.toString(response.getEntity()));
+                    CloseableHttpResponse response = client.execute(new HttpGet(url))) {
+                System.out.println("STATUS " + response.getStatusLine().getStatusCode() + " "
+                        + EntityUtils.toString(response.getEntity()));
             }
         }
     }

@@ -8,8 +8,7 @@ import reactor.netty.Connection;
  * the method the agent weaves. {@code connect()} is protected, hence this class in its package.
  */
 public final class ConnectAccess {
-    private ConnectAccess() {
-    }
+    private ConnectAccess() {}
 
     public static Mono<? extends Connection> connect(HttpClient client) {
         return ((HttpClientConnect) client).connect();

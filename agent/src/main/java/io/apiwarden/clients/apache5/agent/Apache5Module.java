@@ -1,7 +1,6 @@
 package io.apiwarden.clients.apache5.agent;
 
 import io.apiwarden.agent.ClientModule;
-
 import java.lang.instrument.Instrumentation;
 import java.util.Set;
 
@@ -26,7 +25,8 @@ public final class Apache5Module implements ClientModule {
     /** The clients its builders build, which the watch names only while this module is off. */
     @Override
     public Set<String> managedClassesTheWatchKnows() {
-        return Set.of("org/apache/hc/client5/http/impl/classic/InternalHttpClient",
+        return Set.of(
+                "org/apache/hc/client5/http/impl/classic/InternalHttpClient",
                 "org/apache/hc/client5/http/impl/async/InternalAbstractHttpAsyncClient");
     }
 

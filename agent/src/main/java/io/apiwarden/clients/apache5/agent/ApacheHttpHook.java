@@ -16,8 +16,7 @@ public final class ApacheHttpHook {
 
     private static final ClientsInUse IN_USE = ClientsInUse.onFirstClient(new Apache5Module());
 
-    private ApacheHttpHook() {
-    }
+    private ApacheHttpHook() {}
 
     /** Before a client, classic or async, is built from {@code builder}. */
     public static void beforeBuild(Object builder) {
@@ -28,8 +27,11 @@ public final class ApacheHttpHook {
                 IN_USE.seen();
             }
         } catch (Throwable t) {
-            AgentLog.once(AgentLog.Level.WARN, "apache-httpclient-build",
-                    "an Apache HttpClient could not be managed; it works without the agent", t);
+            AgentLog.once(
+                    AgentLog.Level.WARN,
+                    "apache-httpclient-build",
+                    "an Apache HttpClient could not be managed; it works without the agent",
+                    t);
         }
     }
 }

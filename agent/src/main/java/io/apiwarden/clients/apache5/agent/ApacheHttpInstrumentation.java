@@ -1,14 +1,13 @@
 package io.apiwarden.clients.apache5.agent;
 
 import io.apiwarden.agent.HookTransformer;
+import java.lang.instrument.Instrumentation;
+import java.util.Map;
 import net.bytebuddy.jar.asm.ClassReader;
 import net.bytebuddy.jar.asm.ClassVisitor;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
 import net.bytebuddy.jar.asm.Type;
-
-import java.lang.instrument.Instrumentation;
-import java.util.Map;
 
 /**
  * Puts the agent into Apache HttpClient 5: every classic client is built by
@@ -25,16 +24,20 @@ import java.util.Map;
 final class ApacheHttpInstrumentation {
     private static final String HOOK = Type.getInternalName(ApacheHttpHook.class);
 
-    private ApacheHttpInstrumentation() {
-    }
+    private ApacheHttpInstrumentation() {}
 
     static void install(Instrumentation inst) {
         BuildWeaving async = new BuildWeaving("()Lorg/apache/hc/client5/http/impl/async/CloseableHttpAsyncClient;");
-        new HookTransformer("Apache HttpClient 5", Map.of(
-                "org/apache/hc/client5/http/impl/classic/HttpClientBuilder",
-                new BuildWeaving("()Lorg/apache/hc/client5/http/impl/classic/CloseableHttpClient;"),
-                "org/apache/hc/client5/http/impl/async/HttpAsyncClientBuilder", async,
-                "org/apache/hc/client5/http/impl/async/H2AsyncClientBuilder", async)).install(inst);
+        new HookTransformer(
+                        "Apache HttpClient 5",
+                        Map.of(
+                                "org/apache/hc/client5/http/impl/classic/HttpClientBuilder",
+                                new BuildWeaving("()Lorg/apache/hc/client5/http/impl/classic/CloseableHttpClient;"),
+                                "org/apache/hc/client5/http/impl/async/HttpAsyncClientBuilder",
+                                async,
+                                "org/apache/hc/client5/http/impl/async/H2AsyncClientBuilder",
+                                async))
+                .install(inst);
     }
 
     /** {@code build()}: first of all, {@code ApacheHttpHook.beforeBuild(this)}. */
@@ -66,7 +69,8 @@ final class ApacheHttpInstrumentation {
                     public void visitCode() {
                         super.visitCode();
                         super.visitVarInsn(Opcodes.ALOAD, 0);
-                        super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOK, "beforeBuild", "(Ljava/lang/Object;)V", false);
+                        super.visitMethodInsn(
+                                Opcodes.INVOKESTATIC, HOOK, "beforeBuild", "(Ljava/lang/Object;)V", false);
                     }
                 };
             });

@@ -7,13 +7,6 @@ import io.apiwarden.core.engine.Attempt;
 import io.apiwarden.core.engine.BodyPeek;
 import io.apiwarden.core.engine.Judge;
 import io.apiwarden.core.log.AgentLog;
-import org.apache.hc.core5.http.EntityDetails;
-import org.apache.hc.core5.http.Header;
-import org.apache.hc.core5.http.HttpException;
-import org.apache.hc.core5.http.HttpResponse;
-import org.apache.hc.core5.http.nio.AsyncDataConsumer;
-import org.apache.hc.core5.http.nio.CapacityChannel;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -21,6 +14,12 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
+import org.apache.hc.core5.http.EntityDetails;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpException;
+import org.apache.hc.core5.http.HttpResponse;
+import org.apache.hc.core5.http.nio.AsyncDataConsumer;
+import org.apache.hc.core5.http.nio.CapacityChannel;
 
 /**
  * One attempt's response, from its head on: the engine's {@link Attempt}, and the consumer of its
@@ -43,7 +42,11 @@ import java.util.function.Function;
 final class AsyncAttempt implements Attempt<HttpResponse>, AsyncDataConsumer, Judge.BodyPrefix {
     private static final int LIMIT = ResponseClassifier.BODY_PEEK_LIMIT;
 
-    private enum Mode { PENDING, DELIVERING, DISCARDING }
+    private enum Mode {
+        PENDING,
+        DELIVERING,
+        DISCARDING
+    }
 
     private final AsyncExchange exchange;
     private final AttemptCall call;
@@ -61,13 +64,16 @@ final class AsyncAttempt implements Attempt<HttpResponse>, AsyncDataConsumer, Ju
     private BodyPeek.Watch watch;
     /** The prefix was not whole within the bound: the verdict is the status's. */
     private boolean late;
+
     private final List<ByteBuffer> held = new ArrayList<>();
     private long heldBytes;
     /** A held body outgrew the bound: it is drained, and the response can no longer go to the app. */
     private boolean cut;
+
     private CapacityChannel capacity;
     /** The app's consumer of the body, once the response went to the app (null: the app reads no body). */
     private AsyncDataConsumer appBody;
+
     private boolean bodyEnded;
     private List<? extends Header> trailers;
     private boolean exchangeOver;
@@ -77,8 +83,13 @@ final class AsyncAttempt implements Attempt<HttpResponse>, AsyncDataConsumer, Ju
     /** It was passed on by freeing the connection while the engine had not decided: the app, if it gets the response, learns the end later. */
     private boolean freedUndecided;
 
-    AsyncAttempt(AsyncExchange exchange, AttemptCall call, HttpResponse response, EntityDetails details,
-                 ResponseClassifier classifier, Judge judge) {
+    AsyncAttempt(
+            AsyncExchange exchange,
+            AttemptCall call,
+            HttpResponse response,
+            EntityDetails details,
+            ResponseClassifier classifier,
+            Judge judge) {
         this.exchange = exchange;
         this.call = call;
         this.response = response;
@@ -115,8 +126,11 @@ final class AsyncAttempt implements Attempt<HttpResponse>, AsyncDataConsumer, Ju
 
     /** A failure of the agent's own: the response goes to the app as without the agent. */
     private void unjudgeable(RuntimeException e) {
-        AgentLog.once(AgentLog.Level.WARN, "apache-async-classify",
-                "an Apache HttpClient response could not be classified; it goes to the app as is", e);
+        AgentLog.once(
+                AgentLog.Level.WARN,
+                "apache-async-classify",
+                "an Apache HttpClient response could not be classified; it goes to the app as is",
+                e);
         int status = response.getCode();
         verdict = status < 400 ? Verdict.SUCCESS : status < 500 ? Verdict.CLIENT_ERROR : Verdict.SERVER_ERROR;
         decision = Decision.returnToApp();
@@ -340,7 +354,8 @@ final class AsyncAttempt implements Attempt<HttpResponse>, AsyncDataConsumer, Ju
 
     @Override
     public HttpResponse deliver() {
-        throw new UnsupportedOperationException("an Apache HttpClient async call runs on the engine's asynchronous face only");
+        throw new UnsupportedOperationException(
+                "an Apache HttpClient async call runs on the engine's asynchronous face only");
     }
 
     /**

@@ -10,17 +10,6 @@ import io.apiwarden.core.engine.Judge;
 import io.apiwarden.core.engine.RecordedBody;
 import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.time.DelayScheduler;
-import org.apache.hc.client5.http.async.AsyncExecCallback;
-import org.apache.hc.client5.http.async.AsyncExecChain;
-import org.apache.hc.core5.concurrent.Cancellable;
-import org.apache.hc.core5.http.EntityDetails;
-import org.apache.hc.core5.http.HttpException;
-import org.apache.hc.core5.http.HttpRequest;
-import org.apache.hc.core5.http.HttpResponse;
-import org.apache.hc.core5.http.message.BasicHttpRequest;
-import org.apache.hc.core5.http.nio.AsyncDataConsumer;
-import org.apache.hc.core5.http.nio.AsyncEntityProducer;
-
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
@@ -31,6 +20,16 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import org.apache.hc.client5.http.async.AsyncExecCallback;
+import org.apache.hc.client5.http.async.AsyncExecChain;
+import org.apache.hc.core5.concurrent.Cancellable;
+import org.apache.hc.core5.http.EntityDetails;
+import org.apache.hc.core5.http.HttpException;
+import org.apache.hc.core5.http.HttpRequest;
+import org.apache.hc.core5.http.HttpResponse;
+import org.apache.hc.core5.http.message.BasicHttpRequest;
+import org.apache.hc.core5.http.nio.AsyncDataConsumer;
+import org.apache.hc.core5.http.nio.AsyncEntityProducer;
 
 /**
  * Apache HttpClient 5's asynchronous side of one managed request, driven by the {@link CallDriver}'s
@@ -58,9 +57,11 @@ final class AsyncExchange implements Exchange<HttpResponse>, Cancellable {
     private final AsyncExecChain chain;
     /** The chain above the handler: the client's own retry, decompression and redirect handlers, then the app. */
     private final AsyncExecCallback app;
+
     private final CallDriver<HttpResponse> driver;
     /** What the app's callback has been told: nothing yet, a response (whose attempt tells it the rest), or its end. */
     private final AtomicInteger told = new AtomicInteger(OPEN);
+
     private volatile CompletableFuture<HttpResponse> call;
     private volatile boolean cancelled;
     /** Whether an attempt went down the chain: before that, a failure of the agent's lets the request go as it is. */
@@ -72,8 +73,15 @@ final class AsyncExchange implements Exchange<HttpResponse>, Cancellable {
     /** What the first attempt recorded of a body the client cannot send twice; null when nothing is recorded. */
     private RecordedBody recording;
 
-    AsyncExchange(Warden warden, Executor completions, HttpRequest request, AsyncEntityProducer body, Target target,
-                  AsyncExecChain.Scope scope, AsyncExecChain chain, AsyncExecCallback app) {
+    AsyncExchange(
+            Warden warden,
+            Executor completions,
+            HttpRequest request,
+            AsyncEntityProducer body,
+            Target target,
+            AsyncExecChain.Scope scope,
+            AsyncExecChain chain,
+            AsyncExecCallback app) {
         this.warden = warden;
         this.completions = completions;
         this.request = request;
@@ -83,10 +91,12 @@ final class AsyncExchange implements Exchange<HttpResponse>, Cancellable {
         this.app = app;
         // The client has no time limit for a whole call (its time-outs bound each connect and read,
         // and apply to every attempt as the app set them): no deadline.
-        this.driver = new CallDriver<>(warden, request.getMethod(), target.url(), target.host, target.port,
-                target.rawPath, null);
+        this.driver = new CallDriver<>(
+                warden, request.getMethod(), target.url(), target.host, target.port, target.rawPath, null);
         // The client's own retry of a 429 the agent gave up on is this call again, not a new one.
-        EarlierRun.carryOver(scope.clientContext, EarlierRun.key(scope.exchangeId, request.getMethod(), target.url()),
+        EarlierRun.carryOver(
+                scope.clientContext,
+                EarlierRun.key(scope.exchangeId, request.getMethod(), target.url()),
                 driver.state());
     }
 
@@ -112,8 +122,11 @@ final class AsyncExchange implements Exchange<HttpResponse>, Cancellable {
                 return;
             }
             told.set(DONE);
-            AgentLog.once(AgentLog.Level.WARN, "apache-async-call",
-                    "an Apache HttpClient async call could not be managed; it goes out as without the agent", e);
+            AgentLog.once(
+                    AgentLog.Level.WARN,
+                    "apache-async-call",
+                    "an Apache HttpClient async call could not be managed; it goes out as without the agent",
+                    e);
             chain.proceed(request, body, scope, app);
             return;
         } finally {
@@ -158,7 +171,8 @@ final class AsyncExchange implements Exchange<HttpResponse>, Cancellable {
 
     @Override
     public Attempt<HttpResponse> send(AttemptHeaders headers, Duration timeout, Judge judge) {
-        throw new UnsupportedOperationException("an Apache HttpClient async call runs on the engine's asynchronous face only");
+        throw new UnsupportedOperationException(
+                "an Apache HttpClient async call runs on the engine's asynchronous face only");
     }
 
     @Override
@@ -223,8 +237,8 @@ final class AsyncExchange implements Exchange<HttpResponse>, Cancellable {
     }
 
     private static HttpRequest copyOf(HttpRequest original) {
-        BasicHttpRequest copy = new BasicHttpRequest(original.getMethod(), original.getScheme(), original.getAuthority(),
-                original.getPath());
+        BasicHttpRequest copy = new BasicHttpRequest(
+                original.getMethod(), original.getScheme(), original.getAuthority(), original.getPath());
         copy.setVersion(original.getVersion());
         copy.setHeaders(original.getHeaders());
         return copy;
@@ -265,7 +279,8 @@ final class AsyncExchange implements Exchange<HttpResponse>, Cancellable {
         if (!told.compareAndSet(OPEN, DONE)) {
             return;
         }
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        Throwable cause =
+                failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
         if (cause instanceof CancellationException) {
             // What the client's own exchange raises when the app cancels it.
             cause = new InterruptedIOException("Request aborted");
@@ -286,7 +301,11 @@ final class AsyncExchange implements Exchange<HttpResponse>, Cancellable {
                 scope.execRuntime.discardEndpoint();
             }
         } catch (RuntimeException e) {
-            AgentLog.once(AgentLog.Level.WARN, "apache-async-release", "an Apache HttpClient connection could not be released", e);
+            AgentLog.once(
+                    AgentLog.Level.WARN,
+                    "apache-async-release",
+                    "an Apache HttpClient connection could not be released",
+                    e);
         }
         if (told.get() == OPEN) {
             scope.cancellableDependency.setDependency(this);

@@ -2,15 +2,14 @@ package io.apiwarden.clients.apache5.library;
 
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.log.AgentLog;
+import java.io.IOException;
+import java.util.concurrent.Executor;
 import org.apache.hc.client5.http.async.AsyncExecCallback;
 import org.apache.hc.client5.http.async.AsyncExecChain;
 import org.apache.hc.client5.http.async.AsyncExecChainHandler;
 import org.apache.hc.core5.http.HttpException;
 import org.apache.hc.core5.http.HttpRequest;
 import org.apache.hc.core5.http.nio.AsyncEntityProducer;
-
-import java.io.IOException;
-import java.util.concurrent.Executor;
 
 /**
  * The agent's handler in an async client's exec chain: requests outside the API go on untouched;
@@ -30,8 +29,13 @@ final class AsyncHandler implements AsyncExecChainHandler {
     }
 
     @Override
-    public void execute(HttpRequest request, AsyncEntityProducer body, AsyncExecChain.Scope scope, AsyncExecChain chain,
-                        AsyncExecCallback callback) throws HttpException, IOException {
+    public void execute(
+            HttpRequest request,
+            AsyncEntityProducer body,
+            AsyncExecChain.Scope scope,
+            AsyncExecChain chain,
+            AsyncExecCallback callback)
+            throws HttpException, IOException {
         AsyncExchange call = null;
         try {
             Target target = Target.of(request, scope.route);
@@ -39,8 +43,11 @@ final class AsyncHandler implements AsyncExecChainHandler {
                 call = new AsyncExchange(warden, completions, request, body, target, scope, chain, callback);
             }
         } catch (RuntimeException e) {
-            AgentLog.once(AgentLog.Level.WARN, "apache-async-handler",
-                    "an Apache HttpClient async call could not be managed; it goes out as without the agent", e);
+            AgentLog.once(
+                    AgentLog.Level.WARN,
+                    "apache-async-handler",
+                    "an Apache HttpClient async call could not be managed; it goes out as without the agent",
+                    e);
         }
         if (call == null) {
             chain.proceed(request, body, scope, callback);

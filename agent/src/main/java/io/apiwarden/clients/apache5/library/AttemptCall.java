@@ -3,14 +3,13 @@ package io.apiwarden.clients.apache5.library;
 import io.apiwarden.core.classify.ResponseClassifier;
 import io.apiwarden.core.engine.Attempt;
 import io.apiwarden.core.engine.Judge;
+import java.io.IOException;
+import java.util.concurrent.CompletableFuture;
 import org.apache.hc.client5.http.async.AsyncExecCallback;
 import org.apache.hc.core5.http.EntityDetails;
 import org.apache.hc.core5.http.HttpException;
 import org.apache.hc.core5.http.HttpResponse;
 import org.apache.hc.core5.http.nio.AsyncDataConsumer;
-
-import java.io.IOException;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * One attempt of an {@link AsyncExchange} on its way down the exec chain: the callback the rest of
@@ -20,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 final class AttemptCall extends CompletableFuture<Attempt<HttpResponse>> implements AsyncExecCallback {
     /** Completes when the attempt's exchange is over (its connection free again), whatever became of the response. */
     final CompletableFuture<Void> over = new CompletableFuture<>();
+
     private final AsyncExchange exchange;
     private final ResponseClassifier classifier;
     private final Judge judge;
@@ -32,7 +32,8 @@ final class AttemptCall extends CompletableFuture<Attempt<HttpResponse>> impleme
     }
 
     @Override
-    public AsyncDataConsumer handleResponse(HttpResponse head, EntityDetails details) throws HttpException, IOException {
+    public AsyncDataConsumer handleResponse(HttpResponse head, EntityDetails details)
+            throws HttpException, IOException {
         AsyncAttempt attempt = new AsyncAttempt(exchange, this, head, details, classifier, judge);
         response = attempt;
         if (attempt.isJudged()) {

@@ -1,29 +1,18 @@
 package io.apiwarden.clients.apache5.library;
 
 import io.apiwarden.core.Warden;
-import io.apiwarden.core.call.CallState;
 import io.apiwarden.core.call.Deadline;
 import io.apiwarden.core.call.Decision;
 import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.engine.Attempt;
-import io.apiwarden.core.engine.BodyPeek;
 import io.apiwarden.core.engine.AttemptHeaders;
+import io.apiwarden.core.engine.BodyPeek;
 import io.apiwarden.core.engine.CallDriver;
 import io.apiwarden.core.engine.Exchange;
 import io.apiwarden.core.engine.Judge;
 import io.apiwarden.core.engine.RecordedBody;
 import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.time.DelayScheduler;
-import org.apache.hc.client5.http.classic.ExecChain;
-import org.apache.hc.client5.http.impl.classic.RequestFailedException;
-import org.apache.hc.core5.concurrent.CancellableDependency;
-import org.apache.hc.core5.http.ClassicHttpRequest;
-import org.apache.hc.core5.http.ClassicHttpResponse;
-import org.apache.hc.core5.http.HttpEntity;
-import org.apache.hc.core5.http.HttpException;
-import org.apache.hc.core5.http.io.entity.EntityUtils;
-import org.apache.hc.core5.http.message.BasicClassicHttpRequest;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -35,6 +24,15 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import org.apache.hc.client5.http.classic.ExecChain;
+import org.apache.hc.client5.http.impl.classic.RequestFailedException;
+import org.apache.hc.core5.concurrent.CancellableDependency;
+import org.apache.hc.core5.http.ClassicHttpRequest;
+import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.http.HttpException;
+import org.apache.hc.core5.http.io.entity.EntityUtils;
+import org.apache.hc.core5.http.message.BasicClassicHttpRequest;
 
 /**
  * Apache HttpClient 5's classic side of one managed request, driven by a {@link CallDriver} inside
@@ -62,10 +60,12 @@ final class ClassicExchange implements Exchange<ClassicHttpResponse> {
         this.chain = chain;
         // The client has no time limit for a whole call: its time-outs bound each connect and read,
         // and apply to every attempt as the app set them.
-        this.driver = new CallDriver<>(warden, request.getMethod(), target.url(), target.host, target.port,
-                target.rawPath, null);
+        this.driver = new CallDriver<>(
+                warden, request.getMethod(), target.url(), target.host, target.port, target.rawPath, null);
         // The client's own retry of a 429 the agent gave up on is this call again, not a new one.
-        EarlierRun.carryOver(scope.clientContext, EarlierRun.key(scope.exchangeId, request.getMethod(), target.url()),
+        EarlierRun.carryOver(
+                scope.clientContext,
+                EarlierRun.key(scope.exchangeId, request.getMethod(), target.url()),
                 driver.state());
     }
 
@@ -140,15 +140,19 @@ final class ClassicExchange implements Exchange<ClassicHttpResponse> {
             if (recording == null) {
                 return null;
             }
-            return recording.isComplete() ? RecordingEntities.replay(app, recording) : RecordingEntities.recording(app, recording);
+            return recording.isComplete()
+                    ? RecordingEntities.replay(app, recording)
+                    : RecordingEntities.recording(app, recording);
         } catch (RuntimeException e) {
-            AgentLog.once(AgentLog.Level.WARN, "body-recording", "a request body could not be recorded for a resend", e);
+            AgentLog.once(
+                    AgentLog.Level.WARN, "body-recording", "a request body could not be recorded for a resend", e);
             return null;
         }
     }
 
     @Override
-    public CompletableFuture<Attempt<ClassicHttpResponse>> sendAsync(AttemptHeaders headers, Duration timeout, Judge judge) {
+    public CompletableFuture<Attempt<ClassicHttpResponse>> sendAsync(
+            AttemptHeaders headers, Duration timeout, Judge judge) {
         throw new UnsupportedOperationException("a classic call is sent on the caller's thread");
     }
 
@@ -242,6 +246,7 @@ final class ClassicExchange implements Exchange<ClassicHttpResponse> {
         private final ClassicHttpResponse response;
         /** The bound on waiting for the prefix ({@link BodyPeek}). */
         private final Duration bodyWait;
+
         private final Verdict verdict;
         private final Decision decision;
 

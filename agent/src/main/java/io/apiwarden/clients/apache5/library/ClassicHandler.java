@@ -2,13 +2,12 @@ package io.apiwarden.clients.apache5.library;
 
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.log.AgentLog;
+import java.io.IOException;
 import org.apache.hc.client5.http.classic.ExecChain;
 import org.apache.hc.client5.http.classic.ExecChainHandler;
 import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.HttpException;
-
-import java.io.IOException;
 
 /**
  * The agent's handler in a classic client's exec chain: requests outside the API go on untouched;
@@ -35,8 +34,11 @@ final class ClassicHandler implements ExecChainHandler {
                 call = new ClassicExchange(warden, request, target, scope, chain);
             }
         } catch (RuntimeException e) {
-            AgentLog.once(AgentLog.Level.WARN, "apache-classic-handler",
-                    "an Apache HttpClient call could not be managed; it goes out as without the agent", e);
+            AgentLog.once(
+                    AgentLog.Level.WARN,
+                    "apache-classic-handler",
+                    "an Apache HttpClient call could not be managed; it goes out as without the agent",
+                    e);
         }
         // Outside the guard: what the rest of the chain throws is the app's, and it happens once.
         return call == null ? chain.proceed(request, scope) : call.run();

@@ -18,8 +18,7 @@ import java.util.zip.ZipException;
  * them that way, and decodes them itself.
  */
 final class ContentCoding {
-    private ContentCoding() {
-    }
+    private ContentCoding() {}
 
     /**
      * At most {@code limit} bytes of the body {@code raw} starts, decoded from {@code encoding}

@@ -1,16 +1,14 @@
 package io.apiwarden.clients.apache5.library;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpMessage;
 import org.apache.hc.core5.http.ProtocolVersion;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /** Reading Apache HttpClient 5 messages the way the engine asks. */
 final class Messages {
-    private Messages() {
-    }
+    private Messages() {}
 
     /** The values of header {@code name} (any case), never null. */
     static List<String> values(HttpMessage message, String name) {

@@ -1,13 +1,12 @@
 package io.apiwarden.clients.apache5.library;
 
-import org.apache.hc.core5.http.HttpEntity;
-import org.apache.hc.core5.http.io.entity.HttpEntityWrapper;
-
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.SequenceInputStream;
+import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.http.io.entity.HttpEntityWrapper;
 
 /**
  * A response body whose first bytes the agent has read to classify it: the app reads those bytes,

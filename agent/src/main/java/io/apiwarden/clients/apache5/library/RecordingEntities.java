@@ -1,9 +1,6 @@
 package io.apiwarden.clients.apache5.library;
 
 import io.apiwarden.core.engine.RecordedBody;
-import org.apache.hc.core5.http.HttpEntity;
-import org.apache.hc.core5.http.io.entity.HttpEntityWrapper;
-
 import java.io.ByteArrayOutputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
@@ -11,6 +8,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.util.List;
+import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.http.io.entity.HttpEntityWrapper;
 
 /**
  * Entities around a request entity of the app's that the client cannot send twice (a stream, what
@@ -21,8 +20,7 @@ import java.util.List;
  * repeats them on its own.
  */
 final class RecordingEntities {
-    private RecordingEntities() {
-    }
+    private RecordingEntities() {}
 
     /** The app's entity, written as it writes itself, and recorded on the way. */
     static HttpEntity recording(HttpEntity app, RecordedBody recording) {

@@ -1,14 +1,13 @@
 package io.apiwarden.clients.apache5.library;
 
 import io.apiwarden.core.engine.RecordedBody;
-import org.apache.hc.core5.http.Header;
-import org.apache.hc.core5.http.nio.AsyncEntityProducer;
-import org.apache.hc.core5.http.nio.DataStreamChannel;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Set;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.nio.AsyncEntityProducer;
+import org.apache.hc.core5.http.nio.DataStreamChannel;
 
 /**
  * The app's request body that the client cannot send twice, sent by the first attempt through a

@@ -6,7 +6,6 @@ import io.apiwarden.clients.jdk.library.InternalClients;
 import io.apiwarden.clients.jdk.library.WardenHttpClient;
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.log.AgentLog;
-
 import java.net.http.HttpClient;
 
 /**
@@ -18,8 +17,7 @@ public final class JdkHttpClientHook {
 
     private static final ClientsInUse IN_USE = ClientsInUse.onFirstClient(new JdkModule());
 
-    private JdkHttpClientHook() {
-    }
+    private JdkHttpClientHook() {}
 
     /** Returns the client to hand to the app; on any failure the one the JDK built. */
     public static HttpClient wrap(HttpClient built) {
@@ -35,7 +33,11 @@ public final class JdkHttpClientHook {
             IN_USE.seen();
             return wrapped;
         } catch (Throwable t) {
-            AgentLog.once(AgentLog.Level.WARN, "jdk-hook", "an HttpClient could not be wrapped; it works without the agent", t);
+            AgentLog.once(
+                    AgentLog.Level.WARN,
+                    "jdk-hook",
+                    "an HttpClient could not be wrapped; it works without the agent",
+                    t);
             return built;
         }
     }

@@ -2,16 +2,15 @@ package io.apiwarden.clients.jdk.agent;
 
 import io.apiwarden.agent.HookTransformer;
 import io.apiwarden.core.log.AgentLog;
+import java.lang.instrument.Instrumentation;
+import java.util.Arrays;
+import java.util.Map;
 import net.bytebuddy.jar.asm.ClassReader;
 import net.bytebuddy.jar.asm.ClassVisitor;
 import net.bytebuddy.jar.asm.Label;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
 import net.bytebuddy.jar.asm.Type;
-
-import java.lang.instrument.Instrumentation;
-import java.util.Arrays;
-import java.util.Map;
 
 /**
  * Makes {@code jdk.internal.net.http.HttpClientBuilderImpl.build()}, through which every JDK client is
@@ -36,12 +35,13 @@ final class JdkHttpClientInstrumentation {
     private static final String BUILD_DESCRIPTOR = "()Ljava/net/http/HttpClient;";
     private static final String HTTP_CLIENT = "java/net/http/HttpClient";
 
-    private JdkHttpClientInstrumentation() {
-    }
+    private JdkHttpClientInstrumentation() {}
 
     static void install(Instrumentation inst) {
-        new HookTransformer("java.net.http.HttpClient",
-                Map.of(BUILDER_CLASS, weaving(JdkHttpClientHook.class.getName(), "wrap"))).install(inst);
+        new HookTransformer(
+                        "java.net.http.HttpClient",
+                        Map.of(BUILDER_CLASS, weaving(JdkHttpClientHook.class.getName(), "wrap")))
+                .install(inst);
     }
 
     /**
@@ -52,12 +52,19 @@ final class JdkHttpClientInstrumentation {
         return (original, next) -> {
             int maxLocals = maxLocalsOf(original, BUILD, BUILD_DESCRIPTOR);
             if (maxLocals < 0) {
-                AgentLog.once(AgentLog.Level.WARN, "jdk-builder-shape", "this JDK's HttpClient builder has no build() "
-                        + "of the shape the agent weaves (a return outside any try); JDK HttpClient calls stay unmanaged", null);
+                AgentLog.once(
+                        AgentLog.Level.WARN,
+                        "jdk-builder-shape",
+                        "this JDK's HttpClient builder has no build() "
+                                + "of the shape the agent weaves (a return outside any try); JDK HttpClient calls stay unmanaged",
+                        null);
             }
-            return HookTransformer.rewritingMethods(next, (access, name, descriptor, mv) ->
-                    maxLocals < 0 || !name.equals(BUILD) || !descriptor.equals(BUILD_DESCRIPTOR)
-                            ? mv : new WrapReturnedClient(mv, maxLocals, hookClass, hookMethod));
+            return HookTransformer.rewritingMethods(
+                    next,
+                    (access, name, descriptor, mv) ->
+                            maxLocals < 0 || !name.equals(BUILD) || !descriptor.equals(BUILD_DESCRIPTOR)
+                                    ? mv
+                                    : new WrapReturnedClient(mv, maxLocals, hookClass, hookMethod));
         };
     }
 
@@ -96,10 +103,18 @@ final class JdkHttpClientInstrumentation {
             super.visitLabel(tryStart);
             super.visitLdcInsn(hookClass);
             super.visitInsn(Opcodes.ICONST_1);
-            super.visitMethodInsn(Opcodes.INVOKESTATIC, "java/lang/ClassLoader", "getSystemClassLoader",
-                    "()Ljava/lang/ClassLoader;", false);
-            super.visitMethodInsn(Opcodes.INVOKESTATIC, "java/lang/Class", "forName",
-                    "(Ljava/lang/String;ZLjava/lang/ClassLoader;)Ljava/lang/Class;", false);
+            super.visitMethodInsn(
+                    Opcodes.INVOKESTATIC,
+                    "java/lang/ClassLoader",
+                    "getSystemClassLoader",
+                    "()Ljava/lang/ClassLoader;",
+                    false);
+            super.visitMethodInsn(
+                    Opcodes.INVOKESTATIC,
+                    "java/lang/Class",
+                    "forName",
+                    "(Ljava/lang/String;ZLjava/lang/ClassLoader;)Ljava/lang/Class;",
+                    false);
             super.visitLdcInsn(hookMethod);
             super.visitInsn(Opcodes.ICONST_1);
             super.visitTypeInsn(Opcodes.ANEWARRAY, "java/lang/Class");
@@ -107,8 +122,12 @@ final class JdkHttpClientInstrumentation {
             super.visitInsn(Opcodes.ICONST_0);
             super.visitLdcInsn(Type.getObjectType(HTTP_CLIENT));
             super.visitInsn(Opcodes.AASTORE);
-            super.visitMethodInsn(Opcodes.INVOKEVIRTUAL, "java/lang/Class", "getMethod",
-                    "(Ljava/lang/String;[Ljava/lang/Class;)Ljava/lang/reflect/Method;", false);
+            super.visitMethodInsn(
+                    Opcodes.INVOKEVIRTUAL,
+                    "java/lang/Class",
+                    "getMethod",
+                    "(Ljava/lang/String;[Ljava/lang/Class;)Ljava/lang/reflect/Method;",
+                    false);
             super.visitInsn(Opcodes.ACONST_NULL);
             super.visitInsn(Opcodes.ICONST_1);
             super.visitTypeInsn(Opcodes.ANEWARRAY, "java/lang/Object");
@@ -116,8 +135,12 @@ final class JdkHttpClientInstrumentation {
             super.visitInsn(Opcodes.ICONST_0);
             super.visitVarInsn(Opcodes.ALOAD, client);
             super.visitInsn(Opcodes.AASTORE);
-            super.visitMethodInsn(Opcodes.INVOKEVIRTUAL, "java/lang/reflect/Method", "invoke",
-                    "(Ljava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;", false);
+            super.visitMethodInsn(
+                    Opcodes.INVOKEVIRTUAL,
+                    "java/lang/reflect/Method",
+                    "invoke",
+                    "(Ljava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;",
+                    false);
             super.visitTypeInsn(Opcodes.CHECKCAST, HTTP_CLIENT);
             super.visitVarInsn(Opcodes.ASTORE, client);
             super.visitLabel(tryEnd);
@@ -140,25 +163,28 @@ final class JdkHttpClientInstrumentation {
     static int maxLocalsOf(ClassReader reader, String method, String descriptor) {
         int[] maxLocals = {-1};
         boolean[] hasTry = {false};
-        reader.accept(new ClassVisitor(Opcodes.ASM9) {
-            @Override
-            public MethodVisitor visitMethod(int access, String name, String desc, String signature, String[] exceptions) {
-                if (!name.equals(method) || !desc.equals(descriptor)) {
-                    return null;
-                }
-                return new MethodVisitor(Opcodes.ASM9) {
+        reader.accept(
+                new ClassVisitor(Opcodes.ASM9) {
                     @Override
-                    public void visitTryCatchBlock(Label start, Label end, Label handler, String type) {
-                        hasTry[0] = true;
-                    }
+                    public MethodVisitor visitMethod(
+                            int access, String name, String desc, String signature, String[] exceptions) {
+                        if (!name.equals(method) || !desc.equals(descriptor)) {
+                            return null;
+                        }
+                        return new MethodVisitor(Opcodes.ASM9) {
+                            @Override
+                            public void visitTryCatchBlock(Label start, Label end, Label handler, String type) {
+                                hasTry[0] = true;
+                            }
 
-                    @Override
-                    public void visitMaxs(int maxStack, int locals) {
-                        maxLocals[0] = locals;
+                            @Override
+                            public void visitMaxs(int maxStack, int locals) {
+                                maxLocals[0] = locals;
+                            }
+                        };
                     }
-                };
-            }
-        }, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+                },
+                ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
         return hasTry[0] ? -1 : maxLocals[0];
     }
 }

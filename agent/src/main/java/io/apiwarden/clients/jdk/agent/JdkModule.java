@@ -1,7 +1,6 @@
 package io.apiwarden.clients.jdk.agent;
 
 import io.apiwarden.agent.ClientModule;
-
 import java.lang.instrument.Instrumentation;
 
 /** The JDK's {@code java.net.http.HttpClient}: every client the app builds is wrapped (library mode: {@code WardenHttpClient}). */

@@ -13,12 +13,12 @@ import java.time.Duration;
 final class ClientLifecycle {
     private static final MethodHandle SHUTDOWN = find("shutdown", MethodType.methodType(void.class));
     private static final MethodHandle SHUTDOWN_NOW = find("shutdownNow", MethodType.methodType(void.class));
-    private static final MethodHandle AWAIT = find("awaitTermination", MethodType.methodType(boolean.class, Duration.class));
+    private static final MethodHandle AWAIT =
+            find("awaitTermination", MethodType.methodType(boolean.class, Duration.class));
     private static final MethodHandle IS_TERMINATED = find("isTerminated", MethodType.methodType(boolean.class));
     private static final MethodHandle CLOSE = find("close", MethodType.methodType(void.class));
 
-    private ClientLifecycle() {
-    }
+    private ClientLifecycle() {}
 
     static void shutdown(HttpClient main, HttpClient twin) {
         run(SHUTDOWN, main, twin);

@@ -9,8 +9,7 @@ import java.net.http.HttpClient;
 public final class InternalClients {
     private static final ThreadLocal<Boolean> BUILDING = new ThreadLocal<>();
 
-    private InternalClients() {
-    }
+    private InternalClients() {}
 
     /** True while the current thread builds an internal client. */
     public static boolean isBuilding() {

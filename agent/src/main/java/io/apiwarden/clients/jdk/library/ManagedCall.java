@@ -14,7 +14,6 @@ import io.apiwarden.core.engine.Judge;
 import io.apiwarden.core.engine.RecordedBody;
 import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.time.DelayScheduler;
-
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -64,8 +63,14 @@ final class ManagedCall<T> implements Exchange<HttpResponse<T>> {
      * @param sender sends the attempts; it must not follow redirects when {@code redirects} is not null
      * @param redirects how the app's client follows redirects, or null when it does not
      */
-    ManagedCall(Warden warden, HttpClient appClient, HttpClient sender, RedirectRule redirects, HttpRequest appRequest,
-                BodyHandler<T> appHandler, PushPromiseHandler<T> pushHandler) {
+    ManagedCall(
+            Warden warden,
+            HttpClient appClient,
+            HttpClient sender,
+            RedirectRule redirects,
+            HttpRequest appRequest,
+            BodyHandler<T> appHandler,
+            PushPromiseHandler<T> pushHandler) {
         this.warden = warden;
         this.appClient = appClient;
         this.sender = sender;
@@ -75,8 +80,14 @@ final class ManagedCall<T> implements Exchange<HttpResponse<T>> {
         this.pushHandler = pushHandler;
         this.current = appRequest;
         URI uri = appRequest.uri();
-        this.driver = new CallDriver<>(warden, appRequest.method(), uri.toString(), uri.getHost(), uri.getPort(),
-                uri.getRawPath(), appRequest.timeout().orElse(null));
+        this.driver = new CallDriver<>(
+                warden,
+                appRequest.method(),
+                uri.toString(),
+                uri.getHost(),
+                uri.getPort(),
+                uri.getRawPath(),
+                appRequest.timeout().orElse(null));
     }
 
     HttpResponse<T> send() throws IOException, InterruptedException {
@@ -163,7 +174,8 @@ final class ManagedCall<T> implements Exchange<HttpResponse<T>> {
      */
     private HttpRequest prepare(AttemptHeaders headers, Duration timeout) {
         BodyPublisher body = attemptBody();
-        return headers.isEmpty() && timeout == null && body == null ? current
+        return headers.isEmpty() && timeout == null && body == null
+                ? current
                 : Requests.withHeaders(current, headers, timeout, body);
     }
 
@@ -182,25 +194,32 @@ final class ManagedCall<T> implements Exchange<HttpResponse<T>> {
                 return null;
             }
             // A resend (or a redirect hop that keeps the body) after the first attempt sent it whole.
-            return recording.isComplete() ? new ReplayPublisher(recording, app.contentLength())
+            return recording.isComplete()
+                    ? new ReplayPublisher(recording, app.contentLength())
                     : new RecordingPublisher(app, recording);
         } catch (RuntimeException e) {
-            AgentLog.once(AgentLog.Level.WARN, "body-recording", "a request body could not be recorded for a resend", e);
+            AgentLog.once(
+                    AgentLog.Level.WARN, "body-recording", "a request body could not be recorded for a resend", e);
             return null;
         }
     }
 
     private OutcomeHandler<T> handler(Judge judge) {
-        return new OutcomeHandler<>(appHandler, warden.classifier(), judge,
-                hops < RedirectRule.MAX_HOPS ? redirects : null, current.method(), current.uri(),
+        return new OutcomeHandler<>(
+                appHandler,
+                warden.classifier(),
+                judge,
+                hops < RedirectRule.MAX_HOPS ? redirects : null,
+                current.method(),
+                current.uri(),
                 warden.config().maxErrorBodyWait());
     }
 
     /** Server push for the app's handler: the app sees its own request and its own body type. */
     private PushPromiseHandler<Outcome<T>> adaptPushHandler() {
-        return (initiating, pushRequest, acceptor) -> pushHandler.applyPushPromise(appRequest, pushRequest,
-                appBodyHandler -> acceptor.apply(info -> BodySubscribers.mapping(appBodyHandler.apply(info),
-                                body -> Outcome.delivered(Verdict.SUCCESS, body)))
+        return (initiating, pushRequest, acceptor) -> pushHandler.applyPushPromise(
+                appRequest, pushRequest, appBodyHandler -> acceptor.apply(info -> BodySubscribers.mapping(
+                                appBodyHandler.apply(info), body -> Outcome.delivered(Verdict.SUCCESS, body)))
                         .thenApply(pushed -> new AppResponse<>(pushed, pushed.request(), pushed.body().body)));
     }
 
@@ -210,6 +229,7 @@ final class ManagedCall<T> implements Exchange<HttpResponse<T>> {
         private final Outcome<T> outcome;
         /** Where an out-of-scope redirect leads: the app's own client follows it, unmanaged. */
         private HttpRequest unmanagedHop;
+
         private boolean followed;
 
         JdkAttempt(HttpResponse<Outcome<T>> response) {
@@ -319,8 +339,10 @@ final class ManagedCall<T> implements Exchange<HttpResponse<T>> {
         try {
             return stage.toCompletableFuture().get();
         } catch (ExecutionException e) {
-            Throwable cause = e.getCause() instanceof CompletionException && e.getCause().getCause() != null
-                    ? e.getCause().getCause() : e.getCause();
+            Throwable cause =
+                    e.getCause() instanceof CompletionException && e.getCause().getCause() != null
+                            ? e.getCause().getCause()
+                            : e.getCause();
             if (cause instanceof IOException) {
                 throw (IOException) cause;
             }

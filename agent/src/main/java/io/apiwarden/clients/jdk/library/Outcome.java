@@ -2,7 +2,6 @@ package io.apiwarden.clients.jdk.library;
 
 import io.apiwarden.core.call.Decision;
 import io.apiwarden.core.classify.Verdict;
-
 import java.net.http.HttpResponse.ResponseInfo;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -17,6 +16,7 @@ final class Outcome<T> {
     final Decision decision;
     /** The app's body, when {@link #delivered}. */
     final T body;
+
     final boolean delivered;
     /** The response line and headers, for a later replay. */
     final ResponseInfo info;
@@ -29,8 +29,14 @@ final class Outcome<T> {
     /** Where to follow a redirect hop, or null. */
     final RedirectRule.Hop redirect;
 
-    private Outcome(Verdict verdict, Decision decision, T body, boolean delivered, ResponseInfo info,
-                    List<List<ByteBuffer>> held, RedirectRule.Hop redirect) {
+    private Outcome(
+            Verdict verdict,
+            Decision decision,
+            T body,
+            boolean delivered,
+            ResponseInfo info,
+            List<List<ByteBuffer>> held,
+            RedirectRule.Hop redirect) {
         this.verdict = verdict;
         this.decision = decision;
         this.body = body;

@@ -5,8 +5,6 @@ import io.apiwarden.core.classify.ResponseClassifier;
 import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.engine.Judge;
 import io.apiwarden.core.log.AgentLog;
-
-import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandler;
 import java.net.http.HttpResponse.BodySubscriber;
 import java.net.http.HttpResponse.BodySubscribers;
@@ -28,13 +26,20 @@ final class OutcomeHandler<T> implements BodyHandler<Outcome<T>> {
     private final Judge decider;
     /** How the app's client follows redirects, or null when the JDK does it (or nobody does). */
     private final RedirectRule redirects;
+
     private final String method;
     private final java.net.URI uri;
     /** The bound on holding an error body ({@link io.apiwarden.core.engine.BodyPeek}). */
     private final Duration bodyWait;
 
-    OutcomeHandler(BodyHandler<T> app, ResponseClassifier classifier, Judge decider, RedirectRule redirects,
-                   String method, java.net.URI uri, Duration bodyWait) {
+    OutcomeHandler(
+            BodyHandler<T> app,
+            ResponseClassifier classifier,
+            Judge decider,
+            RedirectRule redirects,
+            String method,
+            java.net.URI uri,
+            Duration bodyWait) {
         this.app = app;
         this.classifier = classifier;
         this.decider = decider;
@@ -50,14 +55,19 @@ final class OutcomeHandler<T> implements BodyHandler<Outcome<T>> {
         Decision decision = null;
         RedirectRule.Hop hop = null;
         try {
-            verdict = classifier.fromHead(info.statusCode(), name -> info.headers().allValues(name));
+            verdict = classifier.fromHead(
+                    info.statusCode(), name -> info.headers().allValues(name));
             if (verdict == Verdict.SUCCESS && redirects != null) {
                 hop = redirects.hop(info.statusCode(), info.headers(), uri, method);
             } else if (verdict != null && verdict != Verdict.SUCCESS) {
                 decision = decider.decide(verdict, retryAfter(info));
             }
         } catch (RuntimeException e) {
-            AgentLog.once(AgentLog.Level.WARN, "outcome-handler", "a response could not be classified; it goes to the app as is", e);
+            AgentLog.once(
+                    AgentLog.Level.WARN,
+                    "outcome-handler",
+                    "a response could not be classified; it goes to the app as is",
+                    e);
             return deliver(info, Verdict.SUCCESS);
         }
         // The app's own handler is called outside the guard: what it throws is the app's to see, once.
@@ -74,8 +84,8 @@ final class OutcomeHandler<T> implements BodyHandler<Outcome<T>> {
             case WAIT_AND_RESEND:
                 return BodySubscribers.replacing(Outcome.resend(verdict, decision, info, null));
             case REFRESH_AND_RESEND:
-                return new PeekingSubscriber<>(info, app, classifier, decider, Outcome.resend(verdict, decision, info, null),
-                        bodyWait);
+                return new PeekingSubscriber<>(
+                        info, app, classifier, decider, Outcome.resend(verdict, decision, info, null), bodyWait);
             default:
                 return deliver(info, verdict);
         }

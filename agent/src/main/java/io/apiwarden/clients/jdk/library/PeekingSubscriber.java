@@ -5,7 +5,6 @@ import io.apiwarden.core.classify.ResponseClassifier;
 import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.engine.BodyPeek;
 import io.apiwarden.core.engine.Judge;
-
 import java.net.http.HttpResponse.BodyHandler;
 import java.net.http.HttpResponse.BodySubscriber;
 import java.net.http.HttpResponse.ResponseInfo;
@@ -42,13 +41,19 @@ final class PeekingSubscriber<T> implements BodySubscriber<Outcome<T>> {
     private RelaySubscription passThrough;
     /** The body of a response that is resent anyway was too long to hold: the rest is not read. */
     private boolean cut;
+
     private final BodyPeek.Watch watch;
 
     /**
      * @param pending the outcome already decided (a refresh) whose body is to be held, or null to classify from the body
      */
-    PeekingSubscriber(ResponseInfo info, BodyHandler<T> app, ResponseClassifier classifier,
-                      Judge decider, Outcome<T> pending, Duration bodyWait) {
+    PeekingSubscriber(
+            ResponseInfo info,
+            BodyHandler<T> app,
+            ResponseClassifier classifier,
+            Judge decider,
+            Outcome<T> pending,
+            Duration bodyWait) {
         this.info = info;
         this.app = app;
         this.classifier = classifier;
@@ -145,7 +150,10 @@ final class PeekingSubscriber<T> implements BodySubscriber<Outcome<T>> {
                     }
                 });
             } else {
-                result.complete(Outcome.resend(verdict, decision, info,
+                result.complete(Outcome.resend(
+                        verdict,
+                        decision,
+                        info,
                         decision.action() == Decision.Action.REFRESH_AND_RESEND ? chunks : null));
             }
         } catch (RuntimeException e) {

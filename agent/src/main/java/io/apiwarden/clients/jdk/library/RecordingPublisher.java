@@ -2,7 +2,6 @@ package io.apiwarden.clients.jdk.library;
 
 import io.apiwarden.core.engine.RecordedBody;
 import io.apiwarden.core.log.AgentLog;
-
 import java.net.http.HttpRequest.BodyPublisher;
 import java.nio.ByteBuffer;
 import java.util.concurrent.Flow;
@@ -56,7 +55,8 @@ final class RecordingPublisher implements BodyPublisher {
                 take.add(item);
             } catch (RuntimeException e) {
                 // The body still goes out as the app wrote it; only its resend is lost.
-                AgentLog.once(AgentLog.Level.WARN, "body-recording", "a request body could not be recorded for a resend", e);
+                AgentLog.once(
+                        AgentLog.Level.WARN, "body-recording", "a request body could not be recorded for a resend", e);
                 take.abandon();
             }
             client.onNext(item);

@@ -30,7 +30,8 @@ final class RelaySubscription implements Flow.Subscription {
     /**
      * @param upstream the rest of the body, or null when {@code prefix} is the whole of it
      */
-    RelaySubscription(Flow.Subscriber<? super List<ByteBuffer>> app, List<List<ByteBuffer>> prefix, Flow.Subscription upstream) {
+    RelaySubscription(
+            Flow.Subscriber<? super List<ByteBuffer>> app, List<List<ByteBuffer>> prefix, Flow.Subscription upstream) {
         this.app = app;
         this.queue = new ArrayDeque<>(prefix);
         this.upstream = upstream;

@@ -1,7 +1,6 @@
 package io.apiwarden.clients.jdk.library;
 
 import io.apiwarden.core.engine.RecordedBody;
-
 import java.io.IOException;
 import java.net.http.HttpRequest.BodyPublisher;
 import java.nio.ByteBuffer;

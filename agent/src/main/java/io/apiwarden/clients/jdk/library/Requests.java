@@ -1,7 +1,6 @@
 package io.apiwarden.clients.jdk.library;
 
 import io.apiwarden.core.engine.AttemptHeaders;
-
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpRequest.BodyPublisher;
@@ -32,8 +31,7 @@ final class Requests {
             "jdk.internal.net.http.RequestPublishers$FilePublisher",
             "jdk.internal.net.http.RequestPublishers$EmptyPublisher");
 
-    private Requests() {
-    }
+    private Requests() {}
 
     /** Whether the request can be sent again with the same body. */
     static boolean isRepeatable(HttpRequest request) {
@@ -48,8 +46,12 @@ final class Requests {
      * everything else the same.
      */
     static HttpRequest withHeaders(HttpRequest request, AttemptHeaders headers, Duration timeout, BodyPublisher body) {
-        HttpRequest.Builder b = copy(request, request.uri(), request.method(),
-                body != null ? body : request.bodyPublisher().orElse(null), true);
+        HttpRequest.Builder b = copy(
+                request,
+                request.uri(),
+                request.method(),
+                body != null ? body : request.bodyPublisher().orElse(null),
+                true);
         headers.forEach(b::setHeader);
         if (timeout != null) {
             b.timeout(timeout);
@@ -63,12 +65,15 @@ final class Requests {
      * {@code Authorization}, the app's own included, as on JDK 21 and later.
      */
     static HttpRequest redirected(HttpRequest request, URI target, String method) {
-        BodyPublisher body = method.equals(request.method()) ? request.bodyPublisher().orElse(null) : null;
-        return copy(request, target, method, body, sameOrigin(request.uri(), target)).build();
+        BodyPublisher body =
+                method.equals(request.method()) ? request.bodyPublisher().orElse(null) : null;
+        return copy(request, target, method, body, sameOrigin(request.uri(), target))
+                .build();
     }
 
     static boolean sameOrigin(URI a, URI b) {
-        return a.getScheme().equalsIgnoreCase(b.getScheme()) && a.getHost().equalsIgnoreCase(b.getHost())
+        return a.getScheme().equalsIgnoreCase(b.getScheme())
+                && a.getHost().equalsIgnoreCase(b.getHost())
                 && port(a) == port(b);
     }
 
@@ -76,8 +81,8 @@ final class Requests {
         return u.getPort() != -1 ? u.getPort() : u.getScheme().equalsIgnoreCase("https") ? 443 : 80;
     }
 
-    private static HttpRequest.Builder copy(HttpRequest request, URI uri, String method, BodyPublisher body,
-                                            boolean keepAuthorization) {
+    private static HttpRequest.Builder copy(
+            HttpRequest request, URI uri, String method, BodyPublisher body, boolean keepAuthorization) {
         HttpRequest.Builder b = HttpRequest.newBuilder(uri).expectContinue(request.expectContinue());
         request.timeout().ifPresent(b::timeout);
         request.version().ifPresent(b::version);

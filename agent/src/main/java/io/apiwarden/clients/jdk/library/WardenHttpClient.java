@@ -2,7 +2,6 @@ package io.apiwarden.clients.jdk.library;
 
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.log.AgentLog;
-
 import java.io.IOException;
 import java.net.Authenticator;
 import java.net.CookieHandler;
@@ -41,7 +40,8 @@ public final class WardenHttpClient extends HttpClient {
     private WardenHttpClient(HttpClient delegate, Warden warden) {
         this.delegate = delegate;
         this.warden = warden;
-        this.redirects = delegate.followRedirects() == Redirect.NEVER ? null : new RedirectRule(delegate.followRedirects());
+        this.redirects =
+                delegate.followRedirects() == Redirect.NEVER ? null : new RedirectRule(delegate.followRedirects());
     }
 
     /** Wraps {@code client}; a client that is already wrapped is returned as it is. */
@@ -58,7 +58,8 @@ public final class WardenHttpClient extends HttpClient {
     }
 
     @Override
-    public <T> HttpResponse<T> send(HttpRequest request, BodyHandler<T> handler) throws IOException, InterruptedException {
+    public <T> HttpResponse<T> send(HttpRequest request, BodyHandler<T> handler)
+            throws IOException, InterruptedException {
         ManagedCall<T> call = managedCall(request, handler, null);
         return call == null ? delegate.send(request, handler) : call.send();
     }
@@ -70,8 +71,8 @@ public final class WardenHttpClient extends HttpClient {
     }
 
     @Override
-    public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, BodyHandler<T> handler,
-                                                            PushPromiseHandler<T> pushPromiseHandler) {
+    public <T> CompletableFuture<HttpResponse<T>> sendAsync(
+            HttpRequest request, BodyHandler<T> handler, PushPromiseHandler<T> pushPromiseHandler) {
         ManagedCall<T> call = managedCall(request, handler, pushPromiseHandler);
         return call == null ? delegate.sendAsync(request, handler, pushPromiseHandler) : call.sendAsync();
     }
@@ -86,7 +87,11 @@ public final class WardenHttpClient extends HttpClient {
             }
             return new ManagedCall<>(warden, delegate, sender(), redirects, request, handler, push);
         } catch (RuntimeException e) {
-            AgentLog.once(AgentLog.Level.WARN, "managed-call", "a call could not be managed; it goes out as without the agent", e);
+            AgentLog.once(
+                    AgentLog.Level.WARN,
+                    "managed-call",
+                    "a call could not be managed; it goes out as without the agent",
+                    e);
             return null;
         }
     }

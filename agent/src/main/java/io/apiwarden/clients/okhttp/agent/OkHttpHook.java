@@ -12,12 +12,12 @@ import io.apiwarden.core.log.AgentLog;
  */
 public final class OkHttpHook {
     /** The glue beside each copy of OkHttp, kept with its classes so it never pins an undeployed app's loader. */
-    private static final Glues<OkHttpBridge> GLUES = new Glues<>("io.apiwarden.clients.okhttp.library.", "OkHttpGlue", OkHttpBridge.class);
+    private static final Glues<OkHttpBridge> GLUES =
+            new Glues<>("io.apiwarden.clients.okhttp.library.", "OkHttpGlue", OkHttpBridge.class);
 
     private static final ClientsInUse IN_USE = ClientsInUse.onFirstClient(new OkHttpModule());
 
-    private OkHttpHook() {
-    }
+    private OkHttpHook() {}
 
     /** Before an {@code OkHttpClient} is built from {@code builder}. */
     public static void beforeBuild(Object builder) {
@@ -28,7 +28,11 @@ public final class OkHttpHook {
                 IN_USE.seen();
             }
         } catch (Throwable t) {
-            AgentLog.once(AgentLog.Level.WARN, "okhttp-build", "an OkHttpClient could not be managed; it works without the agent", t);
+            AgentLog.once(
+                    AgentLog.Level.WARN,
+                    "okhttp-build",
+                    "an OkHttpClient could not be managed; it works without the agent",
+                    t);
         }
     }
 
@@ -51,7 +55,8 @@ public final class OkHttpHook {
                 glue.onCancel(call);
             }
         } catch (Throwable t) {
-            AgentLog.once(AgentLog.Level.WARN, "okhttp-cancel", "a cancel could not be passed on to a pending retry", t);
+            AgentLog.once(
+                    AgentLog.Level.WARN, "okhttp-cancel", "a cancel could not be passed on to a pending retry", t);
         }
     }
 }

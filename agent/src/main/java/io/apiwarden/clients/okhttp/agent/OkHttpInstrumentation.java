@@ -1,14 +1,13 @@
 package io.apiwarden.clients.okhttp.agent;
 
 import io.apiwarden.agent.HookTransformer;
+import java.lang.instrument.Instrumentation;
+import java.util.Map;
 import net.bytebuddy.jar.asm.ClassReader;
 import net.bytebuddy.jar.asm.ClassVisitor;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
 import net.bytebuddy.jar.asm.Type;
-
-import java.lang.instrument.Instrumentation;
-import java.util.Map;
 
 /**
  * Puts the agent into OkHttp 3.x, 4.x and 5.x, which share these hooks: every
@@ -24,15 +23,17 @@ final class OkHttpInstrumentation {
     private static final String HOOK = Type.getInternalName(OkHttpHook.class);
     private static final String OBJECT = "(Ljava/lang/Object;)V";
 
-    private OkHttpInstrumentation() {
-    }
+    private OkHttpInstrumentation() {}
 
     static void install(Instrumentation inst) {
         HookTransformer.Weaving call = new CallWeaving();
-        new HookTransformer("OkHttp", Map.of(
-                "okhttp3/OkHttpClient", new ClientWeaving(),
-                "okhttp3/internal/connection/RealCall", call,
-                "okhttp3/RealCall", call)).install(inst);
+        new HookTransformer(
+                        "OkHttp",
+                        Map.of(
+                                "okhttp3/OkHttpClient", new ClientWeaving(),
+                                "okhttp3/internal/connection/RealCall", call,
+                                "okhttp3/RealCall", call))
+                .install(inst);
     }
 
     /** The hooks resolve, from OkHttp's loader, to the agent's own class (not to nothing, nor to a copy). */
@@ -100,8 +101,12 @@ final class OkHttpInstrumentation {
             super.visitCode();
             super.visitVarInsn(Opcodes.ALOAD, 0);
             super.visitVarInsn(Opcodes.ALOAD, 1);
-            super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOK, "onEnqueue",
-                    "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;", false);
+            super.visitMethodInsn(
+                    Opcodes.INVOKESTATIC,
+                    HOOK,
+                    "onEnqueue",
+                    "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;",
+                    false);
             super.visitTypeInsn(Opcodes.CHECKCAST, "okhttp3/Callback");
             super.visitVarInsn(Opcodes.ASTORE, 1);
         }

@@ -1,7 +1,6 @@
 package io.apiwarden.clients.okhttp.agent;
 
 import io.apiwarden.agent.ClientModule;
-
 import java.lang.instrument.Instrumentation;
 
 /** OkHttp 3, 4 and 5: the agent's interceptors go into every {@code OkHttpClient} (library mode: {@code WardenOkHttp}). */

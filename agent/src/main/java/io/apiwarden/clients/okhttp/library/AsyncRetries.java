@@ -4,20 +4,19 @@ import io.apiwarden.core.Warden;
 import io.apiwarden.core.call.Deadline;
 import io.apiwarden.core.engine.CallDriver;
 import io.apiwarden.core.time.DelayScheduler;
-import okhttp3.Call;
-import okhttp3.Callback;
-import okhttp3.Response;
-
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import okhttp3.Call;
+import okhttp3.Callback;
+import okhttp3.Response;
 
 /**
  * Rate-limit waits that hold no OkHttp thread.
@@ -128,12 +127,14 @@ final class AsyncRetries {
         final Callback app;
         /** One logical call across its copies: one span, one request ID, one budget of resends. */
         final CallDriver<Response> driver;
+
         private final AtomicBoolean finished = new AtomicBoolean();
         private final AtomicBoolean cancelled = new AtomicBoolean();
         private volatile Call current;
         private volatile Duration pendingDelay;
         /** The rate-limited response that {@link #pendingDelay} is for: only that one is resent. */
         private volatile Response pendingResponse;
+
         private volatile DelayScheduler.Scheduled timer;
         /** The wait at the rate-limit gate before the next copy goes, when there is one. */
         private volatile CompletableFuture<?> gateWait;

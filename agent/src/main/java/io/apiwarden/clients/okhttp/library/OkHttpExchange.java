@@ -5,29 +5,28 @@ import io.apiwarden.core.call.Deadline;
 import io.apiwarden.core.call.Decision;
 import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.engine.Attempt;
-import io.apiwarden.core.engine.BodyPeek;
 import io.apiwarden.core.engine.AttemptHeaders;
+import io.apiwarden.core.engine.BodyPeek;
 import io.apiwarden.core.engine.CallDriver;
 import io.apiwarden.core.engine.Exchange;
 import io.apiwarden.core.engine.Judge;
 import io.apiwarden.core.engine.RecordedBody;
 import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.time.DelayScheduler;
-import okhttp3.Call;
-import okhttp3.HttpUrl;
-import okhttp3.Interceptor;
-import okhttp3.Request;
-import okhttp3.Protocol;
-import okhttp3.RequestBody;
-import okhttp3.Response;
-import okhttp3.ResponseBody;
-
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
+import okhttp3.Call;
+import okhttp3.HttpUrl;
+import okhttp3.Interceptor;
+import okhttp3.Protocol;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
 
 /**
  * OkHttp's side of one managed request, driven by a {@link CallDriver} inside the agent's
@@ -77,8 +76,8 @@ final class OkHttpExchange implements Exchange<Response> {
     /** The driver of a new logical call of {@code request}, made with {@code call}. */
     static CallDriver<Response> driverFor(Request request, Call call, Warden warden) {
         HttpUrl url = request.url();
-        return new CallDriver<>(warden, request.method(), url.toString(), url.host(), url.port(), url.encodedPath(),
-                appTimeout(call));
+        return new CallDriver<>(
+                warden, request.method(), url.toString(), url.host(), url.port(), url.encodedPath(), appTimeout(call));
     }
 
     @Override
@@ -149,10 +148,14 @@ final class OkHttpExchange implements Exchange<Response> {
         }
         // Never seen by the app: the wrapped callback takes it back, and enqueues a copy of the call
         // once the gate lets it go, so no dispatcher thread waits at the gate.
-        Response placeholder = new Response.Builder().request(request).protocol(Protocol.HTTP_1_1).code(429)
+        Response placeholder = new Response.Builder()
+                .request(request)
+                .protocol(Protocol.HTTP_1_1)
+                .code(429)
                 .message("waiting at the rate-limit gate")
                 // OkHttp 3 and 4 refuse a response without a body; this form of create is in 3, 4 and 5.
-                .body(emptyBody()).build();
+                .body(emptyBody())
+                .build();
         async.resendAfter(Duration.ZERO, placeholder);
         return placeholder;
     }
@@ -206,11 +209,14 @@ final class OkHttpExchange implements Exchange<Response> {
             if (recording == null) {
                 return null;
             }
-            return recording.isComplete() ? RecordingBodies.replay(app, recording) : RecordingBodies.recording(app, recording);
+            return recording.isComplete()
+                    ? RecordingBodies.replay(app, recording)
+                    : RecordingBodies.recording(app, recording);
         } catch (IOException | RuntimeException | LinkageError e) {
             // An OkHttp before 3.14 has no one-shot bodies to record; anything else: sent as without the agent.
             if (!(e instanceof LinkageError)) {
-                AgentLog.once(AgentLog.Level.WARN, "body-recording", "a request body could not be recorded for a resend", e);
+                AgentLog.once(
+                        AgentLog.Level.WARN, "body-recording", "a request body could not be recorded for a resend", e);
             }
             return null;
         }
@@ -227,7 +233,8 @@ final class OkHttpExchange implements Exchange<Response> {
             this.verdict = judge.classify(response.code(), response::headers, this);
             // A redirect OkHttp followed out of the API is never the agent's to resend.
             this.decision = WardenInterceptor.inScope(warden, response.request().url())
-                    ? judge.decide(verdict, response.header("Retry-After")) : Decision.returnToApp();
+                    ? judge.decide(verdict, response.header("Retry-After"))
+                    : Decision.returnToApp();
         }
 
         @Override
@@ -239,7 +246,8 @@ final class OkHttpExchange implements Exchange<Response> {
             // A peek reads ahead into the body's buffer and leaves the body whole for the app; read piece by
             // piece, not as peekBody does, which waits for the whole prefix however slowly it comes.
             Duration bound = warden.config().maxErrorBodyWait();
-            BodyPeek.Prefix prefix = BodyPeek.read(body.source().peek().inputStream(), limit, BodyPeek.Watch.start(bound));
+            BodyPeek.Prefix prefix =
+                    BodyPeek.read(body.source().peek().inputStream(), limit, BodyPeek.Watch.start(bound));
             if (!prefix.inTime) {
                 throw new BodyPeek.TooSlow(bound);
             }

@@ -2,16 +2,15 @@ package io.apiwarden.clients.okhttp.library;
 
 import io.apiwarden.core.engine.RecordedBody;
 import io.apiwarden.core.log.AgentLog;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import okhttp3.MediaType;
 import okhttp3.RequestBody;
 import okio.Buffer;
 import okio.BufferedSink;
 import okio.ForwardingSink;
 import okio.Okio;
-
-import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.ByteBuffer;
 
 /**
  * OkHttp bodies around a one-shot {@link RequestBody} of the app's: the first attempt's writes go
@@ -20,8 +19,7 @@ import java.nio.ByteBuffer;
  * unknown one stays chunked, and both stay one-shot, so OkHttp never repeats them on its own.
  */
 final class RecordingBodies {
-    private RecordingBodies() {
-    }
+    private RecordingBodies() {}
 
     /** The app's body, written as the app writes it, and recorded on the way. */
     static RequestBody recording(RequestBody app, RecordedBody recording) {
@@ -140,7 +138,11 @@ final class RecordingBodies {
                     // The body still goes out as the app wrote it; only its resend is lost.
                     failed = true;
                     take.abandon();
-                    AgentLog.once(AgentLog.Level.WARN, "body-recording", "a request body could not be recorded for a resend", e);
+                    AgentLog.once(
+                            AgentLog.Level.WARN,
+                            "body-recording",
+                            "a request body could not be recorded for a resend",
+                            e);
                 }
             }
             super.write(source, byteCount);

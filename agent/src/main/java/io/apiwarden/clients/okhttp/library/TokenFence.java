@@ -1,11 +1,10 @@
 package io.apiwarden.clients.okhttp.library;
 
 import io.apiwarden.core.Warden;
+import java.io.IOException;
 import okhttp3.Interceptor;
 import okhttp3.Request;
 import okhttp3.Response;
-
-import java.io.IOException;
 
 /**
  * The agent's network interceptor: sees every hop OkHttp makes, redirects included, and takes
@@ -18,8 +17,7 @@ final class TokenFence implements Interceptor {
     static final class AgentToken {
         static final AgentToken MARK = new AgentToken();
 
-        private AgentToken() {
-        }
+        private AgentToken() {}
     }
 
     private final Warden warden;

@@ -2,12 +2,11 @@ package io.apiwarden.clients.okhttp.library;
 
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.log.AgentLog;
+import java.io.IOException;
 import okhttp3.HttpUrl;
 import okhttp3.Interceptor;
 import okhttp3.Request;
 import okhttp3.Response;
-
-import java.io.IOException;
 
 /**
  * The agent's application interceptor: requests outside the API go on untouched; each managed
@@ -31,7 +30,11 @@ final class WardenInterceptor implements Interceptor {
                 call = new OkHttpExchange(warden, chain, asyncRetries.stateOf(chain.call()), asyncRetries);
             }
         } catch (RuntimeException e) {
-            AgentLog.once(AgentLog.Level.WARN, "okhttp-interceptor", "an OkHttp call could not be managed; it goes out as without the agent", e);
+            AgentLog.once(
+                    AgentLog.Level.WARN,
+                    "okhttp-interceptor",
+                    "an OkHttp call could not be managed; it goes out as without the agent",
+                    e);
         }
         // Outside the guard: what the rest of the chain throws is the app's, and it happens once.
         return call == null ? chain.proceed(request) : call.proceed();

@@ -1,12 +1,11 @@
 package io.apiwarden.clients.okhttp.library;
 
 import io.apiwarden.core.Warden;
+import java.util.List;
 import okhttp3.Call;
 import okhttp3.Callback;
 import okhttp3.Interceptor;
 import okhttp3.OkHttpClient;
-
-import java.util.List;
 
 /**
  * OkHttp managed without the agent (library mode), and what the agent's hooks call: the
@@ -69,7 +68,8 @@ public final class WardenOkHttp {
     /** The callback to enqueue {@code call} with: the app's, or one that resends without holding a dispatcher thread. */
     Callback callbackFor(Call call, Callback callback) {
         // An already executed call is about to be refused by OkHttp: nothing to wrap or track.
-        if (callback instanceof AsyncRetries.RetryingCallback || call.isExecuted()
+        if (callback instanceof AsyncRetries.RetryingCallback
+                || call.isExecuted()
                 || !WardenInterceptor.inScope(warden, call.request().url())) {
             return callback;
         }

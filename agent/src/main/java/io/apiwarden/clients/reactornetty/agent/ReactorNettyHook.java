@@ -13,12 +13,12 @@ import io.apiwarden.core.log.AgentLog;
  */
 public final class ReactorNettyHook {
     /** The glue beside each copy of Reactor Netty, kept with its classes so it never pins an undeployed app's loader. */
-    private static final Glues<ReactorNettyBridge> GLUES = new Glues<>("io.apiwarden.clients.reactornetty.library.", "ReactorNettyGlue", ReactorNettyBridge.class);
+    private static final Glues<ReactorNettyBridge> GLUES =
+            new Glues<>("io.apiwarden.clients.reactornetty.library.", "ReactorNettyGlue", ReactorNettyBridge.class);
 
     private static final ClientsInUse IN_USE = ClientsInUse.onFirstRequest(new ReactorNettyModule());
 
-    private ReactorNettyHook() {
-    }
+    private ReactorNettyHook() {}
 
     /** At the return of {@code HttpClientConnect.connect()}: the publisher to return instead. */
     public static Object onConnect(Object client, Object connect) {
@@ -31,7 +31,11 @@ public final class ReactorNettyHook {
             IN_USE.seen();
             return glue.onConnect(client, connect);
         } catch (Throwable t) {
-            AgentLog.once(AgentLog.Level.WARN, "reactor-netty-connect", "a Reactor Netty request could not be managed; it goes as without the agent", t);
+            AgentLog.once(
+                    AgentLog.Level.WARN,
+                    "reactor-netty-connect",
+                    "a Reactor Netty request could not be managed; it goes as without the agent",
+                    t);
             return connect;
         }
     }
@@ -42,7 +46,11 @@ public final class ReactorNettyHook {
             ReactorNettyBridge glue = GLUES.of(config.getClass());
             return glue == null ? observer : glue.observer(observer);
         } catch (Throwable t) {
-            AgentLog.once(AgentLog.Level.WARN, "reactor-netty-observer", "a Reactor Netty client could not be managed; it works without the agent", t);
+            AgentLog.once(
+                    AgentLog.Level.WARN,
+                    "reactor-netty-observer",
+                    "a Reactor Netty client could not be managed; it works without the agent",
+                    t);
             return observer;
         }
     }

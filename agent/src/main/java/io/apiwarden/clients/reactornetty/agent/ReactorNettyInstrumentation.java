@@ -1,14 +1,13 @@
 package io.apiwarden.clients.reactornetty.agent;
 
 import io.apiwarden.agent.HookTransformer;
+import java.lang.instrument.Instrumentation;
+import java.util.Map;
 import net.bytebuddy.jar.asm.ClassReader;
 import net.bytebuddy.jar.asm.ClassVisitor;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
 import net.bytebuddy.jar.asm.Type;
-
-import java.lang.instrument.Instrumentation;
-import java.util.Map;
 
 /**
  * Puts the agent into Reactor Netty's HTTP client (1.0 to 1.3), at two methods every request goes
@@ -30,16 +29,25 @@ final class ReactorNettyInstrumentation {
     private static final String HOOK = Type.getInternalName(ReactorNettyHook.class);
     private static final String TWO_OBJECTS = "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;";
 
-    private ReactorNettyInstrumentation() {
-    }
+    private ReactorNettyInstrumentation() {}
 
     static void install(Instrumentation inst) {
-        new HookTransformer("Reactor Netty", Map.of(
-                "reactor/netty/http/client/HttpClientConnect",
-                new ReturnWeaving("connect", "()Lreactor/core/publisher/Mono;", "onConnect", "reactor/core/publisher/Mono"),
-                "reactor/netty/http/client/HttpClientConfig",
-                new ReturnWeaving("defaultConnectionObserver", "()Lreactor/netty/ConnectionObserver;", "observer",
-                        "reactor/netty/ConnectionObserver"))).install(inst);
+        new HookTransformer(
+                        "Reactor Netty",
+                        Map.of(
+                                "reactor/netty/http/client/HttpClientConnect",
+                                new ReturnWeaving(
+                                        "connect",
+                                        "()Lreactor/core/publisher/Mono;",
+                                        "onConnect",
+                                        "reactor/core/publisher/Mono"),
+                                "reactor/netty/http/client/HttpClientConfig",
+                                new ReturnWeaving(
+                                        "defaultConnectionObserver",
+                                        "()Lreactor/netty/ConnectionObserver;",
+                                        "observer",
+                                        "reactor/netty/ConnectionObserver")))
+                .install(inst);
     }
 
     /**

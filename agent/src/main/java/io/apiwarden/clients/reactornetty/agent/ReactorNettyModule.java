@@ -1,7 +1,6 @@
 package io.apiwarden.clients.reactornetty.agent;
 
 import io.apiwarden.agent.ClientModule;
-
 import java.lang.instrument.Instrumentation;
 
 /** Reactor Netty's {@code HttpClient} (Spring {@code WebClient}'s default): its requests go through the managed connect. */

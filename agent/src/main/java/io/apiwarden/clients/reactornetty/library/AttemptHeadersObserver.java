@@ -18,8 +18,7 @@ import reactor.netty.http.client.HttpClientState;
 final class AttemptHeadersObserver implements ConnectionObserver {
     static final AttemptHeadersObserver INSTANCE = new AttemptHeadersObserver();
 
-    private AttemptHeadersObserver() {
-    }
+    private AttemptHeadersObserver() {}
 
     @Override
     public void onStateChange(Connection connection, State newState) {
@@ -34,7 +33,11 @@ final class AttemptHeadersObserver implements ConnectionObserver {
             }
         } catch (RuntimeException | LinkageError e) {
             // The request goes as the app made it: as if the agent were not there.
-            AgentLog.once(AgentLog.Level.WARN, "reactor-netty-headers", "a managed Reactor Netty request could not be given its headers", e);
+            AgentLog.once(
+                    AgentLog.Level.WARN,
+                    "reactor-netty-headers",
+                    "a managed Reactor Netty request could not be given its headers",
+                    e);
         }
     }
 }

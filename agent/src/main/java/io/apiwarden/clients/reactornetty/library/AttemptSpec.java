@@ -3,12 +3,11 @@ package io.apiwarden.clients.reactornetty.library;
 import io.apiwarden.core.engine.AttemptHeaders;
 import io.apiwarden.core.engine.RecordedBody;
 import io.apiwarden.core.scope.ApiScope;
-import reactor.netty.http.client.HttpClientRequest;
-
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import reactor.netty.http.client.HttpClientRequest;
 
 /**
  * The headers and time-out of one managed attempt, as they are put on each request Reactor Netty
@@ -22,6 +21,7 @@ final class AttemptSpec {
     private final ApiScope scope;
     /** Name, value, name, value: a copy, as the engine reuses its headers for the next attempt. */
     private final String[] pairs;
+
     private final Duration timeout;
     /** What the first request carried as {@code Authorization} once sent: tells the app's own value from the agent's. */
     final String agentAuthorization;

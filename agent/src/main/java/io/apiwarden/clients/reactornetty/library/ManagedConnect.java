@@ -4,15 +4,14 @@ import io.apiwarden.core.Warden;
 import io.apiwarden.core.engine.CallDriver;
 import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.time.DelayScheduler;
-import reactor.core.CoreSubscriber;
-import reactor.core.publisher.Mono;
-import reactor.core.publisher.Operators;
-import reactor.netty.Connection;
-
 import java.net.URI;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import reactor.core.CoreSubscriber;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Operators;
+import reactor.netty.Connection;
 
 /**
  * A request to the API, managed: each subscription is one logical call, run by a
@@ -27,8 +26,12 @@ final class ManagedConnect extends Mono<Connection> {
     private final DelayScheduler timer;
     private final Executor completions;
 
-    ManagedConnect(Warden warden, ManagedRequest request, Mono<? extends Connection> connect, DelayScheduler timer,
-                   Executor completions) {
+    ManagedConnect(
+            Warden warden,
+            ManagedRequest request,
+            Mono<? extends Connection> connect,
+            DelayScheduler timer,
+            Executor completions) {
         this.warden = warden;
         this.request = request;
         this.connect = connect;
@@ -41,12 +44,23 @@ final class ManagedConnect extends Mono<Connection> {
         CompletableFuture<Connection> call;
         try {
             URI uri = request.uri;
-            CallDriver<Connection> driver = new CallDriver<>(warden, request.method, request.url, uri.getHost(),
-                    port(uri), uri.getRawPath(), request.appTimeout);
-            call = driver.runAsync(new NettyExchange(warden, driver, request, connect, actual.currentContext(), timer, completions));
+            CallDriver<Connection> driver = new CallDriver<>(
+                    warden,
+                    request.method,
+                    request.url,
+                    uri.getHost(),
+                    port(uri),
+                    uri.getRawPath(),
+                    request.appTimeout);
+            call = driver.runAsync(
+                    new NettyExchange(warden, driver, request, connect, actual.currentContext(), timer, completions));
         } catch (RuntimeException | Error e) {
             // Nothing was sent: the attempt's subscription is the last thing the engine does. As without the agent.
-            AgentLog.once(AgentLog.Level.WARN, "reactor-netty-call", "a Reactor Netty request could not be managed; it goes as without the agent", e);
+            AgentLog.once(
+                    AgentLog.Level.WARN,
+                    "reactor-netty-call",
+                    "a Reactor Netty request could not be managed; it goes as without the agent",
+                    e);
             connect.subscribe(actual);
             return;
         }
@@ -79,7 +93,10 @@ final class ManagedConnect extends Mono<Connection> {
         void done(Connection connection, Throwable failure) {
             if (failure != null) {
                 if (!isCancelled()) {
-                    actual.onError(failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure);
+                    actual.onError(
+                            failure instanceof CompletionException && failure.getCause() != null
+                                    ? failure.getCause()
+                                    : failure);
                 }
                 return;
             }

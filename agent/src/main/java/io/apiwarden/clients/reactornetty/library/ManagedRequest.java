@@ -2,17 +2,16 @@ package io.apiwarden.clients.reactornetty.library;
 
 import io.apiwarden.core.scope.ApiScope;
 import io.netty.handler.codec.http.HttpHeaders;
-import org.reactivestreams.Publisher;
-import reactor.netty.NettyOutbound;
-import reactor.netty.http.client.HttpClient;
-import reactor.netty.http.client.HttpClientConfig;
-import reactor.netty.http.client.HttpClientRequest;
-
 import java.lang.reflect.Field;
 import java.net.URI;
 import java.time.Duration;
 import java.util.function.BiFunction;
 import java.util.function.Predicate;
+import org.reactivestreams.Publisher;
+import reactor.netty.NettyOutbound;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.http.client.HttpClientConfig;
+import reactor.netty.http.client.HttpClientRequest;
 
 /**
  * What the agent needs of one Reactor Netty request, read from its client's configuration when
@@ -37,8 +36,14 @@ final class ManagedRequest {
     /** The client's own headers, set on every request before the agent's: null when none. */
     final HttpHeaders defaultHeaders;
 
-    private ManagedRequest(String method, String url, URI uri, Duration appTimeout, boolean bodyRepeatable,
-                           boolean recordsBody, HttpHeaders defaultHeaders) {
+    private ManagedRequest(
+            String method,
+            String url,
+            URI uri,
+            Duration appTimeout,
+            boolean bodyRepeatable,
+            boolean recordsBody,
+            HttpHeaders defaultHeaders) {
         this.recordsBody = recordsBody;
         this.method = method;
         this.defaultHeaders = defaultHeaders;
@@ -74,8 +79,14 @@ final class ManagedRequest {
             return null;
         }
         HttpHeaders headers = config.headers();
-        return new ManagedRequest(config.method().name(), url, uri, config.responseTimeout(), repeatable(config),
-                recordBody(config, recorded), headers == null || headers.isEmpty() ? null : headers);
+        return new ManagedRequest(
+                config.method().name(),
+                url,
+                uri,
+                config.responseTimeout(),
+                repeatable(config),
+                recordBody(config, recorded),
+                headers == null || headers.isEmpty() ? null : headers);
     }
 
     /** The absolute URL Reactor Netty resolves the request's URI to, or null when it is not an http(s) URL known now. */

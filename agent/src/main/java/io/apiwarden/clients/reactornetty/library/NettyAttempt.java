@@ -6,15 +6,14 @@ import io.apiwarden.core.engine.Attempt;
 import io.apiwarden.core.engine.Judge;
 import io.apiwarden.core.scope.ApiScope;
 import io.netty.handler.codec.http.HttpVersion;
-import reactor.netty.Connection;
-import reactor.netty.channel.ChannelOperations;
-import reactor.netty.http.client.HttpClientResponse;
-
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
+import reactor.netty.Connection;
+import reactor.netty.channel.ChannelOperations;
+import reactor.netty.http.client.HttpClientResponse;
 
 /**
  * One attempt's response: Reactor Netty's connection once status and headers are in, classified
@@ -41,7 +40,8 @@ final class NettyAttempt implements Attempt<Connection>, Judge.BodyPrefix {
             // The app's body function set Authorization after the agent's (Spring's per-request headers):
             // a new token of the agent's would not be sent, so a refusal goes to the app; the next attempts know.
             exchange.sawAppAuthorization();
-            this.decision = verdict == Verdict.INVALID_TOKEN ? Decision.returnToApp() : judge.decide(verdict, retryAfter());
+            this.decision =
+                    verdict == Verdict.INVALID_TOKEN ? Decision.returnToApp() : judge.decide(verdict, retryAfter());
         } else {
             this.decision = judge.decide(verdict, retryAfter());
         }

@@ -9,18 +9,17 @@ import io.apiwarden.core.engine.Exchange;
 import io.apiwarden.core.engine.Judge;
 import io.apiwarden.core.time.DelayScheduler;
 import io.netty.handler.timeout.ReadTimeoutException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
 import reactor.core.publisher.Mono;
 import reactor.netty.Connection;
 import reactor.netty.http.client.HttpClientResponse;
 import reactor.util.context.Context;
-
-import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
-import java.util.function.Function;
 
 /**
  * Reactor Netty's side of one managed request, driven by the {@link CallDriver}'s asynchronous
@@ -42,8 +41,14 @@ final class NettyExchange implements Exchange<Connection> {
     /** Set once an attempt showed that the app set its own {@code Authorization} where the agent could not see it. */
     private volatile boolean appAuthorization;
 
-    NettyExchange(Warden warden, CallDriver<Connection> driver, ManagedRequest request, Mono<? extends Connection> connect,
-                  Context appContext, DelayScheduler timer, Executor completions) {
+    NettyExchange(
+            Warden warden,
+            CallDriver<Connection> driver,
+            ManagedRequest request,
+            Mono<? extends Connection> connect,
+            Context appContext,
+            DelayScheduler timer,
+            Executor completions) {
         this.warden = warden;
         this.driver = driver;
         this.request = request;
@@ -80,8 +85,8 @@ final class NettyExchange implements Exchange<Connection> {
 
     @Override
     public CompletableFuture<Attempt<Connection>> sendAsync(AttemptHeaders headers, Duration timeout, Judge judge) {
-        AttemptSpec spec = new AttemptSpec(warden.scope(), headers, timeout,
-                request.recordsBody ? driver.recordBody(-1) : null);
+        AttemptSpec spec =
+                new AttemptSpec(warden.scope(), headers, timeout, request.recordsBody ? driver.recordBody(-1) : null);
         AttemptSubscriber attempt = new AttemptSubscriber(appContext.put(AttemptSpec.KEY, spec), spec, judge);
         connect.subscribe(attempt);
         return attempt;
@@ -131,7 +136,8 @@ final class NettyExchange implements Exchange<Connection> {
      * One subscription to the request: the future of its attempt, whose {@code cancel} cancels the
      * subscription (Reactor Netty then closes what it opened for it).
      */
-    private final class AttemptSubscriber extends CompletableFuture<Attempt<Connection>> implements CoreSubscriber<Connection> {
+    private final class AttemptSubscriber extends CompletableFuture<Attempt<Connection>>
+            implements CoreSubscriber<Connection> {
         private final Context context;
         private final AttemptSpec spec;
         private final Judge judge;
@@ -182,7 +188,8 @@ final class NettyExchange implements Exchange<Connection> {
         @Override
         public void onComplete() {
             if (!isDone()) {
-                completeExceptionally(new IllegalStateException("Reactor Netty completed a request without a response"));
+                completeExceptionally(
+                        new IllegalStateException("Reactor Netty completed a request without a response"));
             }
         }
 

@@ -3,14 +3,13 @@ package io.apiwarden.clients.reactornetty.library;
 import io.apiwarden.clients.reactornetty.bridge.ReactorNettyBridge;
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.time.DelayScheduler;
+import java.util.concurrent.Executor;
+import java.util.function.Predicate;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 import reactor.netty.Connection;
 import reactor.netty.ConnectionObserver;
 import reactor.netty.http.client.HttpClient;
-
-import java.util.concurrent.Executor;
-import java.util.function.Predicate;
 
 /**
  * The agent's entry into one copy of Reactor Netty: the calls woven into its HTTP client, passed
@@ -24,7 +23,8 @@ public final class ReactorNettyGlue implements ReactorNettyBridge {
      * write whatever body the app gave, one-shot ones included ({@code InputStreamResource}), and never look
      * at the outbound as anything but an outbound. Any other function of the app's is called again.
      */
-    static final Predicate<Object> SPRING_BODY_FUNCTIONS = body -> body.getClass().getName().startsWith("org.springframework.http.client.");
+    static final Predicate<Object> SPRING_BODY_FUNCTIONS =
+            body -> body.getClass().getName().startsWith("org.springframework.http.client.");
 
     private final Warden warden;
     private final Predicate<Object> recordedBodies;

@@ -1,11 +1,10 @@
 package io.apiwarden.clients.reactornetty.library;
 
 import io.apiwarden.core.time.DelayScheduler;
-import reactor.core.Disposable;
-import reactor.core.scheduler.Schedulers;
-
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import reactor.core.Disposable;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * Waits on Reactor's parallel scheduler, the timer {@code Mono.delay} uses: the resend then

@@ -2,12 +2,11 @@ package io.apiwarden.clients.reactornetty.library;
 
 import io.apiwarden.core.call.BodyReplay;
 import io.apiwarden.core.engine.RecordedBody;
+import java.util.function.BiFunction;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Mono;
 import reactor.netty.NettyOutbound;
 import reactor.netty.http.client.HttpClientRequest;
-
-import java.util.function.BiFunction;
 
 /**
  * Stands in a managed request's configuration for a body function that may write a body it cannot write
@@ -39,7 +38,8 @@ final class RecordedBodyFunction implements BiFunction<HttpClientRequest, NettyO
             try {
                 recorded = recording.buffers();
             } catch (IllegalStateException callEndedMeanwhile) {
-                // The call ended (cancelled) between the check and now: the function writes its body as without the agent.
+                // The call ended (cancelled) between the check and now: the function writes its body as without the
+                // agent.
                 return app.apply(request, outbound);
             }
             ReplayOutbound replaying = new ReplayOutbound(outbound, recorded);
@@ -63,11 +63,14 @@ final class RecordedBodyFunction implements BiFunction<HttpClientRequest, NettyO
             throw e;
         }
         if (written == tee) {
-            // Nothing sent through it: Reactor Netty sends the request without a body, as for the function's own outbound.
+            // Nothing sent through it: Reactor Netty sends the request without a body, as for the function's own
+            // outbound.
             take.complete();
             return outbound;
         }
-        return Mono.from(written).doOnSuccess(done -> take.complete()).doOnError(e -> take.abandon())
+        return Mono.from(written)
+                .doOnSuccess(done -> take.complete())
+                .doOnError(e -> take.abandon())
                 .doOnCancel(take::abandon);
     }
 

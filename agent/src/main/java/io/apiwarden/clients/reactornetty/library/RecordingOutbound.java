@@ -3,18 +3,17 @@ package io.apiwarden.clients.reactornetty.library;
 import io.apiwarden.core.engine.RecordedBody;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import org.reactivestreams.Publisher;
-import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
-import reactor.netty.Connection;
-import reactor.netty.NettyOutbound;
-
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.netty.Connection;
+import reactor.netty.NettyOutbound;
 
 /**
  * The outbound a recorded body function writes to on the first attempt: everything goes on to Reactor
@@ -62,8 +61,10 @@ final class RecordingOutbound implements NettyOutbound {
     }
 
     @Override
-    public <S> NettyOutbound sendUsing(Callable<? extends S> sourceInput, BiFunction<? super Connection, ? super S, ?> mappedInput,
-                                       Consumer<? super S> sourceCleanup) {
+    public <S> NettyOutbound sendUsing(
+            Callable<? extends S> sourceInput,
+            BiFunction<? super Connection, ? super S, ?> mappedInput,
+            Consumer<? super S> sourceCleanup) {
         take.abandon();
         return next(delegate.sendUsing(sourceInput, mappedInput, sourceCleanup));
     }

@@ -4,12 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.util.ReferenceCountUtil;
-import org.reactivestreams.Publisher;
-import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
-import reactor.netty.Connection;
-import reactor.netty.NettyOutbound;
-
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,6 +12,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.netty.Connection;
+import reactor.netty.NettyOutbound;
 
 /**
  * The outbound a recorded body function writes to on a resend: the function runs again (it sets the
@@ -48,18 +47,22 @@ final class ReplayOutbound implements NettyOutbound {
 
     @Override
     public NettyOutbound send(Publisher<? extends ByteBuf> dataStream) {
-        return replayed.compareAndSet(false, true) ? next(delegate.send(recordingShapedAs(dataStream))) : unsent(dataStream);
+        return replayed.compareAndSet(false, true)
+                ? next(delegate.send(recordingShapedAs(dataStream)))
+                : unsent(dataStream);
     }
 
     @Override
     public NettyOutbound send(Publisher<? extends ByteBuf> dataStream, Predicate<ByteBuf> predicate) {
-        return replayed.compareAndSet(false, true) ? next(delegate.send(recordingShapedAs(dataStream), predicate))
+        return replayed.compareAndSet(false, true)
+                ? next(delegate.send(recordingShapedAs(dataStream), predicate))
                 : unsent(dataStream);
     }
 
     @Override
     public NettyOutbound sendObject(Publisher<?> dataStream, Predicate<Object> predicate) {
-        return replayed.compareAndSet(false, true) ? next(delegate.sendObject(recordingShapedAs(dataStream), predicate))
+        return replayed.compareAndSet(false, true)
+                ? next(delegate.sendObject(recordingShapedAs(dataStream), predicate))
                 : unsent(dataStream);
     }
 
@@ -76,7 +79,7 @@ final class ReplayOutbound implements NettyOutbound {
      */
     private static void releaseHeld(Publisher<?> appsData) {
         if (appsData instanceof Mono) {
-            ((Mono<?>) appsData).subscribe(ReferenceCountUtil::release, failure -> { });
+            ((Mono<?>) appsData).subscribe(ReferenceCountUtil::release, failure -> {});
         }
     }
 
@@ -90,8 +93,10 @@ final class ReplayOutbound implements NettyOutbound {
     // A body that sends a file or uses sendUsing is never recorded, so never replayed; should the function
     // take such a path only now, it goes to Reactor Netty as it is.
     @Override
-    public <S> NettyOutbound sendUsing(Callable<? extends S> sourceInput, BiFunction<? super Connection, ? super S, ?> mappedInput,
-                                       Consumer<? super S> sourceCleanup) {
+    public <S> NettyOutbound sendUsing(
+            Callable<? extends S> sourceInput,
+            BiFunction<? super Connection, ? super S, ?> mappedInput,
+            Consumer<? super S> sourceCleanup) {
         return next(delegate.sendUsing(sourceInput, mappedInput, sourceCleanup));
     }
 
@@ -126,7 +131,8 @@ final class ReplayOutbound implements NettyOutbound {
             // The app's buffer is released once, here, and the recording goes in its place, still as one message.
             // Mapped, not dropped: an operator that drops an element (then(), ignoreElement()) hands it to the discard
             // hook Reactor Netty's send sets for a Mono, which would release it a second time.
-            return ((Mono<?>) appsData).onErrorResume(failure -> Mono.empty())
+            return ((Mono<?>) appsData)
+                    .onErrorResume(failure -> Mono.empty())
                     .map(held -> {
                         ReferenceCountUtil.release(held);
                         return wholeRecording();

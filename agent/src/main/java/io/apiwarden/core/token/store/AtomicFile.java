@@ -93,6 +93,7 @@ public final class AtomicFile {
         private final FileChannel channel;
         /** Null where the file system does not open folders (Windows). */
         private final FileChannel folder;
+
         private boolean committed;
 
         private Replacement(Path file, String temporaryPrefix) throws IOException {
@@ -100,11 +101,12 @@ public final class AtomicFile {
             Path created = null;
             FileChannel opened = null;
             for (int attempt = 1; opened == null; attempt++) {
-                created = file.resolveSibling(temporaryPrefix + ProcessHandle.current().pid() + "-"
-                        + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 1) + TEMPORARY_SUFFIX);
+                created = file.resolveSibling(
+                        temporaryPrefix + ProcessHandle.current().pid() + "-"
+                                + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 1) + TEMPORARY_SUFFIX);
                 try {
-                    opened = FileChannel.open(created, EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
-                            ownerOnly());
+                    opened = FileChannel.open(
+                            created, EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), ownerOnly());
                 } catch (FileAlreadyExistsException e) {
                     if (attempt == 3) {
                         throw e;
@@ -170,7 +172,8 @@ public final class AtomicFile {
         try (DirectoryStream<Path> files = Files.newDirectoryStream(file.getParent())) {
             for (Path leftover : files) {
                 String name = leftover.getFileName().toString();
-                if (!name.startsWith(temporaryPrefix) || !name.endsWith(TEMPORARY_SUFFIX)
+                if (!name.startsWith(temporaryPrefix)
+                        || !name.endsWith(TEMPORARY_SUFFIX)
                         || name.length() <= temporaryPrefix.length() + TEMPORARY_SUFFIX.length()) {
                     continue;
                 }
@@ -221,7 +224,9 @@ public final class AtomicFile {
 
     private static FileAttribute<?>[] ownerOnly() {
         if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-            return new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))};
+            return new FileAttribute<?>[] {
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))
+            };
         }
         return new FileAttribute<?>[0];
     }

@@ -1,8 +1,7 @@
 package io.apiwarden.core.token.store;
 
-import io.apiwarden.core.secret.SecretFile;
 import io.apiwarden.core.log.AgentLog;
-
+import io.apiwarden.core.secret.SecretFile;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.channels.FileChannel;
@@ -66,6 +65,7 @@ public final class FileTokenStore implements TokenStore {
     private volatile String host;
     /** The last lease claim of another holder this JVM saw, and since when: guarded by the lock file's monitor. */
     private String watchedClaim;
+
     private Instant watchedSince;
 
     /**
@@ -103,7 +103,8 @@ public final class FileTokenStore implements TokenStore {
             if (generation != next.generation() - 1) {
                 return false;
             }
-            if (next.refreshToken() != null && (stored == null || !next.refreshToken().equals(stored.refreshToken()))) {
+            if (next.refreshToken() != null
+                    && (stored == null || !next.refreshToken().equals(stored.refreshToken()))) {
                 // The refresh token first: a crash before the state is written leaves the new refresh
                 // token and no access token, which costs one refresh; the other order could lose it.
                 refreshWriter.replace((next.refreshToken() + "\n").getBytes(StandardCharsets.UTF_8));
@@ -119,10 +120,19 @@ public final class FileTokenStore implements TokenStore {
         boolean taken = underLock(() -> {
             LeaseFile.Holder holder = LeaseFile.read(leaseFile);
             Instant now = clock.instant();
-            if (holder != null && !holder.owner.equals(owner) && holder.holds(now, host()) && !outlived(holder, now, ttl)) {
+            if (holder != null
+                    && !holder.owner.equals(owner)
+                    && holder.holds(now, host())
+                    && !outlived(holder, now, ttl)) {
                 return false;
             }
-            LeaseFile.write(leaseWriter, new LeaseFile.Holder(owner, host(), ProcessHandle.current().pid(), clock.instant().plus(ttl)));
+            LeaseFile.write(
+                    leaseWriter,
+                    new LeaseFile.Holder(
+                            owner,
+                            host(),
+                            ProcessHandle.current().pid(),
+                            clock.instant().plus(ttl)));
             return true;
         });
         return taken ? new FileLease(owner, ttl) : null;
@@ -171,7 +181,8 @@ public final class FileTokenStore implements TokenStore {
             return refreshToken == null ? null : new TokenState(1, null, null, null, refreshToken);
         }
         if (state.refreshFingerprint.isEmpty()) {
-            // Written without a refresh token (only an access token was ever known): the file, if any, is not this state's.
+            // Written without a refresh token (only an access token was ever known): the file, if any, is not this
+            // state's.
             return new TokenState(state.generation, state.accessToken, state.expiresAt, state.obtainedAt, null);
         }
         if (refreshToken != null && state.belongsTo(refreshToken)) {
@@ -204,8 +215,9 @@ public final class FileTokenStore implements TokenStore {
                 FileLock lock = channel.tryLock();
                 while (lock == null) {
                     if (System.nanoTime() - giveUp > 0) {
-                        throw new StoreUnavailableException("the token store " + describe() + " is locked by another process for longer than "
-                                + timeout.toMillis() + " ms (apiwarden.store.timeout)");
+                        throw new StoreUnavailableException(
+                                "the token store " + describe() + " is locked by another process for longer than "
+                                        + timeout.toMillis() + " ms (apiwarden.store.timeout)");
                     }
                     Thread.sleep(LOCK_POLL_MILLIS);
                     lock = channel.tryLock();
@@ -241,23 +253,31 @@ public final class FileTokenStore implements TokenStore {
                 // Ours from before, another process's, or not a file at all: looked at below.
             }
             try {
-                if (Files.readAttributes(lockFile, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isRegularFile()) {
+                if (Files.readAttributes(lockFile, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+                        .isRegularFile()) {
                     return FileChannel.open(lockFile, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
                 }
             } catch (NoSuchFileException e) {
                 continue;
             }
-            AgentLog.once(AgentLog.Level.WARN, "store-lock-file " + lockFile, "the token store's lock file " + lockFile
-                    + " is a symbolic link or not a regular file; nothing is written through it, it is replaced by a file."
-                    + " Nobody but this agent should write in that folder", null);
+            AgentLog.once(
+                    AgentLog.Level.WARN,
+                    "store-lock-file " + lockFile,
+                    "the token store's lock file " + lockFile
+                            + " is a symbolic link or not a regular file; nothing is written through it, it is replaced by a file."
+                            + " Nobody but this agent should write in that folder",
+                    null);
             Files.deleteIfExists(lockFile);
         }
         throw new IOException("the lock file " + lockFile + " kept being replaced while it was opened");
     }
 
     private StoreUnavailableException unavailable(String what, Exception e) {
-        return new StoreUnavailableException("the token store " + describe() + " " + what + " ("
-                + e.getClass().getSimpleName() + "): check that the folder exists and this process may write it", e);
+        return new StoreUnavailableException(
+                "the token store " + describe() + " " + what + " ("
+                        + e.getClass().getSimpleName()
+                        + "): check that the folder exists and this process may write it",
+                e);
     }
 
     /** This host's name, looked up on first use (on the store's thread, never the app's): the lookup may be slow. */
@@ -294,7 +314,13 @@ public final class FileTokenStore implements TokenStore {
                 if (holder == null || !holder.owner.equals(owner)) {
                     return false;
                 }
-                LeaseFile.write(leaseWriter, new LeaseFile.Holder(owner, host(), ProcessHandle.current().pid(), clock.instant().plus(ttl)));
+                LeaseFile.write(
+                        leaseWriter,
+                        new LeaseFile.Holder(
+                                owner,
+                                host(),
+                                ProcessHandle.current().pid(),
+                                clock.instant().plus(ttl)));
                 return true;
             });
         }

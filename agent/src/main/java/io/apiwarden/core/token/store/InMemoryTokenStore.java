@@ -30,7 +30,11 @@ public final class InMemoryTokenStore implements TokenStore {
             return false;
         }
         // Instants to the millisecond, as the stores that share state keep them.
-        state = new TokenState(next.generation(), next.accessToken(), millis(next.expiresAt()), millis(next.obtainedAt()),
+        state = new TokenState(
+                next.generation(),
+                next.accessToken(),
+                millis(next.expiresAt()),
+                millis(next.obtainedAt()),
                 next.refreshToken());
         return true;
     }

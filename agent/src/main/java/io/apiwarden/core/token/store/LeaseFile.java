@@ -12,8 +12,7 @@ import java.time.Instant;
  * ({@link FileTokenStore}), and a file that is not a regular one counts as no lease ({@link SideFile}).
  */
 final class LeaseFile {
-    private LeaseFile() {
-    }
+    private LeaseFile() {}
 
     static final class Holder {
         final String owner;

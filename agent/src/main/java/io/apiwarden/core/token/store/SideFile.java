@@ -1,8 +1,7 @@
 package io.apiwarden.core.token.store;
 
-import io.apiwarden.core.secret.SecretFile;
 import io.apiwarden.core.log.AgentLog;
-
+import io.apiwarden.core.secret.SecretFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -20,8 +19,7 @@ import java.nio.file.attribute.PosixFilePermissions;
  * its place (a rename replaces a link or a pipe, never what a link points at).
  */
 final class SideFile {
-    private SideFile() {
-    }
+    private SideFile() {}
 
     /** The file's content, trimmed; null when there is none or it is not one the agent wrote. */
     static String read(Path file) throws IOException {
@@ -30,8 +28,12 @@ final class SideFile {
         } catch (NoSuchFileException e) {
             return null;
         } catch (SecretFile.Unusable e) {
-            AgentLog.once(AgentLog.Level.WARN, "store-side-file " + file, "the token store's file " + file + " " + e.getMessage()
-                    + "; until then it is ignored. Nobody but this agent should write in that folder", null);
+            AgentLog.once(
+                    AgentLog.Level.WARN,
+                    "store-side-file " + file,
+                    "the token store's file " + file + " " + e.getMessage()
+                            + "; until then it is ignored. Nobody but this agent should write in that folder",
+                    null);
             return null;
         }
     }
@@ -46,10 +48,14 @@ final class SideFile {
         if (exposure == null) {
             return;
         }
-        AgentLog.once(AgentLog.Level.WARN, "store-exposed " + file, "the token store's file " + exposure
-                + "; it holds the access token (the agent makes it owner-only)", null);
+        AgentLog.once(
+                AgentLog.Level.WARN,
+                "store-exposed " + file,
+                "the token store's file " + exposure + "; it holds the access token (the agent makes it owner-only)",
+                null);
         try {
-            PosixFileAttributeView view = Files.getFileAttributeView(file, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
+            PosixFileAttributeView view =
+                    Files.getFileAttributeView(file, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
             if (view != null) {
                 view.setPermissions(PosixFilePermissions.fromString("rw-------"));
             }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -31,8 +30,7 @@ final class StateFile {
      */
     static final long MAX_NUMBER = 1L << 53;
 
-    private StateFile() {
-    }
+    private StateFile() {}
 
     /** What the file holds. */
     static final class Content {
@@ -69,7 +67,8 @@ final class StateFile {
             if (state.obtainedAt() != null) {
                 g.writeNumberField("obtained_at_ms", state.obtainedAt().toEpochMilli());
             }
-            g.writeStringField("refresh_token_sha256", state.refreshToken() == null ? "" : fingerprint(state.refreshToken()));
+            g.writeStringField(
+                    "refresh_token_sha256", state.refreshToken() == null ? "" : fingerprint(state.refreshToken()));
             g.writeEndObject();
         }
         out.write('\n');

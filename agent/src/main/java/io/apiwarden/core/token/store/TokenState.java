@@ -70,9 +70,11 @@ public final class TokenState {
             return false;
         }
         TokenState other = (TokenState) o;
-        return generation == other.generation && Objects.equals(accessToken, other.accessToken)
+        return generation == other.generation
+                && Objects.equals(accessToken, other.accessToken)
                 && Objects.equals(refreshToken, other.refreshToken)
-                && millis(expiresAt) == millis(other.expiresAt) && millis(obtainedAt) == millis(other.obtainedAt);
+                && millis(expiresAt) == millis(other.expiresAt)
+                && millis(obtainedAt) == millis(other.obtainedAt);
     }
 
     @Override

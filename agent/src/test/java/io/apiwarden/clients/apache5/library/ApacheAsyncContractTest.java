@@ -9,6 +9,8 @@ import io.apiwarden.core.Warden;
 class ApacheAsyncContractTest extends ClientAdapterContract {
     @Override
     protected ClientFace face(Warden warden, boolean followRedirects) {
-        return new ApacheAsyncFace(WardenApacheHttp.create(warden).manage(ApacheAsyncFace.builder(followRedirects)).build());
+        return new ApacheAsyncFace(WardenApacheHttp.create(warden)
+                .manage(ApacheAsyncFace.builder(followRedirects))
+                .build());
     }
 }

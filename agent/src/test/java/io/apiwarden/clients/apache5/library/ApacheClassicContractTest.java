@@ -9,6 +9,8 @@ import io.apiwarden.core.Warden;
 class ApacheClassicContractTest extends ClientAdapterContract {
     @Override
     protected ClientFace face(Warden warden, boolean followRedirects) {
-        return new ApacheClassicFace(WardenApacheHttp.create(warden).manage(ApacheClassicFace.builder(followRedirects)).build());
+        return new ApacheClassicFace(WardenApacheHttp.create(warden)
+                .manage(ApacheClassicFace.builder(followRedirects))
+                .build());
     }
 }

@@ -1,5 +1,8 @@
 package io.apiwarden.clients.apache5.library;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.config.WardenConfig;
 import io.apiwarden.core.telemetry.CallObserver;
@@ -12,6 +15,20 @@ import io.apiwarden.testing.MutableClock;
 import io.apiwarden.testing.RecordingScheduler;
 import io.apiwarden.testing.TestWardens;
 import io.apiwarden.testing.VirtualTimeScheduler;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.zip.GZIPOutputStream;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
@@ -28,32 +45,10 @@ import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManager;
 import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManagerBuilder;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.Method;
-import org.apache.hc.core5.http.nio.AsyncEntityProducer;
-import org.apache.hc.core5.http.nio.DataStreamChannel;
 import org.apache.hc.core5.http.nio.support.BasicRequestProducer;
 import org.apache.hc.core5.io.CloseMode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.net.URI;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Set;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
-import java.util.zip.GZIPOutputStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Apache HttpClient 5 (async) managed in library mode, without the agent, against a real local server; waits are the test's. */
 class WardenApacheHttpAsyncTest {
@@ -88,7 +83,9 @@ class WardenApacheHttpAsyncTest {
     private CloseableHttpAsyncClient start(HttpAsyncClientBuilder builder, Warden w) {
         warden = w;
         connections = PoolingAsyncClientConnectionManagerBuilder.create().build();
-        client = WardenApacheHttp.create(warden).manage(builder.setConnectionManager(connections)).build();
+        client = WardenApacheHttp.create(warden)
+                .manage(builder.setConnectionManager(connections))
+                .build();
         client.start();
         return client;
     }
@@ -147,7 +144,9 @@ class WardenApacheHttpAsyncTest {
 
         assertThat(response.getCode()).isEqualTo(401);
         assertThat(response.getBodyText()).isEqualTo(INVALID_TOKEN);
-        assertThat(server.getRequestCount()).as("refreshed and resent once, no more").isEqualTo(2);
+        assertThat(server.getRequestCount())
+                .as("refreshed and resent once, no more")
+                .isEqualTo(2);
         assertThat(tokens.requests()).isEqualTo(1);
         awaitTrue(() -> connections.getTotalStats().getLeased() == 0);
     }
@@ -161,7 +160,9 @@ class WardenApacheHttpAsyncTest {
         SimpleHttpResponse response = get("/api/v1/user");
 
         assertThat(response.getCode()).isEqualTo(401);
-        assertThat(response.getBodyText()).as("held while the refresh was tried").isEqualTo(INVALID_TOKEN);
+        assertThat(response.getBodyText())
+                .as("held while the refresh was tried")
+                .isEqualTo(INVALID_TOKEN);
         assertThat(server.getRequestCount()).isEqualTo(1);
         awaitTrue(() -> connections.getTotalStats().getLeased() == 0);
     }
@@ -173,7 +174,8 @@ class WardenApacheHttpAsyncTest {
         server.enqueue(new MockResponse.Builder().code(401).body(INVALID_TOKEN).build());
         server.enqueue(new MockResponse.Builder().code(200).body("ok").build());
 
-        Future<SimpleHttpResponse> call = send(SimpleRequestBuilder.get(url("/api/v1/user")).build());
+        Future<SimpleHttpResponse> call =
+                send(SimpleRequestBuilder.get(url("/api/v1/user")).build());
         awaitTrue(() -> tokens.requests() == 1 && connections.getTotalStats().getLeased() == 0);
         assertThat(server.getRequestCount()).isEqualTo(1);
         assertThat(call.isDone()).isFalse();
@@ -213,14 +215,22 @@ class WardenApacheHttpAsyncTest {
     @Test
     void aGzippedErrorBodyIsReadAsTheServerMeantItAndTheAppStillGetsItDecoded() throws Exception {
         client();
-        server.enqueue(new MockResponse.Builder().code(403).addHeader("Content-Encoding", "gzip")
-                .body(gzip(INVALID_TOKEN)).build());
-        server.enqueue(new MockResponse.Builder().code(403).addHeader("Content-Encoding", "gzip")
-                .body(gzip("{\"message\":\"forbidden\"}")).build());
+        server.enqueue(new MockResponse.Builder()
+                .code(403)
+                .addHeader("Content-Encoding", "gzip")
+                .body(gzip(INVALID_TOKEN))
+                .build());
+        server.enqueue(new MockResponse.Builder()
+                .code(403)
+                .addHeader("Content-Encoding", "gzip")
+                .body(gzip("{\"message\":\"forbidden\"}"))
+                .build());
 
         SimpleHttpResponse response = get("/api/v1/user");
 
-        assertThat(tokens.requests()).as("the first body was read through its gzip").isEqualTo(1);
+        assertThat(tokens.requests())
+                .as("the first body was read through its gzip")
+                .isEqualTo(1);
         assertThat(response.getCode()).isEqualTo(403);
         assertThat(response.getBodyText()).isEqualTo("{\"message\":\"forbidden\"}");
     }
@@ -248,7 +258,8 @@ class WardenApacheHttpAsyncTest {
 
         assertThat(response.getBodyText()).isEqualTo("ok");
         assertThat(server.getRequestCount()).isEqualTo(3);
-        assertThat(((RecordingScheduler) scheduler).delays()).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2));
+        assertThat(((RecordingScheduler) scheduler).delays())
+                .containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2));
     }
 
     @Test
@@ -260,15 +271,21 @@ class WardenApacheHttpAsyncTest {
         server.enqueue(new MockResponse.Builder().code(200).body("first").build());
         server.enqueue(new MockResponse.Builder().code(200).body("second").build());
 
-        Future<SimpleHttpResponse> refused = send(SimpleRequestBuilder.get(url("/api/v1/a")).build());
+        Future<SimpleHttpResponse> refused =
+                send(SimpleRequestBuilder.get(url("/api/v1/a")).build());
         awaitTrue(() -> time.pending() > 0 && connections.getTotalStats().getLeased() == 0);
-        Future<SimpleHttpResponse> later = send(SimpleRequestBuilder.get(url("/api/v1/b")).build());
+        Future<SimpleHttpResponse> later =
+                send(SimpleRequestBuilder.get(url("/api/v1/b")).build());
         awaitTrue(() -> warden.throttleGate().waiting() == 1);
 
-        assertThat(server.getRequestCount()).as("nothing more reaches the API while the window holds").isEqualTo(1);
+        assertThat(server.getRequestCount())
+                .as("nothing more reaches the API while the window holds")
+                .isEqualTo(1);
         time.advance(Duration.ofSeconds(1));
 
-        assertThat(refused.get(10, TimeUnit.SECONDS).getBodyText()).as("its own retry went first").isEqualTo("first");
+        assertThat(refused.get(10, TimeUnit.SECONDS).getBodyText())
+                .as("its own retry went first")
+                .isEqualTo("first");
         assertThat(later.get(10, TimeUnit.SECONDS).getBodyText()).isEqualTo("second");
         assertThat(server.getRequestCount()).isEqualTo(3);
     }
@@ -280,7 +297,8 @@ class WardenApacheHttpAsyncTest {
         client();
         server.enqueue(new MockResponse.Builder().code(429).body(RATE_LIMITED).build());
         List<String> callback = new ArrayList<>();
-        Future<SimpleHttpResponse> call = client.execute(SimpleRequestBuilder.get(url("/api/v1/user")).build(),
+        Future<SimpleHttpResponse> call = client.execute(
+                SimpleRequestBuilder.get(url("/api/v1/user")).build(),
                 new org.apache.hc.core5.concurrent.FutureCallback<>() {
                     @Override
                     public void completed(SimpleHttpResponse result) {
@@ -297,11 +315,14 @@ class WardenApacheHttpAsyncTest {
                         callback.add("cancelled");
                     }
                 });
-        awaitTrue(() -> manual.pendingCount() == 1 && connections.getTotalStats().getLeased() == 0);
+        awaitTrue(
+                () -> manual.pendingCount() == 1 && connections.getTotalStats().getLeased() == 0);
 
         assertThat(call.cancel(true)).isTrue();
 
-        assertThat(manual.cancelledCount()).as("the wait is a timer, cancelled: no thread held it").isEqualTo(1);
+        assertThat(manual.cancelledCount())
+                .as("the wait is a timer, cancelled: no thread held it")
+                .isEqualTo(1);
         assertThat(manual.pendingCount()).isZero();
         assertThatThrownBy(() -> call.get(1, TimeUnit.SECONDS)).isInstanceOf(CancellationException.class);
         assertThat(callback).containsExactly("cancelled");
@@ -314,8 +335,14 @@ class WardenApacheHttpAsyncTest {
     void aRedirectToAnotherOriginGetsNoBearerAndOneWithinTheApiKeepsIt() throws Exception {
         client();
         elsewhere.start(0);
-        server.enqueue(new MockResponse.Builder().code(307).addHeader("Location", url("/api/v1/moved")).build());
-        server.enqueue(new MockResponse.Builder().code(302).addHeader("Location", elsewhere.url("/landing").toString()).build());
+        server.enqueue(new MockResponse.Builder()
+                .code(307)
+                .addHeader("Location", url("/api/v1/moved"))
+                .build());
+        server.enqueue(new MockResponse.Builder()
+                .code(302)
+                .addHeader("Location", elsewhere.url("/landing").toString())
+                .build());
         elsewhere.enqueue(new MockResponse.Builder().code(200).body("there").build());
 
         SimpleHttpResponse response = get("/api/v1/user");
@@ -333,7 +360,9 @@ class WardenApacheHttpAsyncTest {
         client();
         server.enqueue(new MockResponse.Builder().code(200).body("ok").build());
 
-        send(SimpleRequestBuilder.get(url("/api/v1/user")).setHeader("Authorization", "Basic YXBwOmFwcA==").build())
+        send(SimpleRequestBuilder.get(url("/api/v1/user"))
+                        .setHeader("Authorization", "Basic YXBwOmFwcA==")
+                        .build())
                 .get(10, TimeUnit.SECONDS);
 
         assertThat(authorization(server.takeRequest())).isEqualTo("Basic YXBwOmFwcA==");
@@ -346,7 +375,9 @@ class WardenApacheHttpAsyncTest {
         server.enqueue(new MockResponse.Builder().code(201).body("made").build());
 
         SimpleHttpResponse response = send(SimpleRequestBuilder.post(url("/api/v1/items"))
-                .setBody("{\"a\":1}", ContentType.APPLICATION_JSON).build()).get(10, TimeUnit.SECONDS);
+                        .setBody("{\"a\":1}", ContentType.APPLICATION_JSON)
+                        .build())
+                .get(10, TimeUnit.SECONDS);
 
         assertThat(response.getBodyText()).isEqualTo("made");
         assertThat(server.takeRequest().getBody().utf8()).isEqualTo("{\"a\":1}");
@@ -363,7 +394,9 @@ class WardenApacheHttpAsyncTest {
 
         assertThat(response.getCode()).isEqualTo(201);
         assertThat(server.takeRequest().getBody().utf8()).isEqualTo("{\"b\":2}");
-        assertThat(server.takeRequest().getBody().utf8()).as("the one-shot body, replayed").isEqualTo("{\"b\":2}");
+        assertThat(server.takeRequest().getBody().utf8())
+                .as("the one-shot body, replayed")
+                .isEqualTo("{\"b\":2}");
     }
 
     @Test
@@ -411,8 +444,13 @@ class WardenApacheHttpAsyncTest {
             server.enqueue(new MockResponse.Builder().code(429).build());
             server.enqueue(new MockResponse.Builder().code(200).body("ok").build());
 
-            assertThat(second.execute(SimpleRequestBuilder.get(url("/api/v1/user")).build(), null)
-                    .get(10, TimeUnit.SECONDS).getBodyText()).isEqualTo("ok");
+            assertThat(second.execute(
+                                    SimpleRequestBuilder.get(url("/api/v1/user"))
+                                            .build(),
+                                    null)
+                            .get(10, TimeUnit.SECONDS)
+                            .getBodyText())
+                    .isEqualTo("ok");
         }
         assertThat(((RecordingScheduler) scheduler).delays()).containsExactly(Duration.ofSeconds(1));
     }
@@ -422,7 +460,9 @@ class WardenApacheHttpAsyncTest {
         server.setProtocols(List.of(Protocol.H2_PRIOR_KNOWLEDGE));
         server.start(0);
         warden = new Warden(config(), tokens, scheduler, clock);
-        client = WardenApacheHttp.create(warden).manage(H2AsyncClientBuilder.create()).build();
+        client = WardenApacheHttp.create(warden)
+                .manage(H2AsyncClientBuilder.create())
+                .build();
         client.start();
         server.enqueue(new MockResponse.Builder().code(401).body(INVALID_TOKEN).build());
         server.enqueue(new MockResponse.Builder().code(200).body("ok").build());
@@ -434,9 +474,10 @@ class WardenApacheHttpAsyncTest {
         assertThat(authorization(server.takeRequest())).isEqualTo("Bearer access-1");
     }
 
-    private SimpleHttpResponse postOneShot(String body) throws InterruptedException, ExecutionException, java.util.concurrent.TimeoutException {
-        BasicRequestProducer request = new BasicRequestProducer(Method.POST, URI.create(url("/api/v1/items")),
-                new io.apiwarden.adapters.faces.OneShotProducer(body));
+    private SimpleHttpResponse postOneShot(String body)
+            throws InterruptedException, ExecutionException, java.util.concurrent.TimeoutException {
+        BasicRequestProducer request = new BasicRequestProducer(
+                Method.POST, URI.create(url("/api/v1/items")), new io.apiwarden.adapters.faces.OneShotProducer(body));
         return client.execute(request, SimpleResponseConsumer.create(), null).get(10, TimeUnit.SECONDS);
     }
 

@@ -1,10 +1,21 @@
 package io.apiwarden.clients.apache5.library;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.apiwarden.core.Warden;
 import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
 import io.apiwarden.testing.RecordingScheduler;
 import io.apiwarden.testing.TestWardens;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.GZIPOutputStream;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
@@ -21,18 +32,6 @@ import org.apache.hc.core5.http.io.entity.StringEntity;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InterruptedIOException;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.zip.GZIPOutputStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /** Apache HttpClient 5 (classic) managed in library mode, without the agent, against a real local server; waits are the test's. */
 class WardenApacheHttpTest {
     private static final String INVALID_TOKEN = "{\"message\":\"OAuth invalid token\"}";
@@ -46,12 +45,16 @@ class WardenApacheHttpTest {
 
     private CloseableHttpClient client(HttpClientBuilder builder) throws IOException {
         server.start(0);
-        Warden warden = TestWardens.warden(TestWardens.config(
-                "apiwarden.base-url", server.url("/api/v1").toString(),
-                "apiwarden.access-token", "access-0",
-                "apiwarden.refresh-token", "refresh-0",
-                "apiwarden.token-url", server.url("/auth/token").toString(),
-                "apiwarden.backoff.initial-delay", "1s"), tokens, scheduler, clock);
+        Warden warden = TestWardens.warden(
+                TestWardens.config(
+                        "apiwarden.base-url", server.url("/api/v1").toString(),
+                        "apiwarden.access-token", "access-0",
+                        "apiwarden.refresh-token", "refresh-0",
+                        "apiwarden.token-url", server.url("/auth/token").toString(),
+                        "apiwarden.backoff.initial-delay", "1s"),
+                tokens,
+                scheduler,
+                clock);
         client = WardenApacheHttp.create(warden).manage(builder).build();
         return client;
     }
@@ -126,8 +129,11 @@ class WardenApacheHttpTest {
     @Test
     void aGzippedErrorBodyIsReadAsTheServerMeantIt() throws Exception {
         client();
-        server.enqueue(new MockResponse.Builder().code(403).addHeader("Content-Encoding", "gzip")
-                .body(gzip(INVALID_TOKEN)).build());
+        server.enqueue(new MockResponse.Builder()
+                .code(403)
+                .addHeader("Content-Encoding", "gzip")
+                .body(gzip(INVALID_TOKEN))
+                .build());
         server.enqueue(new MockResponse.Builder().code(200).body("ok").build());
 
         String body = client.execute(new HttpGet(url("/api/v1/user")), WardenApacheHttpTest::text);
@@ -152,8 +158,14 @@ class WardenApacheHttpTest {
     @Test
     void aRateLimitedCallIsResentAfterTheBackOffAndEachAttemptIsTheAgentsOnly() throws Exception {
         client();
-        server.enqueue(new MockResponse.Builder().code(429).body("API rate limit exceeded (global)").build());
-        server.enqueue(new MockResponse.Builder().code(429).body("API rate limit exceeded (global)").build());
+        server.enqueue(new MockResponse.Builder()
+                .code(429)
+                .body("API rate limit exceeded (global)")
+                .build());
+        server.enqueue(new MockResponse.Builder()
+                .code(429)
+                .body("API rate limit exceeded (global)")
+                .build());
         server.enqueue(new MockResponse.Builder().code(200).body("ok").build());
 
         String body = client.execute(new HttpGet(url("/api/v1/user")), WardenApacheHttpTest::text);
@@ -172,7 +184,8 @@ class WardenApacheHttpTest {
             server.enqueue(new MockResponse.Builder().code(429).build());
             server.enqueue(new MockResponse.Builder().code(200).body("ok").build());
 
-            assertThat(second.execute(new HttpGet(url("/api/v1/user")), WardenApacheHttpTest::text)).isEqualTo("ok");
+            assertThat(second.execute(new HttpGet(url("/api/v1/user")), WardenApacheHttpTest::text))
+                    .isEqualTo("ok");
         }
         assertThat(scheduler.delays()).containsExactly(Duration.ofSeconds(1));
     }
@@ -181,8 +194,14 @@ class WardenApacheHttpTest {
     void aRedirectToAnotherOriginGetsNoBearerAndOneWithinTheApiKeepsIt() throws Exception {
         client();
         elsewhere.start(0);
-        server.enqueue(new MockResponse.Builder().code(307).addHeader("Location", url("/api/v1/moved")).build());
-        server.enqueue(new MockResponse.Builder().code(302).addHeader("Location", elsewhere.url("/landing").toString()).build());
+        server.enqueue(new MockResponse.Builder()
+                .code(307)
+                .addHeader("Location", url("/api/v1/moved"))
+                .build());
+        server.enqueue(new MockResponse.Builder()
+                .code(302)
+                .addHeader("Location", elsewhere.url("/landing").toString())
+                .build());
         elsewhere.enqueue(new MockResponse.Builder().code(200).body("there").build());
 
         String body = client.execute(new HttpGet(url("/api/v1/user")), WardenApacheHttpTest::text);
@@ -213,8 +232,8 @@ class WardenApacheHttpTest {
         server.enqueue(new MockResponse.Builder().code(401).body(INVALID_TOKEN).build());
         server.enqueue(new MockResponse.Builder().code(201).body("made").build());
         HttpPost post = new HttpPost(url("/api/v1/items"));
-        post.setEntity(new InputStreamEntity(new ByteArrayInputStream("{}".getBytes(StandardCharsets.UTF_8)), 2,
-                ContentType.APPLICATION_JSON));
+        post.setEntity(new InputStreamEntity(
+                new ByteArrayInputStream("{}".getBytes(StandardCharsets.UTF_8)), 2, ContentType.APPLICATION_JSON));
 
         assertThat(client.execute(post, WardenApacheHttpTest::text)).isEqualTo("made");
 
@@ -230,16 +249,22 @@ class WardenApacheHttpTest {
     @Test
     void aBodyThatCannotBeReadTwiceAndIsOverTheRecordingBoundIsNotResent() throws Exception {
         server.start(0);
-        client = WardenApacheHttp.create(TestWardens.warden(TestWardens.config(
-                "apiwarden.base-url", server.url("/api/v1").toString(),
-                "apiwarden.access-token", "access-0",
-                "apiwarden.refresh-token", "refresh-0",
-                "apiwarden.token-url", server.url("/auth/token").toString(),
-                "apiwarden.resend.max-recorded-body", "1"), tokens, scheduler, clock)).manage(HttpClientBuilder.create()).build();
+        client = WardenApacheHttp.create(TestWardens.warden(
+                        TestWardens.config(
+                                "apiwarden.base-url", server.url("/api/v1").toString(),
+                                "apiwarden.access-token", "access-0",
+                                "apiwarden.refresh-token", "refresh-0",
+                                "apiwarden.token-url", server.url("/auth/token").toString(),
+                                "apiwarden.resend.max-recorded-body", "1"),
+                        tokens,
+                        scheduler,
+                        clock))
+                .manage(HttpClientBuilder.create())
+                .build();
         server.enqueue(new MockResponse.Builder().code(401).body(INVALID_TOKEN).build());
         HttpPost post = new HttpPost(url("/api/v1/items"));
-        post.setEntity(new InputStreamEntity(new ByteArrayInputStream("{}".getBytes(StandardCharsets.UTF_8)), -1,
-                ContentType.APPLICATION_JSON));
+        post.setEntity(new InputStreamEntity(
+                new ByteArrayInputStream("{}".getBytes(StandardCharsets.UTF_8)), -1, ContentType.APPLICATION_JSON));
 
         int status = client.execute(post, ClassicHttpResponse::getCode);
 
@@ -253,9 +278,14 @@ class WardenApacheHttpTest {
     void theClientsOwnRetryOfA429TheAgentGaveUpOnIsTheSameCallWithNoSecondBackOff() throws Exception {
         client();
         for (int i = 0; i < 7; i++) {
-            server.enqueue(new MockResponse.Builder().code(429).addHeader("Retry-After", "0").body("API rate limit exceeded (global)").build());
+            server.enqueue(new MockResponse.Builder()
+                    .code(429)
+                    .addHeader("Retry-After", "0")
+                    .body("API rate limit exceeded (global)")
+                    .build());
         }
-        server.enqueue(new MockResponse.Builder().code(200).body("not asked for").build());
+        server.enqueue(
+                new MockResponse.Builder().code(200).body("not asked for").build());
 
         int status = client.execute(new HttpGet(url("/api/v1/user")), ClassicHttpResponse::getCode);
 
@@ -263,8 +293,13 @@ class WardenApacheHttpTest {
         // Five resends of the agent's, then the client's own one, as it would make without the agent.
         assertThat(server.getRequestCount()).isEqualTo(7);
         // The back-off's waits; the client's retry may wait at the closed rate-limit gate after them.
-        assertThat(scheduler.delays()).startsWith(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(4),
-                Duration.ofSeconds(8), Duration.ofSeconds(16));
+        assertThat(scheduler.delays())
+                .startsWith(
+                        Duration.ofSeconds(1),
+                        Duration.ofSeconds(2),
+                        Duration.ofSeconds(4),
+                        Duration.ofSeconds(8),
+                        Duration.ofSeconds(16));
     }
 
     @Test
@@ -284,7 +319,10 @@ class WardenApacheHttpTest {
     void cancellingTheRequestEndsTheWaitAndNothingIsResent() throws Exception {
         scheduler = RecordingScheduler.manual(clock);
         client();
-        server.enqueue(new MockResponse.Builder().code(429).body("API rate limit exceeded (global)").build());
+        server.enqueue(new MockResponse.Builder()
+                .code(429)
+                .body("API rate limit exceeded (global)")
+                .build());
         HttpGet get = new HttpGet(url("/api/v1/user"));
         CompletableFuture<Object> outcome = CompletableFuture.supplyAsync(() -> {
             try {

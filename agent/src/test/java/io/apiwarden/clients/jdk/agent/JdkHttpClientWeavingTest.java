@@ -1,12 +1,9 @@
 package io.apiwarden.clients.jdk.agent;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-
-import java.io.IOException;
-import java.io.InputStream;
-import java.lang.reflect.Method;
-import java.net.http.HttpClient;
+import static io.apiwarden.clients.jdk.agent.WeavingFixtures.BUILT;
+import static io.apiwarden.clients.jdk.agent.WeavingFixtures.OTHER;
+import static io.apiwarden.clients.jdk.agent.WeavingFixtures.REPLACEMENT;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiwarden.agent.HookTransformer;
 import io.apiwarden.clients.jdk.agent.WeavingFixtures.BranchingBuilder;
@@ -14,11 +11,12 @@ import io.apiwarden.clients.jdk.agent.WeavingFixtures.GuardedBuilder;
 import io.apiwarden.clients.jdk.agent.WeavingFixtures.RecordingHook;
 import io.apiwarden.clients.jdk.agent.WeavingFixtures.SimpleBuilder;
 import io.apiwarden.clients.jdk.agent.WeavingFixtures.ThrowingHook;
-
-import static io.apiwarden.clients.jdk.agent.WeavingFixtures.BUILT;
-import static io.apiwarden.clients.jdk.agent.WeavingFixtures.OTHER;
-import static io.apiwarden.clients.jdk.agent.WeavingFixtures.REPLACEMENT;
-import static org.assertj.core.api.Assertions.assertThat;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.reflect.Method;
+import java.net.http.HttpClient;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * The weaving of {@code build()} on classes shaped like the JDK's builder, defined in a loader of
@@ -57,7 +55,8 @@ class JdkHttpClientWeavingTest {
 
     @Test
     void aHookThatCannotBeFoundLeavesTheAppWithTheClientTheJdkBuilt() throws Exception {
-        byte[] woven = HookTransformer.weave(JdkHttpClientInstrumentation.weaving("io.apiwarden.agent.NoSuchHook", "wrap"),
+        byte[] woven = HookTransformer.weave(
+                JdkHttpClientInstrumentation.weaving("io.apiwarden.agent.NoSuchHook", "wrap"),
                 bytesOf(SimpleBuilder.class));
 
         assertThat(build(newInstance(define(SimpleBuilder.class, woven)))).isSameAs(BUILT);
@@ -67,7 +66,8 @@ class JdkHttpClientWeavingTest {
     void aBuildWithATryOfItsOwnIsLeftAsItWas() throws Exception {
         byte[] original = bytesOf(GuardedBuilder.class);
 
-        byte[] woven = HookTransformer.weave(JdkHttpClientInstrumentation.weaving(RecordingHook.class.getName(), "wrap"), original);
+        byte[] woven = HookTransformer.weave(
+                JdkHttpClientInstrumentation.weaving(RecordingHook.class.getName(), "wrap"), original);
 
         assertThat(woven).isEqualTo(HookTransformer.weave((reader, next) -> next, original));
         assertThat(build(newInstance(define(GuardedBuilder.class, woven)))).isSameAs(BUILT);
@@ -78,7 +78,8 @@ class JdkHttpClientWeavingTest {
     void aClassWithoutBuildIsLeftAsItWas() throws Exception {
         byte[] original = bytesOf(RecordingHook.class);
 
-        byte[] woven = HookTransformer.weave(JdkHttpClientInstrumentation.weaving(RecordingHook.class.getName(), "wrap"), original);
+        byte[] woven = HookTransformer.weave(
+                JdkHttpClientInstrumentation.weaving(RecordingHook.class.getName(), "wrap"), original);
 
         // What ASM writes when it passes the class through untouched.
         assertThat(woven).isEqualTo(HookTransformer.weave((reader, next) -> next, original));
@@ -87,7 +88,8 @@ class JdkHttpClientWeavingTest {
     // --- helpers ------------------------------------------------------------------------------
 
     private static Object wovenInstance(Class<?> shape, Class<?> hook) throws Exception {
-        byte[] woven = HookTransformer.weave(JdkHttpClientInstrumentation.weaving(hook.getName(), "wrap"), bytesOf(shape));
+        byte[] woven =
+                HookTransformer.weave(JdkHttpClientInstrumentation.weaving(hook.getName(), "wrap"), bytesOf(shape));
         return newInstance(define(shape, woven));
     }
 

@@ -13,8 +13,7 @@ public final class WeavingFixtures {
     public static final HttpClient OTHER = HttpClient.newHttpClient();
     public static final HttpClient REPLACEMENT = HttpClient.newHttpClient();
 
-    private WeavingFixtures() {
-    }
+    private WeavingFixtures() {}
 
     /** The JDK's own shape: {@code return HttpClientImpl.create(this);} */
     public static final class SimpleBuilder {

@@ -1,17 +1,14 @@
 package io.apiwarden.clients.jdk.library;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.time.SystemDelayScheduler;
 import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
 import io.apiwarden.testing.RecordingScheduler;
 import io.apiwarden.testing.TestWardens;
-import mockwebserver3.MockResponse;
-import mockwebserver3.MockWebServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -21,9 +18,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /** {@code HttpRequest.timeout()} bounds the whole managed call, waits and resends included. */
 class AppTimeLimitTest {
@@ -54,12 +53,17 @@ class AppTimeLimitTest {
     }
 
     private HttpRequest get(Duration timeout) {
-        return HttpRequest.newBuilder(server.url("/api/v1/user").uri()).timeout(timeout).build();
+        return HttpRequest.newBuilder(server.url("/api/v1/user").uri())
+                .timeout(timeout)
+                .build();
     }
 
     private void rateLimitedFor(int responses) {
         for (int i = 0; i < responses; i++) {
-            server.enqueue(new MockResponse.Builder().code(429).body("API rate limit exceeded (global) #" + i).build());
+            server.enqueue(new MockResponse.Builder()
+                    .code(429)
+                    .body("API rate limit exceeded (global) #" + i)
+                    .build());
         }
     }
 
@@ -82,7 +86,8 @@ class AppTimeLimitTest {
         rateLimitedFor(6);
         HttpClient client = managed(clock, scheduler, "apiwarden.access-token", "access-0");
 
-        HttpResponse<String> response = client.sendAsync(get(Duration.ofSeconds(3)), BodyHandlers.ofString()).get(10, TimeUnit.SECONDS);
+        HttpResponse<String> response = client.sendAsync(get(Duration.ofSeconds(3)), BodyHandlers.ofString())
+                .get(10, TimeUnit.SECONDS);
 
         assertThat(response.statusCode()).isEqualTo(429);
         assertThat(scheduler.delays()).containsExactly(Duration.ofSeconds(2));
@@ -92,11 +97,20 @@ class AppTimeLimitTest {
     @Test
     void eachResendGetsOnlyWhatIsLeftOfTheTimeout() throws Exception {
         rateLimitedFor(1);
-        server.enqueue(new MockResponse.Builder().code(200).body("user").headersDelay(700, TimeUnit.MILLISECONDS).build());
+        server.enqueue(new MockResponse.Builder()
+                .code(200)
+                .body("user")
+                .headersDelay(700, TimeUnit.MILLISECONDS)
+                .build());
         // Real time: the resend starts 0.5 s into a 1 s limit, so it has under 0.5 s, and the server
         // takes 0.7 s. Given the whole second again, as before, it would have succeeded.
-        HttpClient client = managed(Clock.systemUTC(), new SystemDelayScheduler(), "apiwarden.access-token", "access-0",
-                "apiwarden.backoff.initial-delay", "500ms");
+        HttpClient client = managed(
+                Clock.systemUTC(),
+                new SystemDelayScheduler(),
+                "apiwarden.access-token",
+                "access-0",
+                "apiwarden.backoff.initial-delay",
+                "500ms");
 
         assertThatThrownBy(() -> client.send(get(Duration.ofSeconds(1)), BodyHandlers.ofString()))
                 .isInstanceOf(HttpTimeoutException.class);
@@ -107,8 +121,13 @@ class AppTimeLimitTest {
     void aHungTokenEndpointHandsTheAppTheApisAnswerAtItsTimeout() throws Exception {
         tokens.holding();
         server.enqueue(new MockResponse.Builder().code(401).body("expired").build());
-        HttpClient client = managed(Clock.systemUTC(), new SystemDelayScheduler(),
-                "apiwarden.access-token", "access-0", "apiwarden.refresh-token", "refresh-0");
+        HttpClient client = managed(
+                Clock.systemUTC(),
+                new SystemDelayScheduler(),
+                "apiwarden.access-token",
+                "access-0",
+                "apiwarden.refresh-token",
+                "refresh-0");
 
         HttpResponse<String> sent = client.send(get(Duration.ofMillis(300)), BodyHandlers.ofString());
 
@@ -122,10 +141,16 @@ class AppTimeLimitTest {
     void aHungTokenEndpointHandsTheAsyncAppTheApisAnswerAtItsTimeout() throws Exception {
         tokens.holding();
         server.enqueue(new MockResponse.Builder().code(401).body("expired").build());
-        HttpClient client = managed(Clock.systemUTC(), new SystemDelayScheduler(),
-                "apiwarden.access-token", "access-0", "apiwarden.refresh-token", "refresh-0");
+        HttpClient client = managed(
+                Clock.systemUTC(),
+                new SystemDelayScheduler(),
+                "apiwarden.access-token",
+                "access-0",
+                "apiwarden.refresh-token",
+                "refresh-0");
 
-        HttpResponse<String> sent = client.sendAsync(get(Duration.ofMillis(300)), BodyHandlers.ofString()).get(10, TimeUnit.SECONDS);
+        HttpResponse<String> sent = client.sendAsync(get(Duration.ofMillis(300)), BodyHandlers.ofString())
+                .get(10, TimeUnit.SECONDS);
 
         assertThat(sent.statusCode()).isEqualTo(401);
         tokens.release();
@@ -134,13 +159,18 @@ class AppTimeLimitTest {
     @Test
     void withNoTokenInTimeTheCallTimesOutAsTheJdkWould() {
         tokens.holding();
-        HttpClient client = managed(Clock.systemUTC(), new SystemDelayScheduler(), "apiwarden.refresh-token", "refresh-0");
+        HttpClient client =
+                managed(Clock.systemUTC(), new SystemDelayScheduler(), "apiwarden.refresh-token", "refresh-0");
 
         assertThatThrownBy(() -> client.send(get(Duration.ofMillis(300)), BodyHandlers.ofString()))
                 .isInstanceOf(HttpTimeoutException.class);
-        assertThatThrownBy(() -> client.sendAsync(get(Duration.ofMillis(300)), BodyHandlers.ofString()).get(10, TimeUnit.SECONDS))
-                .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(HttpTimeoutException.class);
-        assertThat(server.getRequestCount()).as("nothing was sent: the limit ran out first").isZero();
+        assertThatThrownBy(() -> client.sendAsync(get(Duration.ofMillis(300)), BodyHandlers.ofString())
+                        .get(10, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class)
+                .hasCauseInstanceOf(HttpTimeoutException.class);
+        assertThat(server.getRequestCount())
+                .as("nothing was sent: the limit ran out first")
+                .isZero();
         tokens.release();
     }
 }

@@ -9,6 +9,7 @@ import io.apiwarden.core.Warden;
 class JdkSendAsyncContractTest extends ClientAdapterContract {
     @Override
     protected ClientFace face(Warden warden, boolean followRedirects) {
-        return JdkFaces.sendAsync(WardenHttpClient.wrap(JdkFaces.builder(followRedirects).build(), warden));
+        return JdkFaces.sendAsync(
+                WardenHttpClient.wrap(JdkFaces.builder(followRedirects).build(), warden));
     }
 }

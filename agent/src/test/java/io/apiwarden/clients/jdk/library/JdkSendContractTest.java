@@ -9,6 +9,7 @@ import io.apiwarden.core.Warden;
 class JdkSendContractTest extends ClientAdapterContract {
     @Override
     protected ClientFace face(Warden warden, boolean followRedirects) {
-        return JdkFaces.send(WardenHttpClient.wrap(JdkFaces.builder(followRedirects).build(), warden));
+        return JdkFaces.send(
+                WardenHttpClient.wrap(JdkFaces.builder(followRedirects).build(), warden));
     }
 }

@@ -1,7 +1,5 @@
 package io.apiwarden.clients.jdk.library;
 
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLParameters;
 import java.io.IOException;
 import java.net.Authenticator;
 import java.net.CookieHandler;
@@ -15,6 +13,8 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
 
 /** A JDK client that notes the body publisher of every request it is given, then sends it through a real one. */
 final class PublishersSeenClient extends HttpClient {
@@ -39,8 +39,8 @@ final class PublishersSeenClient extends HttpClient {
     }
 
     @Override
-    public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler,
-                                                            HttpResponse.PushPromiseHandler<T> push) {
+    public <T> CompletableFuture<HttpResponse<T>> sendAsync(
+            HttpRequest request, HttpResponse.BodyHandler<T> handler, HttpResponse.PushPromiseHandler<T> push) {
         note(request);
         return real.sendAsync(request, handler, push);
     }

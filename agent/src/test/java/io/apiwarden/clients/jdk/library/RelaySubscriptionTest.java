@@ -1,6 +1,6 @@
 package io.apiwarden.clients.jdk.library;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse.BodySubscriber;
 import java.net.http.HttpResponse.BodySubscribers;
@@ -9,8 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Flow;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class RelaySubscriptionTest {
 
@@ -38,8 +37,7 @@ class RelaySubscriptionTest {
             }
 
             @Override
-            public void cancel() {
-            }
+            public void cancel() {}
         };
         Flow.Subscription[] given = new Flow.Subscription[1];
         boolean[] completed = {false};

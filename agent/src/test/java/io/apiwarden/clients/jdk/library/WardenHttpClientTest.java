@@ -1,18 +1,13 @@
 package io.apiwarden.clients.jdk.library;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.token.TokenRefreshException;
 import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
 import io.apiwarden.testing.RecordingScheduler;
 import io.apiwarden.testing.TestWardens;
-import mockwebserver3.MockResponse;
-import mockwebserver3.MockWebServer;
-import mockwebserver3.RecordedRequest;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -24,8 +19,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * The behaviour of a managed JDK client, wired by hand (library mode) against a real local
@@ -84,7 +83,8 @@ class WardenHttpClientTest {
         server.enqueue(response(200, "sibling"));
         server.enqueue(response(200, "outside"));
 
-        assertThat(client.send(get("/api/v1/user"), BodyHandlers.ofString()).body()).isEqualTo("in");
+        assertThat(client.send(get("/api/v1/user"), BodyHandlers.ofString()).body())
+                .isEqualTo("in");
         client.send(get("/api/v1beta/user"), BodyHandlers.ofString());
         client.send(get("/other"), BodyHandlers.ofString());
 
@@ -121,11 +121,18 @@ class WardenHttpClientTest {
 
     @Test
     void aSecondRejectionGoesToTheAppWithoutAnotherRefresh() throws Exception {
-        server.enqueue(new MockResponse.Builder().code(403)
-                .addHeader("WWW-Authenticate", "Bearer error=\"invalid_token\", error_description=\"insufficient permissions\"")
-                .body("no rights").build());
-        server.enqueue(new MockResponse.Builder().code(403)
-                .addHeader("WWW-Authenticate", "Bearer error=\"invalid_token\"").body("still no rights").build());
+        server.enqueue(new MockResponse.Builder()
+                .code(403)
+                .addHeader(
+                        "WWW-Authenticate",
+                        "Bearer error=\"invalid_token\", error_description=\"insufficient permissions\"")
+                .body("no rights")
+                .build());
+        server.enqueue(new MockResponse.Builder()
+                .code(403)
+                .addHeader("WWW-Authenticate", "Bearer error=\"invalid_token\"")
+                .body("still no rights")
+                .build());
 
         HttpResponse<String> response = client.send(get("/api/v1/admin"), BodyHandlers.ofString());
 
@@ -140,14 +147,19 @@ class WardenHttpClientTest {
         server.enqueue(response(400, "{\"message\":\"OAuth invalid token\"}"));
         server.enqueue(response(200, "user"));
 
-        assertThat(client.send(get("/api/v1/user"), BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+        assertThat(client.send(get("/api/v1/user"), BodyHandlers.ofString()).statusCode())
+                .isEqualTo(200);
         assertThat(tokens.requests()).isEqualTo(1);
     }
 
     @Test
     void aFailedRefreshHandsTheAppTheOriginalResponseAndBody() throws Exception {
         tokens.failingWith(new TokenRefreshException("refused", true));
-        server.enqueue(new MockResponse.Builder().code(401).addHeader("X-Request-Id", "r-1").body("expired token").build());
+        server.enqueue(new MockResponse.Builder()
+                .code(401)
+                .addHeader("X-Request-Id", "r-1")
+                .body("expired token")
+                .build());
 
         HttpResponse<InputStream> response = client.send(get("/api/v1/user"), BodyHandlers.ofInputStream());
 
@@ -169,7 +181,8 @@ class WardenHttpClientTest {
         HttpResponse<String> response = client.send(get("/api/v1/user"), BodyHandlers.ofString());
 
         assertThat(response.body()).isEqualTo("user");
-        assertThat(scheduler.delays()).containsExactly(Duration.ofSeconds(2), Duration.ofSeconds(4), Duration.ofSeconds(8));
+        assertThat(scheduler.delays())
+                .containsExactly(Duration.ofSeconds(2), Duration.ofSeconds(4), Duration.ofSeconds(8));
     }
 
     @Test
@@ -183,21 +196,37 @@ class WardenHttpClientTest {
         assertThat(response.statusCode()).isEqualTo(429);
         assertThat(response.body()).isEqualTo("API rate limit exceeded (global) #5");
         assertThat(server.getRequestCount()).isEqualTo(6);
-        assertThat(scheduler.delays()).containsExactly(Duration.ofSeconds(2), Duration.ofSeconds(4),
-                Duration.ofSeconds(8), Duration.ofSeconds(16), Duration.ofSeconds(32));
+        assertThat(scheduler.delays())
+                .containsExactly(
+                        Duration.ofSeconds(2),
+                        Duration.ofSeconds(4),
+                        Duration.ofSeconds(8),
+                        Duration.ofSeconds(16),
+                        Duration.ofSeconds(32));
     }
 
     @Test
     void aLongerRetryAfterIsHonouredWhileTheCallsWaitsStayWithinItsWholeBackOff() throws Exception {
-        server.enqueue(new MockResponse.Builder().code(429).addHeader("Retry-After", "7").build());
-        server.enqueue(new MockResponse.Builder().code(429).addHeader("Retry-After", "40").build());
-        server.enqueue(new MockResponse.Builder().code(429).addHeader("Retry-After", "3600").build());
+        server.enqueue(new MockResponse.Builder()
+                .code(429)
+                .addHeader("Retry-After", "7")
+                .build());
+        server.enqueue(new MockResponse.Builder()
+                .code(429)
+                .addHeader("Retry-After", "40")
+                .build());
+        server.enqueue(new MockResponse.Builder()
+                .code(429)
+                .addHeader("Retry-After", "3600")
+                .build());
         server.enqueue(response(200, "user"));
 
         HttpResponse<String> response = client.send(get("/api/v1/user"), BodyHandlers.ofString());
 
         assertThat(scheduler.delays()).containsExactly(Duration.ofSeconds(7), Duration.ofSeconds(40));
-        assertThat(response.statusCode()).as("7 + 40 s waited: 5 minutes more would pass the 62 s of one call").isEqualTo(429);
+        assertThat(response.statusCode())
+                .as("7 + 40 s waited: 5 minutes more would pass the 62 s of one call")
+                .isEqualTo(429);
         assertThat(response.headers().firstValue("Retry-After")).hasValue("3600");
     }
 
@@ -206,7 +235,8 @@ class WardenHttpClientTest {
         server.enqueue(response(403, "{\"message\":\"API rate limit exceeded (global)\"}"));
         server.enqueue(response(200, "user"));
 
-        assertThat(client.send(get("/api/v1/user"), BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+        assertThat(client.send(get("/api/v1/user"), BodyHandlers.ofString()).statusCode())
+                .isEqualTo(200);
         assertThat(scheduler.delays()).containsExactly(Duration.ofSeconds(2));
     }
 
@@ -222,7 +252,8 @@ class WardenHttpClientTest {
         assertThat(tokens.requests()).isEqualTo(1);
 
         clock.advance(Duration.ofMinutes(1));
-        HttpResponse<String> async = client.sendAsync(get("/api/v1/user"), BodyHandlers.ofString()).get(10, TimeUnit.SECONDS);
+        HttpResponse<String> async =
+                client.sendAsync(get("/api/v1/user"), BodyHandlers.ofString()).get(10, TimeUnit.SECONDS);
         assertThat(async.body()).isEqualTo("user");
         assertThat(tokens.requests()).isEqualTo(2);
     }
@@ -238,7 +269,9 @@ class WardenHttpClientTest {
 
         assertThat(response.statusCode()).isEqualTo(401);
         assertThat(response.body()).isEqualTo(big);
-        assertThat(server.getRequestCount()).as("asked once more, never refreshed twice").isEqualTo(2);
+        assertThat(server.getRequestCount())
+                .as("asked once more, never refreshed twice")
+                .isEqualTo(2);
         assertThat(tokens.requests()).isEqualTo(1);
     }
 
@@ -256,9 +289,13 @@ class WardenHttpClientTest {
 
     private HttpRequest streamedPost(String path, String body, boolean declareLength) {
         java.util.concurrent.Flow.Publisher<java.nio.ByteBuffer> once = new OneShotPublisher(body);
-        return HttpRequest.newBuilder(server.url(path).uri()).POST(declareLength
-                ? HttpRequest.BodyPublishers.fromPublisher(once, body.getBytes(StandardCharsets.UTF_8).length)
-                : HttpRequest.BodyPublishers.fromPublisher(once)).build();
+        return HttpRequest.newBuilder(server.url(path).uri())
+                .POST(
+                        declareLength
+                                ? HttpRequest.BodyPublishers.fromPublisher(
+                                        once, body.getBytes(StandardCharsets.UTF_8).length)
+                                : HttpRequest.BodyPublishers.fromPublisher(once))
+                .build();
     }
 
     @Test
@@ -266,7 +303,8 @@ class WardenHttpClientTest {
         server.enqueue(response(401, "expired"));
         server.enqueue(response(201, "created"));
 
-        assertThat(client.send(streamedPost("/api/v1/items", "{\"name\":\"a\"}", true), BodyHandlers.ofString()).statusCode())
+        assertThat(client.send(streamedPost("/api/v1/items", "{\"name\":\"a\"}", true), BodyHandlers.ofString())
+                        .statusCode())
                 .isEqualTo(201);
 
         assertThat(tokens.requests()).isEqualTo(1);
@@ -285,7 +323,8 @@ class WardenHttpClientTest {
         server.enqueue(response(200, "done"));
         String body = "x".repeat(100_000);
 
-        HttpResponse<String> response = client.sendAsync(streamedPost("/api/v1/items", body, false), BodyHandlers.ofString())
+        HttpResponse<String> response = client.sendAsync(
+                        streamedPost("/api/v1/items", body, false), BodyHandlers.ofString())
                 .get(10, TimeUnit.SECONDS);
 
         assertThat(response.body()).isEqualTo("done");
@@ -303,15 +342,22 @@ class WardenHttpClientTest {
         for (int face = 0; face < 2; face++) {
             server.enqueue(response(401, "expired"));
             server.enqueue(response(201, "created"));
-            HttpRequest post = HttpRequest.newBuilder(server.url("/api/v1/items").uri())
-                    .POST(HttpRequest.BodyPublishers.fromPublisher(io.apiwarden.it.apps.StreamedBody.of(content))).build();
+            HttpRequest post = HttpRequest.newBuilder(
+                            server.url("/api/v1/items").uri())
+                    .POST(HttpRequest.BodyPublishers.fromPublisher(io.apiwarden.it.apps.StreamedBody.of(content)))
+                    .build();
 
-            HttpResponse<String> response = face == 0 ? client.send(post, BodyHandlers.ofString())
+            HttpResponse<String> response = face == 0
+                    ? client.send(post, BodyHandlers.ofString())
                     : client.sendAsync(post, BodyHandlers.ofString()).get(10, TimeUnit.SECONDS);
 
             assertThat(response.statusCode()).isEqualTo(201);
-            assertThat(server.takeRequest().getBody().toByteArray()).as("first attempt").isEqualTo(content);
-            assertThat(server.takeRequest().getBody().toByteArray()).as("resend").isEqualTo(content);
+            assertThat(server.takeRequest().getBody().toByteArray())
+                    .as("first attempt")
+                    .isEqualTo(content);
+            assertThat(server.takeRequest().getBody().toByteArray())
+                    .as("resend")
+                    .isEqualTo(content);
         }
     }
 
@@ -319,9 +365,11 @@ class WardenHttpClientTest {
     void anInputStreamBodyIsRecordedAndResentSinceItsSupplierMayHandBackASpentStream() throws Exception {
         server.enqueue(response(429, "slow"));
         server.enqueue(response(200, "ok"));
-        java.io.ByteArrayInputStream once = new java.io.ByteArrayInputStream("{\"order\":42}".getBytes(StandardCharsets.UTF_8));
+        java.io.ByteArrayInputStream once =
+                new java.io.ByteArrayInputStream("{\"order\":42}".getBytes(StandardCharsets.UTF_8));
         HttpRequest post = HttpRequest.newBuilder(server.url("/api/v1/orders").uri())
-                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> once)).build();
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> once))
+                .build();
 
         assertThat(client.send(post, BodyHandlers.ofString()).statusCode()).isEqualTo(200);
         assertThat(server.takeRequest().getBody().utf8()).isEqualTo("{\"order\":42}");
@@ -330,14 +378,20 @@ class WardenHttpClientTest {
 
     @Test
     void aOneShotBodyOverTheRecordingBoundIsNotResentDeclaredOrNot() throws Exception {
-        HttpClient small = managed(HttpClient.newHttpClient(), "apiwarden.access-token", "access-0",
-                "apiwarden.resend.max-recorded-body", "11");
+        HttpClient small = managed(
+                HttpClient.newHttpClient(),
+                "apiwarden.access-token",
+                "access-0",
+                "apiwarden.resend.max-recorded-body",
+                "11");
         server.enqueue(response(401, "expired"));
         server.enqueue(response(429, "slow"));
 
-        assertThat(small.send(streamedPost("/api/v1/items", "twelve bytes", true), BodyHandlers.ofString()).statusCode())
+        assertThat(small.send(streamedPost("/api/v1/items", "twelve bytes", true), BodyHandlers.ofString())
+                        .statusCode())
                 .isEqualTo(401);
-        assertThat(small.send(streamedPost("/api/v1/items", "twelve bytes", false), BodyHandlers.ofString()).statusCode())
+        assertThat(small.send(streamedPost("/api/v1/items", "twelve bytes", false), BodyHandlers.ofString())
+                        .statusCode())
                 .isEqualTo(429);
 
         assertThat(server.getRequestCount()).isEqualTo(2);
@@ -348,11 +402,17 @@ class WardenHttpClientTest {
 
     @Test
     void withRecordingOffAOneShotBodyIsNeverResent() throws Exception {
-        HttpClient off = managed(HttpClient.newHttpClient(), "apiwarden.access-token", "access-0",
-                "apiwarden.resend.max-recorded-body", "0");
+        HttpClient off = managed(
+                HttpClient.newHttpClient(),
+                "apiwarden.access-token",
+                "access-0",
+                "apiwarden.resend.max-recorded-body",
+                "0");
         server.enqueue(response(401, "expired"));
 
-        assertThat(off.send(streamedPost("/api/v1/items", "item", true), BodyHandlers.ofString()).statusCode()).isEqualTo(401);
+        assertThat(off.send(streamedPost("/api/v1/items", "item", true), BodyHandlers.ofString())
+                        .statusCode())
+                .isEqualTo(401);
         assertThat(server.getRequestCount()).isEqualTo(1);
         assertThat(tokens.requests()).isZero();
     }
@@ -367,7 +427,11 @@ class WardenHttpClientTest {
         server.enqueue(response(201, "created"));
         HttpRequest.BodyPublisher text = HttpRequest.BodyPublishers.ofString("{\"name\":\"a\"}");
 
-        seen.send(HttpRequest.newBuilder(server.url("/api/v1/items").uri()).POST(text).build(), BodyHandlers.ofString());
+        seen.send(
+                HttpRequest.newBuilder(server.url("/api/v1/items").uri())
+                        .POST(text)
+                        .build(),
+                BodyHandlers.ofString());
         seen.send(streamedPost("/api/v1/items", "item", true), BodyHandlers.ofString());
 
         assertThat(raw.publishers).hasSize(4);
@@ -394,8 +458,12 @@ class WardenHttpClientTest {
 
         CompletableFuture<HttpResponse<String>> call = client.sendAsync(get("/api/v1/user"), strict);
 
-        assertThat(call).failsWithin(Duration.ofSeconds(10)).withThrowableThat().havingRootCause()
-                .isInstanceOf(IllegalStateException.class).withMessage("HTTP 401");
+        assertThat(call)
+                .failsWithin(Duration.ofSeconds(10))
+                .withThrowableThat()
+                .havingRootCause()
+                .isInstanceOf(IllegalStateException.class)
+                .withMessage("HTTP 401");
         assertThat(handlerCalls).hasValue(1);
     }
 
@@ -404,7 +472,8 @@ class WardenHttpClientTest {
         server.enqueue(response(401, "expired"));
         server.enqueue(response(201, "created"));
         HttpRequest post = HttpRequest.newBuilder(server.url("/api/v1/items").uri())
-                .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"a\"}")).build();
+                .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"a\"}"))
+                .build();
 
         assertThat(client.send(post, BodyHandlers.ofString()).statusCode()).isEqualTo(201);
         server.takeRequest();
@@ -414,7 +483,9 @@ class WardenHttpClientTest {
     @Test
     void theAppsOwnAuthorizationIsKeptAndNotRefreshedInIfAbsentMode() throws Exception {
         server.enqueue(response(401, "theirs expired"));
-        HttpRequest own = HttpRequest.newBuilder(server.url("/api/v1/user").uri()).header("Authorization", "Bearer app-own").build();
+        HttpRequest own = HttpRequest.newBuilder(server.url("/api/v1/user").uri())
+                .header("Authorization", "Bearer app-own")
+                .build();
 
         assertThat(client.send(own, BodyHandlers.ofString()).statusCode()).isEqualTo(401);
         assertThat(authorizationOf(server.takeRequest())).isEqualTo("Bearer app-own");
@@ -423,9 +494,12 @@ class WardenHttpClientTest {
 
     @Test
     void alwaysModeReplacesTheAppsAuthorization() throws Exception {
-        HttpClient always = managed(HttpClient.newHttpClient(), "apiwarden.access-token", "access-0", "apiwarden.authorization", "always");
+        HttpClient always = managed(
+                HttpClient.newHttpClient(), "apiwarden.access-token", "access-0", "apiwarden.authorization", "always");
         server.enqueue(response(200, "ok"));
-        HttpRequest own = HttpRequest.newBuilder(server.url("/api/v1/user").uri()).header("Authorization", "Bearer app-own").build();
+        HttpRequest own = HttpRequest.newBuilder(server.url("/api/v1/user").uri())
+                .header("Authorization", "Bearer app-own")
+                .build();
 
         always.send(own, BodyHandlers.ofString());
 
@@ -448,7 +522,8 @@ class WardenHttpClientTest {
         server.enqueue(response(429, "slow"));
         server.enqueue(response(200, "user"));
 
-        HttpResponse<String> response = client.sendAsync(get("/api/v1/user"), BodyHandlers.ofString()).get(10, TimeUnit.SECONDS);
+        HttpResponse<String> response =
+                client.sendAsync(get("/api/v1/user"), BodyHandlers.ofString()).get(10, TimeUnit.SECONDS);
 
         assertThat(response.body()).isEqualTo("user");
         assertThat(tokens.requests()).isEqualTo(1);
@@ -493,11 +568,19 @@ class WardenHttpClientTest {
         try (MockWebServer elsewhere = new MockWebServer()) {
             elsewhere.start(0);
             elsewhere.enqueue(response(200, "landed"));
-            server.enqueue(new MockResponse.Builder().code(307)
-                    .addHeader("Location", elsewhere.url("/landing").toString()).build());
-            HttpClient following = managed(HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).build(),
-                    "apiwarden.access-token", "access-0");
-            HttpRequest own = HttpRequest.newBuilder(server.url("/api/v1/user").uri()).header("Authorization", "Basic YXBwOnB3").build();
+            server.enqueue(new MockResponse.Builder()
+                    .code(307)
+                    .addHeader("Location", elsewhere.url("/landing").toString())
+                    .build());
+            HttpClient following = managed(
+                    HttpClient.newBuilder()
+                            .followRedirects(HttpClient.Redirect.NORMAL)
+                            .build(),
+                    "apiwarden.access-token",
+                    "access-0");
+            HttpRequest own = HttpRequest.newBuilder(server.url("/api/v1/user").uri())
+                    .header("Authorization", "Basic YXBwOnB3")
+                    .build();
 
             following.send(own, BodyHandlers.ofString());
 
@@ -508,10 +591,17 @@ class WardenHttpClientTest {
 
     @Test
     void aSameOriginRedirectKeepsBeingManaged() throws Exception {
-        server.enqueue(new MockResponse.Builder().code(301).addHeader("Location", "/api/v1/users/me").build());
+        server.enqueue(new MockResponse.Builder()
+                .code(301)
+                .addHeader("Location", "/api/v1/users/me")
+                .build());
         server.enqueue(response(200, "me"));
-        HttpClient following = managed(HttpClient.newBuilder().followRedirects(HttpClient.Redirect.ALWAYS).build(),
-                "apiwarden.access-token", "access-0");
+        HttpClient following = managed(
+                HttpClient.newBuilder()
+                        .followRedirects(HttpClient.Redirect.ALWAYS)
+                        .build(),
+                "apiwarden.access-token",
+                "access-0");
 
         HttpResponse<String> response = following.send(get("/api/v1/user"), BodyHandlers.ofString());
 
@@ -528,7 +618,9 @@ class WardenHttpClientTest {
         server.setDispatcher(new mockwebserver3.Dispatcher() {
             @Override
             public MockResponse dispatch(RecordedRequest request) {
-                return "Bearer access-0".equals(request.getHeaders().get("Authorization")) ? response(401, "expired") : response(200, "ok");
+                return "Bearer access-0".equals(request.getHeaders().get("Authorization"))
+                        ? response(401, "expired")
+                        : response(200, "ok");
             }
         });
         List<CompletableFuture<HttpResponse<String>>> calls = new java.util.ArrayList<>();

@@ -10,7 +10,8 @@ class OkHttpEnqueueContractTest extends ClientAdapterContract {
     @Override
     protected ClientFace face(Warden warden, boolean followRedirects) {
         WardenOkHttp okHttp = WardenOkHttp.create(warden);
-        return OkHttpFaces.enqueue(okHttp.manage(OkHttpFaces.builder(followRedirects)).build(),
+        return OkHttpFaces.enqueue(
+                okHttp.manage(OkHttpFaces.builder(followRedirects)).build(),
                 new OkHttpFaces.CallMethods(okHttp::enqueue, okHttp::cancel));
     }
 }

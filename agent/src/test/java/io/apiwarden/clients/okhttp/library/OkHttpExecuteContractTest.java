@@ -10,7 +10,8 @@ class OkHttpExecuteContractTest extends ClientAdapterContract {
     @Override
     protected ClientFace face(Warden warden, boolean followRedirects) {
         WardenOkHttp okHttp = WardenOkHttp.create(warden);
-        return OkHttpFaces.execute(okHttp.manage(OkHttpFaces.builder(followRedirects)).build(),
+        return OkHttpFaces.execute(
+                okHttp.manage(OkHttpFaces.builder(followRedirects)).build(),
                 new OkHttpFaces.CallMethods(okHttp::enqueue, okHttp::cancel));
     }
 }

@@ -1,10 +1,16 @@
 package io.apiwarden.clients.okhttp.library;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.apiwarden.core.Warden;
 import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
 import io.apiwarden.testing.RecordingScheduler;
 import io.apiwarden.testing.TestWardens;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import okhttp3.Call;
@@ -15,13 +21,6 @@ import okhttp3.Response;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import java.io.IOException;
-import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** OkHttp managed in library mode, without the agent, against a real local server; waits are the test's. */
 class WardenOkHttpTest {
@@ -35,12 +34,16 @@ class WardenOkHttpTest {
     @BeforeEach
     void start() throws Exception {
         server.start(0);
-        Warden warden = TestWardens.warden(TestWardens.config(
-                "apiwarden.base-url", server.url("/api/v1").toString(),
-                "apiwarden.access-token", "access-0",
-                "apiwarden.refresh-token", "refresh-0",
-                "apiwarden.token-url", server.url("/auth/token").toString(),
-                "apiwarden.backoff.initial-delay", "1s"), tokens, scheduler, clock);
+        Warden warden = TestWardens.warden(
+                TestWardens.config(
+                        "apiwarden.base-url", server.url("/api/v1").toString(),
+                        "apiwarden.access-token", "access-0",
+                        "apiwarden.refresh-token", "refresh-0",
+                        "apiwarden.token-url", server.url("/auth/token").toString(),
+                        "apiwarden.backoff.initial-delay", "1s"),
+                tokens,
+                scheduler,
+                clock);
         okHttp = WardenOkHttp.create(warden);
         client = okHttp.manage(new OkHttpClient.Builder()).build();
     }
@@ -58,7 +61,10 @@ class WardenOkHttpTest {
 
     @Test
     void executeSendsTheBearerRefreshesOnceAndKeepsTheTokenOutOfTheAppsResponse() throws Exception {
-        server.enqueue(new MockResponse.Builder().code(401).body("{\"message\":\"OAuth invalid token\"}").build());
+        server.enqueue(new MockResponse.Builder()
+                .code(401)
+                .body("{\"message\":\"OAuth invalid token\"}")
+                .build());
         server.enqueue(new MockResponse.Builder().code(200).body("ok").build());
 
         try (Response response = client.newCall(get("/api/v1/user")).execute()) {
@@ -80,7 +86,10 @@ class WardenOkHttpTest {
 
     @Test
     void anEnqueuedCallWaitsOutTheRateLimitOnTheTimerAndCallsTheAppBackOnce() throws Exception {
-        server.enqueue(new MockResponse.Builder().code(429).body("API rate limit exceeded (global)").build());
+        server.enqueue(new MockResponse.Builder()
+                .code(429)
+                .body("API rate limit exceeded (global)")
+                .build());
         server.enqueue(new MockResponse.Builder().code(200).body("ok").build());
         Call call = client.newCall(get("/api/v1/user"));
         Answer answer = new Answer();
@@ -132,11 +141,17 @@ class WardenOkHttpTest {
     @Test
     void aOneShotBodyIsRecordedAsWrittenAndResentAfterARefreshWithTheSameBytesAndLength() throws Exception {
         String body = "{\"items\":\"" + "x".repeat(30_000) + "\"}";
-        server.enqueue(new MockResponse.Builder().code(401).body("{\"message\":\"OAuth invalid token\"}").build());
+        server.enqueue(new MockResponse.Builder()
+                .code(401)
+                .body("{\"message\":\"OAuth invalid token\"}")
+                .build());
         server.enqueue(new MockResponse.Builder().code(201).body("created").build());
 
-        try (Response response = client.newCall(new Request.Builder().url(server.url("/api/v1/items"))
-                .post(oneShot(body, true)).build()).execute()) {
+        try (Response response = client.newCall(new Request.Builder()
+                        .url(server.url("/api/v1/items"))
+                        .post(oneShot(body, true))
+                        .build())
+                .execute()) {
             assertThat(response.code()).isEqualTo(201);
         }
         for (int i = 0; i < 2; i++) {
@@ -151,9 +166,15 @@ class WardenOkHttpTest {
     @Test
     void anEnqueuedOneShotBodyIsResentChunkedFromItsRecordingByTheCopyAfterTheWait() throws Exception {
         String body = "y".repeat(12_345);
-        server.enqueue(new MockResponse.Builder().code(429).body("API rate limit exceeded (global)").build());
+        server.enqueue(new MockResponse.Builder()
+                .code(429)
+                .body("API rate limit exceeded (global)")
+                .build());
         server.enqueue(new MockResponse.Builder().code(200).body("ok").build());
-        Call call = client.newCall(new Request.Builder().url(server.url("/api/v1/items")).post(oneShot(body, false)).build());
+        Call call = client.newCall(new Request.Builder()
+                .url(server.url("/api/v1/items"))
+                .post(oneShot(body, false))
+                .build());
         Answer answer = new Answer();
 
         okHttp.enqueue(call, answer);
@@ -170,16 +191,28 @@ class WardenOkHttpTest {
 
     @Test
     void aOneShotBodyOverTheBoundIsNotResent() throws Exception {
-        OkHttpClient small = WardenOkHttp.create(TestWardens.warden(TestWardens.config(
-                "apiwarden.base-url", server.url("/api/v1").toString(),
-                "apiwarden.access-token", "access-0",
-                "apiwarden.refresh-token", "refresh-0",
-                "apiwarden.token-url", server.url("/auth/token").toString(),
-                "apiwarden.resend.max-recorded-body", "1KiB"), tokens, scheduler, clock)).manage(new OkHttpClient.Builder()).build();
-        server.enqueue(new MockResponse.Builder().code(401).body("{\"message\":\"OAuth invalid token\"}").build());
+        OkHttpClient small = WardenOkHttp.create(TestWardens.warden(
+                        TestWardens.config(
+                                "apiwarden.base-url", server.url("/api/v1").toString(),
+                                "apiwarden.access-token", "access-0",
+                                "apiwarden.refresh-token", "refresh-0",
+                                "apiwarden.token-url", server.url("/auth/token").toString(),
+                                "apiwarden.resend.max-recorded-body", "1KiB"),
+                        tokens,
+                        scheduler,
+                        clock))
+                .manage(new OkHttpClient.Builder())
+                .build();
+        server.enqueue(new MockResponse.Builder()
+                .code(401)
+                .body("{\"message\":\"OAuth invalid token\"}")
+                .build());
 
-        try (Response response = small.newCall(new Request.Builder().url(server.url("/api/v1/items"))
-                .post(oneShot("z".repeat(2000), false)).build()).execute()) {
+        try (Response response = small.newCall(new Request.Builder()
+                        .url(server.url("/api/v1/items"))
+                        .post(oneShot("z".repeat(2000), false))
+                        .build())
+                .execute()) {
             assertThat(response.code()).isEqualTo(401);
         }
         assertThat(server.getRequestCount()).isEqualTo(1);

@@ -4,11 +4,10 @@ import io.apiwarden.adapters.ClientAdapterContract;
 import io.apiwarden.adapters.ClientFace;
 import io.apiwarden.adapters.faces.ReactorNettyFace;
 import io.apiwarden.core.Warden;
+import java.time.Duration;
 import reactor.core.scheduler.Schedulers;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.resources.ConnectionProvider;
-
-import java.time.Duration;
 
 /**
  * The adapter contract for Reactor Netty. It has no library mode: the glue is put in each request's way
@@ -18,11 +17,20 @@ import java.time.Duration;
 class ReactorNettyContractTest extends ClientAdapterContract {
     @Override
     protected ClientFace face(Warden warden, boolean followRedirects) {
-        ReactorNettyGlue glue = new ReactorNettyGlue(warden, warden.scheduler(), task -> Schedulers.parallel().schedule(task),
+        ReactorNettyGlue glue = new ReactorNettyGlue(
+                warden,
+                warden.scheduler(),
+                task -> Schedulers.parallel().schedule(task),
                 ReactorNettyGlue.SPRING_BODY_FUNCTIONS);
-        ConnectionProvider pool = ConnectionProvider.builder("contract").maxConnections(64).pendingAcquireMaxCount(-1).build();
-        HttpClient client = HttpClient.create(pool).followRedirect(followRedirects).observe(AttemptHeadersObserver.INSTANCE);
-        return new ReactorNettyFace(client, request -> request.mapConnect(connect -> glue.manage(request, connect)),
+        ConnectionProvider pool = ConnectionProvider.builder("contract")
+                .maxConnections(64)
+                .pendingAcquireMaxCount(-1)
+                .build();
+        HttpClient client =
+                HttpClient.create(pool).followRedirect(followRedirects).observe(AttemptHeadersObserver.INSTANCE);
+        return new ReactorNettyFace(
+                client,
+                request -> request.mapConnect(connect -> glue.manage(request, connect)),
                 () -> pool.disposeLater().block(Duration.ofSeconds(10)));
     }
 

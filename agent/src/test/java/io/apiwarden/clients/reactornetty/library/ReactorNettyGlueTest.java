@@ -1,11 +1,17 @@
 package io.apiwarden.clients.reactornetty.library;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.time.DelayScheduler;
 import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
 import io.apiwarden.testing.RecordingScheduler;
 import io.apiwarden.testing.TestWardens;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
@@ -20,13 +26,6 @@ import reactor.netty.http.client.ConnectAccess;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.http.client.HttpClientResponse;
 import reactor.netty.resources.ConnectionProvider;
-
-import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The Reactor Netty adapter against a real local server, driven as the woven code drives it
@@ -49,12 +48,16 @@ class ReactorNettyGlueTest {
     @BeforeEach
     void start() throws Exception {
         server.start(0);
-        Warden warden = TestWardens.warden(TestWardens.config(
-                "apiwarden.base-url", server.url("/api/v1").toString(),
-                "apiwarden.access-token", "access-0",
-                "apiwarden.refresh-token", "refresh-0",
-                "apiwarden.token-url", server.url("/auth/token").toString(),
-                "apiwarden.backoff.initial-delay", "1s"), tokens, scheduler, clock);
+        Warden warden = TestWardens.warden(
+                TestWardens.config(
+                        "apiwarden.base-url", server.url("/api/v1").toString(),
+                        "apiwarden.access-token", "access-0",
+                        "apiwarden.refresh-token", "refresh-0",
+                        "apiwarden.token-url", server.url("/auth/token").toString(),
+                        "apiwarden.backoff.initial-delay", "1s"),
+                tokens,
+                scheduler,
+                clock);
         DelayScheduler signalling = new DelayScheduler() {
             @Override
             public Scheduled schedule(Duration delay, Runnable task) {
@@ -94,7 +97,11 @@ class ReactorNettyGlueTest {
     private static Mono<String> statusAndBody(Mono<? extends Connection> connect) {
         return connect.flatMap(c -> {
             HttpClientResponse response = (HttpClientResponse) c;
-            return c.inbound().receive().aggregate().asString().defaultIfEmpty("")
+            return c.inbound()
+                    .receive()
+                    .aggregate()
+                    .asString()
+                    .defaultIfEmpty("")
                     .map(body -> response.status().code() + " " + body);
         });
     }
@@ -116,8 +123,7 @@ class ReactorNettyGlueTest {
         server.enqueue(status(401, "{\"message\":\"OAuth invalid token\"}"));
         server.enqueue(status(200, "user"));
 
-        String got = statusAndBody(managed(get(client, "/api/v1/user")))
-                .block(LONG_ENOUGH);
+        String got = statusAndBody(managed(get(client, "/api/v1/user"))).block(LONG_ENOUGH);
 
         assertThat(got).isEqualTo("200 user");
         assertThat(server.takeRequest().getHeaders().get("Authorization")).isEqualTo("Bearer access-0");
@@ -130,7 +136,8 @@ class ReactorNettyGlueTest {
         server.enqueue(status(401, "{\"message\":\"OAuth invalid token\"}"));
         server.enqueue(status(201, "made"));
 
-        HttpClient.ResponseReceiver<?> post = client.post().uri(server.url("/api/v1/items").toString())
+        HttpClient.ResponseReceiver<?> post = client.post()
+                .uri(server.url("/api/v1/items").toString())
                 .send((req, out) -> out.sendString(Mono.just("{\"name\":\"x\"}")));
         String got = statusAndBody(managed((HttpClient) post)).block(LONG_ENOUGH);
 
@@ -145,7 +152,8 @@ class ReactorNettyGlueTest {
     void aBodyPublisherHandedOverOnceIsNotResent() throws Exception {
         server.enqueue(status(401, "{\"message\":\"OAuth invalid token\"}"));
 
-        HttpClient.ResponseReceiver<?> post = client.post().uri(server.url("/api/v1/items").toString())
+        HttpClient.ResponseReceiver<?> post = client.post()
+                .uri(server.url("/api/v1/items").toString())
                 .send(ByteBufFlux.fromString(Mono.just("{\"name\":\"x\"}")));
         String got = statusAndBody(managed((HttpClient) post)).block(LONG_ENOUGH);
 
@@ -162,13 +170,17 @@ class ReactorNettyGlueTest {
         Disposable call = statusAndBody(managed(get(client, "/api/v1/user")))
                 .subscribe(app::complete, app::completeExceptionally);
 
-        assertThat(waitScheduled.await(10, TimeUnit.SECONDS)).as("the wait was scheduled").isTrue();
+        assertThat(waitScheduled.await(10, TimeUnit.SECONDS))
+                .as("the wait was scheduled")
+                .isTrue();
         assertThat(scheduler.delays()).containsExactly(Duration.ofSeconds(1));
         assertThat(app).isNotDone();
         call.dispose();
 
         // The engine cancels the wait on the thread that scheduled it if the dispose came first.
-        assertThat(waitCancelled.await(10, TimeUnit.SECONDS)).as("the wait was cancelled").isTrue();
+        assertThat(waitCancelled.await(10, TimeUnit.SECONDS))
+                .as("the wait was cancelled")
+                .isTrue();
         assertThat(scheduler.cancelledCount()).isEqualTo(1);
         scheduler.runDue();
         assertThat(server.getRequestCount()).isEqualTo(1);
@@ -181,8 +193,7 @@ class ReactorNettyGlueTest {
         server.enqueue(status(200, "user"));
 
         CompletableFuture<String> app = new CompletableFuture<>();
-        statusAndBody(managed(get(client, "/api/v1/user")))
-                .subscribe(app::complete, app::completeExceptionally);
+        statusAndBody(managed(get(client, "/api/v1/user"))).subscribe(app::complete, app::completeExceptionally);
         assertThat(waitScheduled.await(10, TimeUnit.SECONDS)).isTrue();
         scheduler.runDue();
 
@@ -194,7 +205,8 @@ class ReactorNettyGlueTest {
     void anAuthorizationTheAppsBodyFunctionSetsIsKeptAndItsRefusalGoesToTheApp() throws Exception {
         server.enqueue(status(401, "{\"message\":\"OAuth invalid token\"}"));
 
-        HttpClient.ResponseReceiver<?> get = client.request(io.netty.handler.codec.http.HttpMethod.GET).uri(server.url("/api/v1/user").toString())
+        HttpClient.ResponseReceiver<?> get = client.request(io.netty.handler.codec.http.HttpMethod.GET)
+                .uri(server.url("/api/v1/user").toString())
                 .send((req, out) -> {
                     req.header("Authorization", "Bearer the-apps-own");
                     return out;

@@ -1,5 +1,7 @@
 package io.apiwarden.clients.reactornetty.library;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.apiwarden.core.Warden;
 import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
@@ -7,6 +9,9 @@ import io.apiwarden.testing.RecordingScheduler;
 import io.apiwarden.testing.TestWardens;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
@@ -20,12 +25,6 @@ import reactor.netty.http.client.ConnectAccess;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.http.client.HttpClientResponse;
 import reactor.netty.resources.ConnectionProvider;
-
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A body function whose body can be written once only (as Spring's around an {@code InputStreamResource}),
@@ -43,6 +42,7 @@ class RecordedBodyFunctionTest {
     private final ConnectionProvider pool = ConnectionProvider.create("recorded-body-test", 4);
     /** How often the app's body publisher was subscribed: a one-shot body fails from the second time on. */
     private final AtomicInteger bodySubscriptions = new AtomicInteger();
+
     private final AtomicInteger functionCalls = new AtomicInteger();
     private HttpClient client;
 
@@ -50,7 +50,10 @@ class RecordedBodyFunctionTest {
     void start() throws Exception {
         server.start(0);
         client = HttpClient.create(pool).observe(AttemptHeadersObserver.INSTANCE);
-        server.enqueue(new MockResponse.Builder().code(401).body("{\"message\":\"OAuth invalid token\"}").build());
+        server.enqueue(new MockResponse.Builder()
+                .code(401)
+                .body("{\"message\":\"OAuth invalid token\"}")
+                .build());
         server.enqueue(new MockResponse.Builder().code(201).body("made").build());
     }
 
@@ -62,10 +65,15 @@ class RecordedBodyFunctionTest {
 
     private ReactorNettyGlue glue(boolean recordEveryBody, String... moreConfig) {
         String[] config = {
-                "apiwarden.base-url", server.url("/api/v1").toString(),
-                "apiwarden.access-token", "access-0",
-                "apiwarden.refresh-token", "refresh-0",
-                "apiwarden.token-url", server.url("/auth/token").toString()};
+            "apiwarden.base-url",
+            server.url("/api/v1").toString(),
+            "apiwarden.access-token",
+            "access-0",
+            "apiwarden.refresh-token",
+            "refresh-0",
+            "apiwarden.token-url",
+            server.url("/auth/token").toString()
+        };
         String[] all = java.util.Arrays.copyOf(config, config.length + moreConfig.length);
         System.arraycopy(moreConfig, 0, all, config.length, moreConfig.length);
         Warden warden = TestWardens.warden(TestWardens.config(all), tokens, RecordingScheduler.manual(clock), clock);
@@ -74,11 +82,12 @@ class RecordedBodyFunctionTest {
 
     /** Sets its content type, as Spring's functions set the request's headers, then sends the body. */
     private HttpClient post(java.util.function.Supplier<org.reactivestreams.Publisher<ByteBuf>> body) {
-        return (HttpClient) client.post().uri(server.url("/api/v1/items").toString()).send((req, out) -> {
-            functionCalls.incrementAndGet();
-            req.header("Content-Type", "application/json");
-            return out.send(body.get());
-        });
+        return (HttpClient)
+                client.post().uri(server.url("/api/v1/items").toString()).send((req, out) -> {
+                    functionCalls.incrementAndGet();
+                    req.header("Content-Type", "application/json");
+                    return out.send(body.get());
+                });
     }
 
     /** Two pieces the first time it is subscribed; an error after that, as a stream already read. */
@@ -89,7 +98,8 @@ class RecordedBodyFunctionTest {
     }
 
     private Mono<ByteBuf> oneShotMono() {
-        return Mono.defer(() -> bodySubscriptions.incrementAndGet() == 1 ? Mono.just(buffer(BODY))
+        return Mono.defer(() -> bodySubscriptions.incrementAndGet() == 1
+                ? Mono.just(buffer(BODY))
                 : Mono.error(new IllegalStateException("the stream was read already")));
     }
 
@@ -99,8 +109,13 @@ class RecordedBodyFunctionTest {
 
     private String statusAndBody(ReactorNettyGlue glue, HttpClient request) {
         Mono<? extends Connection> connect = glue.manage(request, ConnectAccess.connect(request));
-        return connect.flatMap(c -> c.inbound().receive().aggregate().asString().defaultIfEmpty("")
-                .map(text -> ((HttpClientResponse) c).status().code() + " " + text)).block(LONG_ENOUGH);
+        return connect.flatMap(c -> c.inbound()
+                        .receive()
+                        .aggregate()
+                        .asString()
+                        .defaultIfEmpty("")
+                        .map(text -> ((HttpClientResponse) c).status().code() + " " + text))
+                .block(LONG_ENOUGH);
     }
 
     @Test
@@ -114,7 +129,8 @@ class RecordedBodyFunctionTest {
         assertThat(second.getHeaders().get("Authorization")).isEqualTo("Bearer access-1");
         // The function ran again and set its headers; the body it handed over was not read again.
         assertThat(second.getHeaders().get("Content-Type")).isEqualTo("application/json");
-        assertThat(second.getHeaders().get("Transfer-Encoding")).isEqualTo(first.getHeaders().get("Transfer-Encoding"))
+        assertThat(second.getHeaders().get("Transfer-Encoding"))
+                .isEqualTo(first.getHeaders().get("Transfer-Encoding"))
                 .isEqualTo("chunked");
         assertThat(functionCalls).hasValue(2);
         assertThat(bodySubscriptions).hasValue(1);
@@ -129,7 +145,8 @@ class RecordedBodyFunctionTest {
         RecordedRequest first = server.takeRequest();
         RecordedRequest second = server.takeRequest();
         assertThat(second.getBody().utf8()).isEqualTo(BODY);
-        assertThat(second.getHeaders().get("Content-Length")).isEqualTo(first.getHeaders().get("Content-Length"))
+        assertThat(second.getHeaders().get("Content-Length"))
+                .isEqualTo(first.getHeaders().get("Content-Length"))
                 .isEqualTo(String.valueOf(BODY.length()));
         // The resend subscribes to the function's new Mono only to release a buffer it may hold; a stream read
         // already fails there, out of the request's way.
@@ -142,19 +159,23 @@ class RecordedBodyFunctionTest {
         // Mono. Here from an allocator that never recycles its buffers, so that a count of 0 is this buffer's own:
         // a pooled one, freed, may be handed out again and counted for its next user.
         java.util.List<ByteBuf> encoded = new java.util.concurrent.CopyOnWriteArrayList<>();
-        HttpClient request = (HttpClient) client.post().uri(server.url("/api/v1/items").toString()).send((req, out) -> {
-            ByteBuf body = io.netty.buffer.UnpooledByteBufAllocator.DEFAULT.directBuffer()
-                    .writeBytes(BODY.getBytes(StandardCharsets.UTF_8));
-            encoded.add(body);
-            return out.send(Mono.just(body));
-        });
+        HttpClient request = (HttpClient)
+                client.post().uri(server.url("/api/v1/items").toString()).send((req, out) -> {
+                    ByteBuf body = io.netty.buffer.UnpooledByteBufAllocator.DEFAULT
+                            .directBuffer()
+                            .writeBytes(BODY.getBytes(StandardCharsets.UTF_8));
+                    encoded.add(body);
+                    return out.send(Mono.just(body));
+                });
 
         String got = statusAndBody(glue(true), request);
 
         assertThat(got).isEqualTo("201 made");
         server.takeRequest();
         assertThat(server.takeRequest().getBody().utf8()).isEqualTo(BODY);
-        assertThat(encoded).hasSize(2).allSatisfy(b -> assertThat(b.refCnt()).as("released").isZero());
+        assertThat(encoded)
+                .hasSize(2)
+                .allSatisfy(b -> assertThat(b.refCnt()).as("released").isZero());
     }
 
     @Test
@@ -162,28 +183,35 @@ class RecordedBodyFunctionTest {
         // Held once more by the test: a buffer released once ends at 1, one released twice at 0. Released twice with
         // nothing held, the second release fails in Reactor Netty's discard hook, which logs it with its stack trace.
         java.util.List<ByteBuf> encoded = new java.util.concurrent.CopyOnWriteArrayList<>();
-        HttpClient request = (HttpClient) client.post().uri(server.url("/api/v1/items").toString()).send((req, out) -> {
-            ByteBuf body = io.netty.buffer.UnpooledByteBufAllocator.DEFAULT.directBuffer()
-                    .writeBytes(BODY.getBytes(StandardCharsets.UTF_8)).retain();
-            encoded.add(body);
-            return out.send(Mono.just(body));
-        });
+        HttpClient request = (HttpClient)
+                client.post().uri(server.url("/api/v1/items").toString()).send((req, out) -> {
+                    ByteBuf body = io.netty.buffer.UnpooledByteBufAllocator.DEFAULT
+                            .directBuffer()
+                            .writeBytes(BODY.getBytes(StandardCharsets.UTF_8))
+                            .retain();
+                    encoded.add(body);
+                    return out.send(Mono.just(body));
+                });
 
         String got = statusAndBody(glue(true), request);
 
         assertThat(got).isEqualTo("201 made");
         server.takeRequest();
         assertThat(server.takeRequest().getBody().utf8()).isEqualTo(BODY);
-        assertThat(encoded).hasSize(2).allSatisfy(b -> assertThat(b.refCnt()).as("released once").isEqualTo(1));
+        assertThat(encoded)
+                .hasSize(2)
+                .allSatisfy(b -> assertThat(b.refCnt()).as("released once").isEqualTo(1));
         encoded.forEach(ByteBuf::release);
     }
 
     @Test
     void aFunctionThatIsNotRecordedWritesItsBodyAgain() throws Exception {
-        String got = statusAndBody(glue(false), post(() -> Mono.fromSupplier(() -> {
-            bodySubscriptions.incrementAndGet();
-            return buffer(BODY);
-        })));
+        String got = statusAndBody(
+                glue(false),
+                post(() -> Mono.fromSupplier(() -> {
+                    bodySubscriptions.incrementAndGet();
+                    return buffer(BODY);
+                })));
 
         assertThat(got).isEqualTo("201 made");
         assertThat(server.takeRequest().getBody().utf8()).isEqualTo(BODY);
@@ -193,10 +221,12 @@ class RecordedBodyFunctionTest {
 
     @Test
     void aBodyOverTheBoundIsWrittenAgainByTheFunctionAsWithoutTheRecording() throws Exception {
-        String got = statusAndBody(glue(true, "apiwarden.resend.max-recorded-body", "4"), post(() -> Flux.defer(() -> {
-            bodySubscriptions.incrementAndGet();
-            return Flux.just(buffer(BODY));
-        })));
+        String got = statusAndBody(
+                glue(true, "apiwarden.resend.max-recorded-body", "4"),
+                post(() -> Flux.defer(() -> {
+                    bodySubscriptions.incrementAndGet();
+                    return Flux.just(buffer(BODY));
+                })));
 
         assertThat(got).isEqualTo("201 made");
         server.takeRequest();
@@ -206,10 +236,12 @@ class RecordedBodyFunctionTest {
 
     @Test
     void recordingSwitchedOffLeavesTheFunctionAsItIs() throws Exception {
-        String got = statusAndBody(glue(true, "apiwarden.resend.max-recorded-body", "0"), post(() -> Flux.defer(() -> {
-            bodySubscriptions.incrementAndGet();
-            return Flux.just(buffer(BODY));
-        })));
+        String got = statusAndBody(
+                glue(true, "apiwarden.resend.max-recorded-body", "0"),
+                post(() -> Flux.defer(() -> {
+                    bodySubscriptions.incrementAndGet();
+                    return Flux.just(buffer(BODY));
+                })));
 
         assertThat(got).isEqualTo("201 made");
         assertThat(bodySubscriptions).hasValue(2);

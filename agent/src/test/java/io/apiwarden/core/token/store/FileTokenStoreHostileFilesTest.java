@@ -1,13 +1,13 @@
 package io.apiwarden.core.token.store;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
 import io.apiwarden.core.token.TokenManager;
 import io.apiwarden.core.token.TokenSharing;
 import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
 import io.apiwarden.testing.RecordingScheduler;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.RandomAccessFile;
 import java.net.InetAddress;
 import java.nio.file.Files;
@@ -17,9 +17,8 @@ import java.nio.file.Paths;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The files beside the refresh-token file as someone else may have left them: the store never
@@ -33,6 +32,7 @@ class FileTokenStoreHostileFilesTest {
 
     @TempDir
     Path dir;
+
     @TempDir
     Path elsewhere;
 
@@ -51,7 +51,11 @@ class FileTokenStoreHostileFilesTest {
     }
 
     private static void mkfifo(Path path) throws Exception {
-        assertThat(new ProcessBuilder("mkfifo", path.toString()).inheritIO().start().waitFor()).isZero();
+        assertThat(new ProcessBuilder("mkfifo", path.toString())
+                        .inheritIO()
+                        .start()
+                        .waitFor())
+                .isZero();
     }
 
     @Test
@@ -59,10 +63,14 @@ class FileTokenStoreHostileFilesTest {
         Path target = elsewhere.resolve("created-by-the-agent");
         Files.createSymbolicLink(beside("lock"), target);
 
-        assertThat(store().compareAndSet(new TokenState(2, "access-1", null, null, "refresh-1"))).isTrue();
+        assertThat(store().compareAndSet(new TokenState(2, "access-1", null, null, "refresh-1")))
+                .isTrue();
 
-        assertThat(Files.exists(target, LinkOption.NOFOLLOW_LINKS)).as("nothing made at the link's target").isFalse();
-        assertThat(Files.isRegularFile(beside("lock"), LinkOption.NOFOLLOW_LINKS)).isTrue();
+        assertThat(Files.exists(target, LinkOption.NOFOLLOW_LINKS))
+                .as("nothing made at the link's target")
+                .isFalse();
+        assertThat(Files.isRegularFile(beside("lock"), LinkOption.NOFOLLOW_LINKS))
+                .isTrue();
     }
 
     @Test
@@ -77,7 +85,9 @@ class FileTokenStoreHostileFilesTest {
         assertThat(read.refreshToken()).isEqualTo("refresh-0");
         assertThat(read.accessToken()).isNull();
         assertThat(lease).as("a pipe is no lease").isNotNull();
-        assertThat(Files.isRegularFile(beside("lease"), LinkOption.NOFOLLOW_LINKS)).as("replaced by the lease written").isTrue();
+        assertThat(Files.isRegularFile(beside("lease"), LinkOption.NOFOLLOW_LINKS))
+                .as("replaced by the lease written")
+                .isTrue();
     }
 
     @Test
@@ -88,27 +98,39 @@ class FileTokenStoreHostileFilesTest {
         }
         FileTokenStore store = store();
 
-        assertThat(assertTimeoutPreemptively(NEVER_HANGS, store::read).accessToken()).isNull();
-        assertThat(assertTimeoutPreemptively(NEVER_HANGS, () -> store.tryLease(TokenSharing.LEASE_TTL))).isNotNull();
+        assertThat(assertTimeoutPreemptively(NEVER_HANGS, store::read).accessToken())
+                .isNull();
+        assertThat(assertTimeoutPreemptively(NEVER_HANGS, () -> store.tryLease(TokenSharing.LEASE_TTL)))
+                .isNotNull();
     }
 
     @Test
     void aLeaseClaimedUntilTheYear3000ByALiveProcessOfThisHostIsTakenOverAfterTheTtl() throws Exception {
         long unrelated = ProcessHandle.current().parent().orElseThrow().pid();
         String host = InetAddress.getLocalHost().getHostName().replace(' ', '_');
-        Files.writeString(beside("lease"), "squatter " + host + " " + unrelated + " " + Instant.parse("3000-01-01T00:00:00Z").toEpochMilli());
+        Files.writeString(
+                beside("lease"),
+                "squatter " + host + " " + unrelated + " "
+                        + Instant.parse("3000-01-01T00:00:00Z").toEpochMilli());
         FileTokenStore store = store();
 
-        assertThat(store.tryLease(TokenSharing.LEASE_TTL)).as("a lease is honoured for its TTL").isNull();
+        assertThat(store.tryLease(TokenSharing.LEASE_TTL))
+                .as("a lease is honoured for its TTL")
+                .isNull();
         clock.advance(TokenSharing.LEASE_TTL.minusMillis(1));
         assertThat(store.tryLease(TokenSharing.LEASE_TTL)).isNull();
         clock.advance(Duration.ofMillis(1));
-        assertThat(store.tryLease(TokenSharing.LEASE_TTL)).as("but no longer, whatever it claims").isNotNull();
+        assertThat(store.tryLease(TokenSharing.LEASE_TTL))
+                .as("but no longer, whatever it claims")
+                .isNotNull();
     }
 
     @Test
     void aLeaseClaimedUntilTheYear3000FromAnotherHostIsTakenOverAfterTheTtl() throws Exception {
-        Files.writeString(beside("lease"), "squatter elsewhere.example 1 " + Instant.parse("3000-01-01T00:00:00Z").toEpochMilli());
+        Files.writeString(
+                beside("lease"),
+                "squatter elsewhere.example 1 "
+                        + Instant.parse("3000-01-01T00:00:00Z").toEpochMilli());
         FileTokenStore store = store();
 
         assertThat(store.tryLease(TokenSharing.LEASE_TTL)).isNull();
@@ -119,7 +141,8 @@ class FileTokenStoreHostileFilesTest {
     @Test
     void aLeaseRenewedByItsHolderKeepsStanding() throws Exception {
         FileTokenStore store = store();
-        TokenStore.Lease holder = new FileTokenStore(dir.resolve("token"), TIMEOUT, clock).tryLease(TokenSharing.LEASE_TTL);
+        TokenStore.Lease holder =
+                new FileTokenStore(dir.resolve("token"), TIMEOUT, clock).tryLease(TokenSharing.LEASE_TTL);
 
         for (int i = 0; i < 5; i++) {
             assertThat(store.tryLease(TokenSharing.LEASE_TTL)).isNull();
@@ -132,15 +155,18 @@ class FileTokenStoreHostileFilesTest {
     @Test
     void aStateWithAGenerationAtLongMaxIsABrokenRecordWhateverItsFingerprint() throws Exception {
         for (String fingerprintOf : new String[] {"refresh-0", "another-token"}) {
-            Files.writeString(beside("state"), "{\"generation\":" + Long.MAX_VALUE + ",\"access_token\":\"access-x\","
-                    + "\"refresh_token_sha256\":\"" + StateFile.fingerprint(fingerprintOf) + "\"}\n");
+            Files.writeString(
+                    beside("state"),
+                    "{\"generation\":" + Long.MAX_VALUE + ",\"access_token\":\"access-x\","
+                            + "\"refresh_token_sha256\":\"" + StateFile.fingerprint(fingerprintOf) + "\"}\n");
             FileTokenStore store = store();
 
             TokenState read = store.read();
 
             assertThat(read.accessToken()).as(fingerprintOf).isNull();
             assertThat(read.refreshToken()).isEqualTo("refresh-0");
-            assertThat(store.compareAndSet(read.next("access-1", null, null, "refresh-1"))).isTrue();
+            assertThat(store.compareAndSet(read.next("access-1", null, null, "refresh-1")))
+                    .isTrue();
             assertThat(store.read().accessToken()).isEqualTo("access-1");
             Files.writeString(dir.resolve("token"), "refresh-0\n");
         }
@@ -148,13 +174,25 @@ class FileTokenStoreHostileFilesTest {
 
     @Test
     void aRefreshAgainstAStateAtLongMaxEndsAndItsRotatedTokenIsKept() throws Exception {
-        Files.writeString(beside("state"), "{\"generation\":" + Long.MAX_VALUE + ",\"access_token\":\"access-x\","
-                + "\"expires_at_ms\":" + Long.MAX_VALUE + ",\"refresh_token_sha256\":\"" + StateFile.fingerprint("refresh-0") + "\"}\n");
-        FakeTokenEndpoint tokenService = new FakeTokenEndpoint().strictRotation("refresh-0").expiresIn(Duration.ofMinutes(5));
-        TokenManager jvm = new TokenManager(tokenService, null, "refresh-0", null, clock, () -> io.apiwarden.core.telemetry.RefreshObserver.NOOP,
+        Files.writeString(
+                beside("state"),
+                "{\"generation\":" + Long.MAX_VALUE + ",\"access_token\":\"access-x\"," + "\"expires_at_ms\":"
+                        + Long.MAX_VALUE + ",\"refresh_token_sha256\":\"" + StateFile.fingerprint("refresh-0")
+                        + "\"}\n");
+        FakeTokenEndpoint tokenService =
+                new FakeTokenEndpoint().strictRotation("refresh-0").expiresIn(Duration.ofMinutes(5));
+        TokenManager jvm = new TokenManager(
+                tokenService,
+                null,
+                "refresh-0",
+                null,
+                clock,
+                () -> io.apiwarden.core.telemetry.RefreshObserver.NOOP,
                 TokenSharing.through(store(), RecordingScheduler.manual(clock), Runnable::run));
 
-        assertThat(assertTimeoutPreemptively(NEVER_HANGS, () -> jvm.tokenForRequest().join()).authorizationHeader())
+        assertThat(assertTimeoutPreemptively(
+                                NEVER_HANGS, () -> jvm.tokenForRequest().join())
+                        .authorizationHeader())
                 .isEqualTo("Bearer access-1");
         assertThat(Files.readString(dir.resolve("token"))).isEqualTo("refresh-1\n");
         assertThat(tokenService.invalidGrants()).isZero();
@@ -168,7 +206,8 @@ class FileTokenStoreHostileFilesTest {
 
         assertThat(store.read().accessToken()).isEqualTo("access-1");
 
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(beside("state")))).isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(beside("state"))))
+                .isEqualTo("rw-------");
     }
 
     @Test
@@ -180,11 +219,15 @@ class FileTokenStoreHostileFilesTest {
         FileTokenStore store = store();
 
         TokenState read = store.read();
-        assertThat(read.accessToken()).as("the token behind the link is not sent").isNull();
-        assertThat(store.compareAndSet(read.next("access-1", null, null, "refresh-1"))).isTrue();
+        assertThat(read.accessToken())
+                .as("the token behind the link is not sent")
+                .isNull();
+        assertThat(store.compareAndSet(read.next("access-1", null, null, "refresh-1")))
+                .isTrue();
 
         assertThat(Files.readAllBytes(planted)).isEqualTo(stateShaped);
-        assertThat(Files.isRegularFile(beside("state"), LinkOption.NOFOLLOW_LINKS)).isTrue();
+        assertThat(Files.isRegularFile(beside("state"), LinkOption.NOFOLLOW_LINKS))
+                .isTrue();
         assertThat(store.read().accessToken()).isEqualTo("access-1");
     }
 
@@ -194,11 +237,15 @@ class FileTokenStoreHostileFilesTest {
         Path link = Files.createSymbolicLink(dir.resolve("token"), secret);
         FileTokenStore store = new FileTokenStore(link, TIMEOUT, clock);
 
-        assertThat(store.compareAndSet(store.read().next("access-1", null, null, "refresh-1"))).isTrue();
+        assertThat(store.compareAndSet(store.read().next("access-1", null, null, "refresh-1")))
+                .isTrue();
 
         assertThat(Files.isSymbolicLink(link)).as("the link stays").isTrue();
-        assertThat(Files.readString(secret)).as("the secret where the user keeps it is the current one").isEqualTo("refresh-1\n");
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(secret))).isEqualTo("rw-------");
+        assertThat(Files.readString(secret))
+                .as("the secret where the user keeps it is the current one")
+                .isEqualTo("refresh-1\n");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(secret)))
+                .isEqualTo("rw-------");
         assertThat(store.read().accessToken()).isEqualTo("access-1");
     }
 }

@@ -1,16 +1,15 @@
 package io.apiwarden.core.token.store;
 
-import io.apiwarden.testing.MutableClock;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import io.apiwarden.testing.MutableClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The store contract on the refresh-token file, each handle as another JVM on the same host would open it. */
 class FileTokenStoreTest extends TokenStoreContract {
@@ -47,14 +46,17 @@ class FileTokenStoreTest extends TokenStoreContract {
         Path file = dir.resolve("plain");
         FileTokenStore store = new FileTokenStore(file, TIMEOUT, clock);
 
-        assertThat(store.compareAndSet(new TokenState(1, "access-77", Instant.parse("2026-01-01T01:00:00Z"), clock.instant(), "refresh-77")))
+        assertThat(store.compareAndSet(new TokenState(
+                        1, "access-77", Instant.parse("2026-01-01T01:00:00Z"), clock.instant(), "refresh-77")))
                 .isTrue();
 
         assertThat(Files.readString(file)).isEqualTo("refresh-77\n");
         Path state = dir.resolve(".plain.state");
         assertThat(Files.readString(state)).doesNotContain("refresh-77");
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(state))).isEqualTo("rw-------");
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(state)))
+                .isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+                .isEqualTo("rw-------");
     }
 
     @Test
@@ -67,7 +69,9 @@ class FileTokenStoreTest extends TokenStoreContract {
 
         TokenState now = store.read();
         assertThat(now.refreshToken()).isEqualTo("from-a-new-login");
-        assertThat(now.accessToken()).as("the old access token belongs to the old refresh token").isNull();
+        assertThat(now.accessToken())
+                .as("the old access token belongs to the old refresh token")
+                .isNull();
         assertThat(now.generation()).as("a change all the same").isEqualTo(2);
     }
 
@@ -89,6 +93,7 @@ class FileTokenStoreTest extends TokenStoreContract {
         Files.writeString(file, "refresh-0\n");
         Files.writeString(dir.resolve(".damaged.state"), "{not json");
 
-        assertThat(new FileTokenStore(file, TIMEOUT, clock).read().accessToken()).isNull();
+        assertThat(new FileTokenStore(file, TIMEOUT, clock).read().accessToken())
+                .isNull();
     }
 }

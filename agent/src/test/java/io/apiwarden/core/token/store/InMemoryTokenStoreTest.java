@@ -1,7 +1,6 @@
 package io.apiwarden.core.token.store;
 
 import io.apiwarden.testing.MutableClock;
-
 import java.time.Duration;
 
 /** The store contract on the store of a JVM alone. */

@@ -1,8 +1,7 @@
 package io.apiwarden.core.token.store;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -15,9 +14,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * What every {@link TokenStore} promises, run against each implementation: its test extends this class
@@ -65,8 +64,7 @@ public abstract class TokenStoreContract {
     }
 
     /** Moves the leases' clock on by {@code d}. A fake clock moves; a real one needs nothing, as the tests poll. */
-    protected void advanceLeaseClock(Duration d) {
-    }
+    protected void advanceLeaseClock(Duration d) {}
 
     @BeforeEach
     void openHandles() throws Exception {
@@ -108,16 +106,19 @@ public abstract class TokenStoreContract {
         assertThat(a.compareAndSet(first)).isTrue();
 
         assertThat(b.compareAndSet(new TokenState(1, "access-late", null, null, "refresh-late")))
-                .as("a second generation 1").isFalse();
+                .as("a second generation 1")
+                .isFalse();
         assertThat(b.compareAndSet(new TokenState(3, "access-ahead", null, null, "refresh-ahead")))
-                .as("a generation that skips one").isFalse();
+                .as("a generation that skips one")
+                .isFalse();
         assertThat(a.read()).isEqualTo(first);
 
         TokenState second = first.next("access-two", null, null, "refresh-two");
         assertThat(b.compareAndSet(second)).isTrue();
         assertThat(a.read()).isEqualTo(second);
         assertThat(a.compareAndSet(first.next("access-stale", null, null, "refresh-stale")))
-                .as("a writer still at generation 1").isFalse();
+                .as("a writer still at generation 1")
+                .isFalse();
         assertThat(b.read()).isEqualTo(second);
     }
 
@@ -179,7 +180,8 @@ public abstract class TokenStoreContract {
             assertThat(back).isEqualTo(s);
             assertThat(back.accessToken()).isEqualTo(s.accessToken());
             assertThat(back.refreshToken()).isEqualTo(s.refreshToken());
-            assertThat(back.expiresAt()).isEqualTo(s.expiresAt() == null ? null : s.expiresAt().truncatedTo(ChronoUnit.MILLIS));
+            assertThat(back.expiresAt())
+                    .isEqualTo(s.expiresAt() == null ? null : s.expiresAt().truncatedTo(ChronoUnit.MILLIS));
             assertThat(back.obtainedAt()).isNull();
         }
     }
@@ -211,7 +213,9 @@ public abstract class TokenStoreContract {
         advanceLeaseClock(ttl.plusMillis(1));
         TokenStore.Lease second = await(() -> b.tryLease(LONG_TTL));
 
-        assertThat(leaseClockMillis() - before).as("not before the time-to-live").isGreaterThanOrEqualTo(ttl.toMillis());
+        assertThat(leaseClockMillis() - before)
+                .as("not before the time-to-live")
+                .isGreaterThanOrEqualTo(ttl.toMillis());
         second.release();
     }
 
@@ -287,7 +291,12 @@ public abstract class TokenStoreContract {
         TokenStore.Lease lease = a.tryLease(LONG_TTL);
 
         assertThat(a.describe()).isNotBlank();
-        assertThat(List.of(a.describe(), a.toString(), b.toString(), lease.toString(), a.read().toString()))
+        assertThat(List.of(
+                        a.describe(),
+                        a.toString(),
+                        b.toString(),
+                        lease.toString(),
+                        a.read().toString()))
                 .noneMatch(text -> text.contains("secret-0451"));
         lease.release();
     }

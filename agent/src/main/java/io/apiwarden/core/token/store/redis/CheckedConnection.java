@@ -17,6 +17,7 @@ final class CheckedConnection extends Connection {
      * run after that read and forget it.
      */
     private RedisInputStream source;
+
     private RedisInputStream checked;
 
     CheckedConnection(JedisSocketFactory sockets, JedisClientConfig config) {

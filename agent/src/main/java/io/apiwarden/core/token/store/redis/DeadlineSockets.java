@@ -1,11 +1,5 @@
 package io.apiwarden.core.token.store.redis;
 
-import redis.clients.jedis.JedisSocketFactory;
-import redis.clients.jedis.exceptions.JedisConnectionException;
-
-import javax.net.ssl.SSLParameters;
-import javax.net.ssl.SSLSocket;
-import javax.net.ssl.SSLSocketFactory;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,6 +14,11 @@ import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.SSLSocketFactory;
+import redis.clients.jedis.JedisSocketFactory;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
  * Sockets to the store on which every step of an operation ends by the operation's deadline: the name

@@ -4,6 +4,13 @@ import io.apiwarden.core.config.ConfigProperty;
 import io.apiwarden.core.config.Durations;
 import io.apiwarden.core.config.RedisStoreSettings;
 import io.apiwarden.core.token.store.StoreUnavailableException;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import javax.net.ssl.SSLException;
 import redis.clients.jedis.ClientSetInfoConfig;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Connection;
@@ -11,14 +18,6 @@ import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
-
-import javax.net.ssl.SSLException;
-import java.io.IOException;
-import java.net.ConnectException;
-import java.net.SocketTimeoutException;
-import java.net.UnknownHostException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One connection to the store's Redis, opened on first use and opened again after it fails, so that a
@@ -36,6 +35,7 @@ final class RedisLink implements AutoCloseable {
     private final ReentrantLock turn = new ReentrantLock();
     /** Guarded by {@link #turn}; volatile for {@link #close()}, which may give up waiting for the turn. */
     private volatile Connection connection;
+
     private volatile boolean closed;
 
     RedisLink(RedisStoreSettings settings) {
@@ -76,7 +76,8 @@ final class RedisLink implements AutoCloseable {
             } catch (JedisConnectionException e) {
                 drop();
                 if (closed) {
-                    throw new StoreUnavailableException("the token store at " + description + " was closed during the operation");
+                    throw new StoreUnavailableException(
+                            "the token store at " + description + " was closed during the operation");
                 }
                 // A refused reply would be refused again on a new connection: no second try for it.
                 if (!kept || System.nanoTime() - deadline >= 0 || refusedReply(e) != null) {
@@ -173,7 +174,8 @@ final class RedisLink implements AutoCloseable {
      */
     static String answered(ReplyLimits.RefusedReply refused) {
         return "answered with " + refused.getMessage() + ": check that " + ConfigProperty.STORE.key()
-                + " names a Redis server, and that " + ConfigProperty.STORE_KEY.key() + " is a key of this client's own";
+                + " names a Redis server, and that " + ConfigProperty.STORE_KEY.key()
+                + " is a key of this client's own";
     }
 
     private static Throwable rootOf(Throwable e) {
@@ -193,11 +195,13 @@ final class RedisLink implements AutoCloseable {
         } else if (root instanceof SocketTimeoutException) {
             why = "did not answer within " + timeoutText + " (" + ConfigProperty.STORE_TIMEOUT.key() + ")";
         } else if (root instanceof ConnectException) {
-            why = "refused the connection: check that Redis runs there and that " + ConfigProperty.STORE.key() + " names it";
+            why = "refused the connection: check that Redis runs there and that " + ConfigProperty.STORE.key()
+                    + " names it";
         } else if (root instanceof UnknownHostException) {
             why = "is not a host name this JVM can look up: check " + ConfigProperty.STORE.key();
         } else if (root instanceof SSLException) {
-            why = "failed the TLS handshake (" + root.getClass().getSimpleName() + "): check that it speaks TLS, and that "
+            why = "failed the TLS handshake (" + root.getClass().getSimpleName()
+                    + "): check that it speaks TLS, and that "
                     + "its certificate names the host and is trusted by this JVM";
         } else if (root == e) {
             // Jedis's own, with no I/O failure beneath: the server ended the connection.
@@ -206,8 +210,8 @@ final class RedisLink implements AutoCloseable {
             why = "lost the connection (" + root.getClass().getSimpleName() + ")";
         }
         // The I/O failure is kept as the cause for its stack; its message names no secret. Jedis's is not kept.
-        return new StoreUnavailableException("the token store at " + description + " " + why,
-                root instanceof IOException ? root : null);
+        return new StoreUnavailableException(
+                "the token store at " + description + " " + why, root instanceof IOException ? root : null);
     }
 
     /**

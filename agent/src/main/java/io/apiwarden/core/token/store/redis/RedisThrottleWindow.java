@@ -5,11 +5,6 @@ import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.throttle.FleetWindow;
 import io.apiwarden.core.time.DelayScheduler;
 import io.apiwarden.core.token.store.StoreUnavailableException;
-import redis.clients.jedis.CommandArguments;
-import redis.clients.jedis.Connection;
-import redis.clients.jedis.JedisPubSub;
-import redis.clients.jedis.Protocol.Command;
-
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -17,6 +12,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.JedisPubSub;
+import redis.clients.jedis.Protocol.Command;
 
 /**
  * The fleet's rate-limit window in Redis: one key, {@code <prefix>:throttle}, that lives as long as
@@ -41,8 +40,7 @@ public final class RedisThrottleWindow implements FleetWindow {
     static final long LONGEST_READABLE_MILLIS = Long.MAX_VALUE / 1_000_000L;
 
     /** KEYS[1] the window; ARGV: its length in ms, the announcer. Only a longer window replaces the one in force. */
-    private static final byte[] ANNOUNCE = bytes(
-            "local left = redis.call('PTTL', KEYS[1])\n"
+    private static final byte[] ANNOUNCE = bytes("local left = redis.call('PTTL', KEYS[1])\n"
             + "if left >= tonumber(ARGV[1]) then return 0 end\n"
             + "redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[1])\n"
             + "redis.call('PUBLISH', KEYS[1], ARGV[1] .. ' ' .. ARGV[2])\n"
@@ -55,9 +53,11 @@ public final class RedisThrottleWindow implements FleetWindow {
     private final RedisLink link;
     /** Tells this JVM's announcements apart from the others' on the channel. */
     private final String self;
+
     private volatile boolean closed;
     /** Opened by {@link #close()}: ends the subscription's wait between two connections at once, not after it. */
     private final CountDownLatch closing = new CountDownLatch(1);
+
     private volatile Subscription subscription;
 
     /**
@@ -72,7 +72,8 @@ public final class RedisThrottleWindow implements FleetWindow {
         this.link = new RedisLink(settings);
         byte[] r = new byte[8];
         new SecureRandom().nextBytes(r);
-        StringBuilder id = new StringBuilder().append(ProcessHandle.current().pid()).append(':');
+        StringBuilder id =
+                new StringBuilder().append(ProcessHandle.current().pid()).append(':');
         for (byte b : r) {
             id.append(Character.forDigit((b >> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
         }
@@ -88,10 +89,19 @@ public final class RedisThrottleWindow implements FleetWindow {
         try {
             io.execute(() -> {
                 try {
-                    link.execute(new CommandArguments(Command.EVAL).add(ANNOUNCE).add(1).add(key).add(millis).add(self));
+                    link.execute(new CommandArguments(Command.EVAL)
+                            .add(ANNOUNCE)
+                            .add(1)
+                            .add(key)
+                            .add(millis)
+                            .add(self));
                 } catch (StoreUnavailableException e) {
-                    AgentLog.once(AgentLog.Level.WARN, "throttle-announce", "a rate-limit window could not be shared through "
-                            + describe() + ": " + e.getMessage() + "; each JVM keeps its own window until it can", null);
+                    AgentLog.once(
+                            AgentLog.Level.WARN,
+                            "throttle-announce",
+                            "a rate-limit window could not be shared through " + describe() + ": " + e.getMessage()
+                                    + "; each JVM keeps its own window until it can",
+                            null);
                 }
             });
         } catch (RuntimeException e) {
@@ -166,9 +176,16 @@ public final class RedisThrottleWindow implements FleetWindow {
                     // this thread goes on trying, no faster than the waits below, and never ends with a stack trace.
                     if (!closed) {
                         ReplyLimits.RefusedReply refused = RedisLink.refusedReply(e);
-                        AgentLog.once(AgentLog.Level.WARN, "throttle-listen", "rate-limit windows of other JVMs cannot be heard "
-                                + "through " + describe() + " (" + (refused != null ? "it " + RedisLink.answered(refused)
-                                : e.getClass().getSimpleName()) + "); trying again, and each JVM keeps its own window meanwhile", null);
+                        AgentLog.once(
+                                AgentLog.Level.WARN,
+                                "throttle-listen",
+                                "rate-limit windows of other JVMs cannot be heard "
+                                        + "through " + describe() + " ("
+                                        + (refused != null
+                                                ? "it " + RedisLink.answered(refused)
+                                                : e.getClass().getSimpleName())
+                                        + "); trying again, and each JVM keeps its own window meanwhile",
+                                null);
                     }
                 } finally {
                     stopPinging();
@@ -193,9 +210,11 @@ public final class RedisThrottleWindow implements FleetWindow {
                     heard.accept(window);
                 }
             } catch (NumberFormatException e) {
-                AgentLog.debug("a message on " + key + " was not a window (not a number of milliseconds a long can hold)");
+                AgentLog.debug(
+                        "a message on " + key + " was not a window (not a number of milliseconds a long can hold)");
             } catch (RuntimeException e) {
-                AgentLog.debug("a heard window could not be used: " + e.getClass().getSimpleName());
+                AgentLog.debug(
+                        "a heard window could not be used: " + e.getClass().getSimpleName());
             }
         }
 
@@ -263,8 +282,9 @@ public final class RedisThrottleWindow implements FleetWindow {
      */
     static Duration window(long millis) {
         if (millis <= 0 || millis > LONGEST_READABLE_MILLIS) {
-            AgentLog.debug("a rate-limit window of " + millis + " ms read from Redis was ignored: a window lasts more than"
-                    + " 0 ms and less than " + LONGEST_READABLE_MILLIS + " ms");
+            AgentLog.debug(
+                    "a rate-limit window of " + millis + " ms read from Redis was ignored: a window lasts more than"
+                            + " 0 ms and less than " + LONGEST_READABLE_MILLIS + " ms");
             return null;
         }
         return Duration.ofMillis(millis);

@@ -5,9 +5,6 @@ import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.token.store.StoreUnavailableException;
 import io.apiwarden.core.token.store.TokenState;
 import io.apiwarden.core.token.store.TokenStore;
-import redis.clients.jedis.CommandArguments;
-import redis.clients.jedis.Protocol.Command;
-
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
@@ -15,6 +12,8 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.Protocol.Command;
 
 /**
  * The token state of one OAuth client in Redis, shared by every JVM that uses the client.
@@ -33,19 +32,17 @@ public final class RedisTokenStore implements TokenStore {
     private static final byte[] OK = bytes("OK");
 
     /** KEYS[1] the state hash; ARGV: the generation it must hold now ('0': none), the new one, the tokens. */
-    private static final byte[] COMPARE_AND_SET = bytes(
-            "local current = redis.call('HGET', KEYS[1], 'generation')\n"
+    private static final byte[] COMPARE_AND_SET = bytes("local current = redis.call('HGET', KEYS[1], 'generation')\n"
             + "if (current or '0') ~= ARGV[1] then return 0 end\n"
             + "redis.call('HSET', KEYS[1], 'generation', ARGV[2], 'state', ARGV[3])\n"
             + "return 1\n");
     /** KEYS[1] the lease; ARGV: the owner, the time-to-live in ms. Only the owner extends it. */
-    private static final byte[] RENEW = bytes(
-            "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end\n"
-            + "return 0\n");
+    private static final byte[] RENEW =
+            bytes("if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end\n"
+                    + "return 0\n");
     /** KEYS[1] the lease; ARGV[1] the owner. Only the owner removes it. */
     private static final byte[] RELEASE = bytes(
-            "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end\n"
-            + "return 0\n");
+            "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end\n" + "return 0\n");
     /** 128 random bits: no two holders ever draw the same. */
     private static final int OWNER_RANDOM_BYTES = 16;
 
@@ -85,9 +82,13 @@ public final class RedisTokenStore implements TokenStore {
 
     @Override
     public TokenState read() throws StoreUnavailableException {
-        Object reply = link.execute(new CommandArguments(Command.HMGET).add(stateKeyBytes).add(GENERATION).add(STATE));
+        Object reply = link.execute(new CommandArguments(Command.HMGET)
+                .add(stateKeyBytes)
+                .add(GENERATION)
+                .add(STATE));
         List<?> fields = expect(List.class, reply, "HMGET");
-        if (fields.size() != 2 || !(fields.get(0) == null || fields.get(0) instanceof byte[])
+        if (fields.size() != 2
+                || !(fields.get(0) == null || fields.get(0) instanceof byte[])
                 || !(fields.get(1) == null || fields.get(1) instanceof byte[])) {
             throw unexpected("HMGET");
         }
@@ -106,7 +107,8 @@ public final class RedisTokenStore implements TokenStore {
             g = 0;
         }
         if (g < 1) {
-            throw new StoreUnavailableException("the token state at " + stateKey + " has no valid generation: delete that key");
+            throw new StoreUnavailableException(
+                    "the token state at " + stateKey + " has no valid generation: delete that key");
         }
         return codec.decode(stateKey, g, state);
     }
@@ -114,8 +116,13 @@ public final class RedisTokenStore implements TokenStore {
     @Override
     public boolean compareAndSet(TokenState next) throws StoreUnavailableException {
         byte[] sealed = codec.encode(stateKey, next);
-        Object reply = link.execute(new CommandArguments(Command.EVAL).add(COMPARE_AND_SET).add(1).add(stateKeyBytes)
-                .add(Long.toString(next.generation() - 1)).add(Long.toString(next.generation())).add(sealed));
+        Object reply = link.execute(new CommandArguments(Command.EVAL)
+                .add(COMPARE_AND_SET)
+                .add(1)
+                .add(stateKeyBytes)
+                .add(Long.toString(next.generation() - 1))
+                .add(Long.toString(next.generation()))
+                .add(sealed));
         return yesOrNo(reply, "the compare-and-set script");
     }
 
@@ -127,7 +134,12 @@ public final class RedisTokenStore implements TokenStore {
             throw new IllegalArgumentException("a lease lasts at least 1 ms");
         }
         byte[] owner = newOwner();
-        Object reply = link.execute(new CommandArguments(Command.SET).add(leaseKey).add(owner).add("NX").add("PX").add(ttlMillis));
+        Object reply = link.execute(new CommandArguments(Command.SET)
+                .add(leaseKey)
+                .add(owner)
+                .add("NX")
+                .add("PX")
+                .add(ttlMillis));
         if (reply == null) {
             return null;
         }
@@ -159,7 +171,8 @@ public final class RedisTokenStore implements TokenStore {
         byte[] r = new byte[OWNER_RANDOM_BYTES];
         random.nextBytes(r);
         // The process ID tells an operator looking at the lease which JVM holds it; the random part makes it unique.
-        StringBuilder owner = new StringBuilder().append(ProcessHandle.current().pid()).append(':');
+        StringBuilder owner =
+                new StringBuilder().append(ProcessHandle.current().pid()).append(':');
         for (byte b : r) {
             owner.append(Character.forDigit((b >> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
         }
@@ -203,14 +216,23 @@ public final class RedisTokenStore implements TokenStore {
 
         @Override
         public boolean renew() throws StoreUnavailableException {
-            Object reply = link.execute(new CommandArguments(Command.EVAL).add(RENEW).add(1).add(leaseKey).add(owner).add(ttlMillis));
+            Object reply = link.execute(new CommandArguments(Command.EVAL)
+                    .add(RENEW)
+                    .add(1)
+                    .add(leaseKey)
+                    .add(owner)
+                    .add(ttlMillis));
             return yesOrNo(reply, "the lease renewal script");
         }
 
         @Override
         public void release() {
             try {
-                link.execute(new CommandArguments(Command.EVAL).add(RELEASE).add(1).add(leaseKey).add(owner));
+                link.execute(new CommandArguments(Command.EVAL)
+                        .add(RELEASE)
+                        .add(1)
+                        .add(leaseKey)
+                        .add(owner));
             } catch (StoreUnavailableException | RuntimeException e) {
                 // The lease then runs out by itself, within its time-to-live.
                 AgentLog.debug("could not release the refresh lease on " + describe() + "; it expires by itself: "

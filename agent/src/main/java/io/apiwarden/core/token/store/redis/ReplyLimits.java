@@ -37,11 +37,21 @@ final class ReplyLimits extends FilterInputStream {
     /** A decimal integer reply has at most the 19 digits of {@link Long#MAX_VALUE}. */
     private static final int MAX_INTEGER_DIGITS = 19;
 
-    private enum State { TYPE, LINE, LINE_CR, NUMBER, NUMBER_LF, BULK, BULK_CR, BULK_LF }
+    private enum State {
+        TYPE,
+        LINE,
+        LINE_CR,
+        NUMBER,
+        NUMBER_LF,
+        BULK,
+        BULK_CR,
+        BULK_LF
+    }
 
     private State state = State.TYPE;
     /** The type byte of the header being read: ':' (integer), '$' (bulk length) or '*' (array length). */
     private byte numberType;
+
     private boolean negative;
     private int digits;
     private long number;
@@ -49,6 +59,7 @@ final class ReplyLimits extends FilterInputStream {
     private long bulkLeft;
     /** Elements still to come in each open array, outermost first. */
     private final long[] elementsLeft = new long[MAX_DEPTH];
+
     private int depth;
     /** Bytes of the current reply so far. */
     private long replyBytes;
@@ -154,7 +165,8 @@ final class ReplyLimits extends FilterInputStream {
                 state = State.NUMBER;
                 break;
             default:
-                // RESP3's types among them: the store never asks for RESP3, so a Redis that sends them is not answering it.
+                // RESP3's types among them: the store never asks for RESP3, so a Redis that sends them is not answering
+                // it.
                 throw new RefusedReply("a reply of a type the store never asks for (first byte "
                         + String.format("0x%02x", c & 0xff) + ")");
         }
@@ -172,7 +184,8 @@ final class ReplyLimits extends FilterInputStream {
             if (negative && numberType != ':' && number > 1) {
                 throw new RefusedReply("a negative length other than -1 (nil)");
             } else if (!negative && numberType == '$' && number > MAX_REPLY_BYTES) {
-                throw new RefusedReply("a bulk string of more than " + MAX_REPLY_BYTES + " bytes, more than a token state needs");
+                throw new RefusedReply(
+                        "a bulk string of more than " + MAX_REPLY_BYTES + " bytes, more than a token state needs");
             } else if (!negative && numberType == '*' && number > MAX_ARRAY_ELEMENTS) {
                 throw new RefusedReply("an array of more than " + MAX_ARRAY_ELEMENTS + " elements");
             }
@@ -194,7 +207,8 @@ final class ReplyLimits extends FilterInputStream {
             valueEnded();
         } else if (numberType == '$') {
             if (replyBytes + number + 2 > MAX_REPLY_BYTES) {
-                throw new RefusedReply("a reply of more than " + MAX_REPLY_BYTES + " bytes, more than a token state needs");
+                throw new RefusedReply(
+                        "a reply of more than " + MAX_REPLY_BYTES + " bytes, more than a token state needs");
             }
             bulkLeft = number;
             state = number == 0 ? State.BULK_CR : State.BULK;

@@ -3,11 +3,6 @@ package io.apiwarden.core.token.store.redis;
 import io.apiwarden.core.config.ConfigProperty;
 import io.apiwarden.core.token.store.StoreUnavailableException;
 import io.apiwarden.core.token.store.TokenState;
-
-import javax.crypto.AEADBadTagException;
-import javax.crypto.Cipher;
-import javax.crypto.spec.GCMParameterSpec;
-import javax.crypto.spec.SecretKeySpec;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -15,6 +10,10 @@ import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.time.DateTimeException;
 import java.time.Instant;
+import javax.crypto.AEADBadTagException;
+import javax.crypto.Cipher;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The tokens of a {@link TokenState} as the bytes kept in Redis, sealed with AES-256-GCM when there is a
@@ -31,6 +30,7 @@ final class StateCodec {
     static final byte SEALED = 2;
     /** The size GCM is defined for; random nonces stay safe for 2^32 writes under one key, far more than refreshes. */
     static final int NONCE_BYTES = 12;
+
     private static final int TAG_BITS = 128;
     /**
      * Tokens above this are refused on read: a token file holds at most 32 KiB, and an access token over
@@ -42,7 +42,9 @@ final class StateCodec {
      * tokens of {@link #MAX_TOKEN_BYTES} with their lengths, and two instants. Redis replies are read to
      * this and little more ({@link ReplyLimits}).
      */
-    static final int MAX_RECORD_BYTES = 1 + NONCE_BYTES + TAG_BITS / 8 + 1 + 2 * (Integer.BYTES + MAX_TOKEN_BYTES) + 2 * Long.BYTES;
+    static final int MAX_RECORD_BYTES =
+            1 + NONCE_BYTES + TAG_BITS / 8 + 1 + 2 * (Integer.BYTES + MAX_TOKEN_BYTES) + 2 * Long.BYTES;
+
     private static final String AAD_LABEL = "apiwarden token state 1";
 
     private static final int ACCESS = 1;
@@ -72,7 +74,11 @@ final class StateCodec {
             cipher.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, nonce));
             cipher.updateAAD(associatedData(stateKey, state.generation()));
             byte[] sealed = cipher.doFinal(tokens);
-            return ByteBuffer.allocate(1 + NONCE_BYTES + sealed.length).put(SEALED).put(nonce).put(sealed).array();
+            return ByteBuffer.allocate(1 + NONCE_BYTES + sealed.length)
+                    .put(SEALED)
+                    .put(nonce)
+                    .put(sealed)
+                    .array();
         } catch (GeneralSecurityException e) {
             throw new StoreUnavailableException("this Java runtime cannot encrypt with AES-256-GCM ("
                     + e.getClass().getSimpleName() + "): the token state is not written");
@@ -88,8 +94,9 @@ final class StateCodec {
         if (stored[0] == PLAIN) {
             if (key != null) {
                 // With a key set, a record in the clear may have been put there by whoever can write to Redis.
-                throw new StoreUnavailableException("the token state at " + stateKey + " is not encrypted, but " + keySetting
-                        + " is set: give every JVM of this client the same key, and remove the record written without it");
+                throw new StoreUnavailableException(
+                        "the token state at " + stateKey + " is not encrypted, but " + keySetting
+                                + " is set: give every JVM of this client the same key, and remove the record written without it");
             }
             return parse(stateKey, generation, ByteBuffer.wrap(stored, 1, stored.length - 1));
         }
@@ -110,11 +117,12 @@ final class StateCodec {
             byte[] tokens = cipher.doFinal(stored, 1 + NONCE_BYTES, stored.length - 1 - NONCE_BYTES);
             return parse(stateKey, generation, ByteBuffer.wrap(tokens));
         } catch (AEADBadTagException e) {
-            throw new StoreUnavailableException("the token state at " + stateKey + " does not open with the key in " + keySetting
-                    + ": check that every JVM of this client has the same key (or the record was altered in Redis)");
+            throw new StoreUnavailableException(
+                    "the token state at " + stateKey + " does not open with the key in " + keySetting
+                            + ": check that every JVM of this client has the same key (or the record was altered in Redis)");
         } catch (GeneralSecurityException e) {
-            throw new StoreUnavailableException("this Java runtime cannot decrypt AES-256-GCM (" + e.getClass().getSimpleName()
-                    + "): the token state is not read");
+            throw new StoreUnavailableException("this Java runtime cannot decrypt AES-256-GCM ("
+                    + e.getClass().getSimpleName() + "): the token state is not read");
         }
     }
 
@@ -122,14 +130,21 @@ final class StateCodec {
         byte[] label = AAD_LABEL.getBytes(StandardCharsets.US_ASCII);
         byte[] name = stateKey.getBytes(StandardCharsets.UTF_8);
         return ByteBuffer.allocate(label.length + 1 + name.length + 1 + Long.BYTES)
-                .put(label).put((byte) 0).put(name).put((byte) 0).putLong(generation).array();
+                .put(label)
+                .put((byte) 0)
+                .put(name)
+                .put((byte) 0)
+                .putLong(generation)
+                .array();
     }
 
     private static byte[] tokens(TokenState s) {
         byte[] access = s.accessToken() == null ? null : s.accessToken().getBytes(StandardCharsets.UTF_8);
         byte[] refresh = s.refreshToken() == null ? null : s.refreshToken().getBytes(StandardCharsets.UTF_8);
-        int flags = (access != null ? ACCESS : 0) | (s.expiresAt() != null ? EXPIRES : 0)
-                | (s.obtainedAt() != null ? OBTAINED : 0) | (refresh != null ? REFRESH : 0);
+        int flags = (access != null ? ACCESS : 0)
+                | (s.expiresAt() != null ? EXPIRES : 0)
+                | (s.obtainedAt() != null ? OBTAINED : 0)
+                | (refresh != null ? REFRESH : 0);
         ByteBuffer b = ByteBuffer.allocate(1 + length(access) + length(refresh) + 2 * Long.BYTES);
         b.put((byte) flags);
         putString(b, access);
@@ -182,7 +197,7 @@ final class StateCodec {
     }
 
     private static StoreUnavailableException unreadable(String stateKey, String why) {
-        return new StoreUnavailableException("the token state at " + stateKey + " " + why
-                + ": delete that key, or set " + ConfigProperty.STORE_KEY.key() + " to a key of its own for this client");
+        return new StoreUnavailableException("the token state at " + stateKey + " " + why + ": delete that key, or set "
+                + ConfigProperty.STORE_KEY.key() + " to a key of its own for this client");
     }
 }

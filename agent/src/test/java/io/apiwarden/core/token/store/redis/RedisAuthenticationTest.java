@@ -1,24 +1,23 @@
 package io.apiwarden.core.token.store.redis;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.apiwarden.core.config.RedisStoreSettings;
 import io.apiwarden.core.config.RedisTestSettings;
 import io.apiwarden.core.token.store.StoreUnavailableException;
 import io.apiwarden.core.token.store.TokenState;
 import io.apiwarden.core.token.store.TokenStore;
 import io.apiwarden.testing.RedisServerProcess;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
-
-import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** A Redis that asks for a password, and Redis's refusals turned into messages that say what to check. */
 class RedisAuthenticationTest {
@@ -32,12 +31,35 @@ class RedisAuthenticationTest {
 
     @BeforeAll
     static void startRedis() throws Exception {
-        redis = RedisServerProcess.start("--requirepass", PASSWORD,
+        redis = RedisServerProcess.start(
+                "--requirepass",
+                PASSWORD,
                 // What docs/security.md says the agent needs, on its keys only.
-                "--user", "agent", "on", ">" + PASSWORD, "~apiwarden:*", "+hmget", "+set", "+eval",
-                "+hget", "+hset", "+get", "+pexpire", "+del",
-                "--user", "no-renewals", "on", ">" + PASSWORD, "~apiwarden:*", "+hmget", "+set", "+eval",
-                "+hget", "+hset", "+get", "+del");
+                "--user",
+                "agent",
+                "on",
+                ">" + PASSWORD,
+                "~apiwarden:*",
+                "+hmget",
+                "+set",
+                "+eval",
+                "+hget",
+                "+hset",
+                "+get",
+                "+pexpire",
+                "+del",
+                "--user",
+                "no-renewals",
+                "on",
+                ">" + PASSWORD,
+                "~apiwarden:*",
+                "+hmget",
+                "+set",
+                "+eval",
+                "+hget",
+                "+hset",
+                "+get",
+                "+del");
     }
 
     @AfterAll
@@ -57,10 +79,11 @@ class RedisAuthenticationTest {
     void thePasswordInTheUrlOrInItsFileLogsIn() throws Exception {
         Path file = Files.writeString(dir.resolve("redis-password"), PASSWORD + "\n");
         for (RedisStoreSettings settings : new RedisStoreSettings[] {
-                RedisTestSettings.of(url(":" + PASSWORD + "@")),
-                RedisTestSettings.of(url("default:" + PASSWORD + "@")),
-                RedisTestSettings.of(url(""), "apiwarden.store.password-file", file.toString()),
-                RedisTestSettings.of(url("default@"), "apiwarden.store.password-file", file.toString())}) {
+            RedisTestSettings.of(url(":" + PASSWORD + "@")),
+            RedisTestSettings.of(url("default:" + PASSWORD + "@")),
+            RedisTestSettings.of(url(""), "apiwarden.store.password-file", file.toString()),
+            RedisTestSettings.of(url("default@"), "apiwarden.store.password-file", file.toString())
+        }) {
             try (TokenStore store = store(settings, "logs-in-" + System.nanoTime())) {
                 assertThat(store.compareAndSet(STATE)).as(settings.toString()).isTrue();
                 assertThat(store.read()).isEqualTo(STATE);
@@ -79,8 +102,8 @@ class RedisAuthenticationTest {
             lease.release();
             assertThat(store.tryLease(Duration.ofSeconds(30))).as("released").isNotNull();
         }
-        try (TokenStore outside = store(RedisTestSettings.of(url("agent:" + PASSWORD + "@"), "apiwarden.store.key", "other:x"),
-                "acl-user")) {
+        try (TokenStore outside = store(
+                RedisTestSettings.of(url("agent:" + PASSWORD + "@"), "apiwarden.store.key", "other:x"), "acl-user")) {
             assertThatThrownBy(outside::read).hasMessageContaining("does not let this user run the store's commands");
         }
     }
@@ -89,7 +112,8 @@ class RedisAuthenticationTest {
     void aMissingPermissionInsideAScriptIsReportedAsSuch() throws Exception {
         try (TokenStore store = store(RedisTestSettings.of(url("no-renewals:" + PASSWORD + "@")), "acl-no-renewals")) {
             TokenStore.Lease lease = store.tryLease(Duration.ofSeconds(30));
-            assertThatThrownBy(lease::renew).isInstanceOf(StoreUnavailableException.class)
+            assertThatThrownBy(lease::renew)
+                    .isInstanceOf(StoreUnavailableException.class)
                     .hasMessageContaining("does not let this user run the store's commands");
         }
     }
@@ -97,7 +121,8 @@ class RedisAuthenticationTest {
     @Test
     void noPasswordIsReportedAsSuch() {
         try (TokenStore store = store(RedisTestSettings.of(url("")), "no-password")) {
-            assertThatThrownBy(store::read).isInstanceOf(StoreUnavailableException.class)
+            assertThatThrownBy(store::read)
+                    .isInstanceOf(StoreUnavailableException.class)
                     .hasMessage("the token store at redis 127.0.0.1:" + redis.port()
                             + "/0 asks for a password: give it in apiwarden.store or apiwarden.store.password-file");
         }
@@ -106,7 +131,8 @@ class RedisAuthenticationTest {
     @Test
     void aWrongPasswordIsReportedWithoutQuotingIt() {
         try (TokenStore store = store(RedisTestSettings.of(url(":not-the-password-9@")), "wrong-password")) {
-            assertThatThrownBy(store::read).isInstanceOf(StoreUnavailableException.class)
+            assertThatThrownBy(store::read)
+                    .isInstanceOf(StoreUnavailableException.class)
                     .hasMessageContaining("refused the user name or password")
                     .hasMessageNotContaining("not-the-password-9")
                     .hasNoCause();
@@ -129,7 +155,8 @@ class RedisAuthenticationTest {
     @Test
     void aDatabaseThatDoesNotExistIsReportedAsSuch() {
         try (TokenStore store = store(RedisTestSettings.of(url(":" + PASSWORD + "@") + "/99"), "no-such-db")) {
-            assertThatThrownBy(store::read).hasMessageContaining("has no database with the number at the end of apiwarden.store");
+            assertThatThrownBy(store::read)
+                    .hasMessageContaining("has no database with the number at the end of apiwarden.store");
         }
     }
 }

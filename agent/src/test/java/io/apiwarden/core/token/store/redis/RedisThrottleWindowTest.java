@@ -1,20 +1,19 @@
 package io.apiwarden.core.token.store.redis;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.apiwarden.core.config.RedisStoreSettings;
 import io.apiwarden.core.config.RedisTestSettings;
 import io.apiwarden.core.time.SystemDelayScheduler;
 import io.apiwarden.testing.RedisServerProcess;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
 import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /** The fleet's rate-limit window on a real Redis: heard by the others, learned late, outliving a Redis restart. */
 class RedisThrottleWindowTest {
@@ -52,7 +51,9 @@ class RedisThrottleWindowTest {
 
     @Test
     void aWindowAnnouncedByOneJvmIsHeardByTheOthersButNotByItself() throws Exception {
-        try (RedisThrottleWindow a = window(); RedisThrottleWindow b = window(); RedisThrottleWindow c = window()) {
+        try (RedisThrottleWindow a = window();
+                RedisThrottleWindow b = window();
+                RedisThrottleWindow c = window()) {
             BlockingQueue<Duration> heardByA = listening(a);
             BlockingQueue<Duration> heardByB = listening(b);
             BlockingQueue<Duration> heardByC = listening(c);
@@ -73,7 +74,8 @@ class RedisThrottleWindowTest {
 
     @Test
     void aJvmThatStartsDuringAWindowLearnsWhatIsLeftOfIt() throws Exception {
-        try (RedisThrottleWindow first = window(); RedisThrottleWindow late = window()) {
+        try (RedisThrottleWindow first = window();
+                RedisThrottleWindow late = window()) {
             first.announce(Duration.ofSeconds(30));
 
             BlockingQueue<Duration> heard = listening(late);
@@ -85,7 +87,8 @@ class RedisThrottleWindowTest {
 
     @Test
     void theSubscriptionComesBackAfterRedisRestarts() throws Exception {
-        try (RedisThrottleWindow a = window(); RedisThrottleWindow b = window()) {
+        try (RedisThrottleWindow a = window();
+                RedisThrottleWindow b = window()) {
             BlockingQueue<Duration> heardByB = listening(b);
 
             redis.kill();
@@ -94,7 +97,9 @@ class RedisThrottleWindowTest {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
             Duration heard = null;
             while (heard == null) {
-                assertThat(System.nanoTime()).as("heard within 20 s of the restart").isLessThan(deadline);
+                assertThat(System.nanoTime())
+                        .as("heard within 20 s of the restart")
+                        .isLessThan(deadline);
                 // Announced until the subscription is back: an announcement while it is away is not heard.
                 a.announce(Duration.ofSeconds(5));
                 heard = heardByB.poll(200, TimeUnit.MILLISECONDS);
@@ -105,7 +110,8 @@ class RedisThrottleWindowTest {
 
     @Test
     void windowsNoJvmCouldHaveAnnouncedAreIgnoredAndAYearIsHeardAsAYearForTheGateToCut() throws Exception {
-        try (RedisThrottleWindow w = window(); redis.clients.jedis.Jedis other = new redis.clients.jedis.Jedis("127.0.0.1", redis.port())) {
+        try (RedisThrottleWindow w = window();
+                redis.clients.jedis.Jedis other = new redis.clients.jedis.Jedis("127.0.0.1", redis.port())) {
             BlockingQueue<Duration> heard = listening(w);
             String channel = RedisTestSettings.of(redis.url()).throttleKey(BASE_URL);
 
@@ -114,7 +120,8 @@ class RedisThrottleWindowTest {
             other.publish(channel, "-5 someone-else");
             other.publish(channel, "31536000000 someone-else");
 
-            assertThat(heard.poll(5, TimeUnit.SECONDS)).as("only the year: ThrottleGate cuts it to apiwarden.backoff.max-delay")
+            assertThat(heard.poll(5, TimeUnit.SECONDS))
+                    .as("only the year: ThrottleGate cuts it to apiwarden.backoff.max-delay")
                     .isEqualTo(Duration.ofDays(365));
             assertThat(heard).isEmpty();
         }
@@ -123,16 +130,22 @@ class RedisThrottleWindowTest {
     @Test
     void aWindowIsAPositiveNumberOfMillisecondsATimerCanWaitFor() {
         assertThat(RedisThrottleWindow.window(31_536_000_000L)).isEqualTo(Duration.ofDays(365));
-        assertThat(RedisThrottleWindow.window(RedisThrottleWindow.LONGEST_READABLE_MILLIS).toNanos()).isPositive();
+        assertThat(RedisThrottleWindow.window(RedisThrottleWindow.LONGEST_READABLE_MILLIS)
+                        .toNanos())
+                .isPositive();
         assertThat(RedisThrottleWindow.window(Long.MAX_VALUE)).isNull();
         assertThat(RedisThrottleWindow.window(0)).isNull();
-        assertThat(RedisThrottleWindow.window(-1)).as("a key that never expires").isNull();
+        assertThat(RedisThrottleWindow.window(-1))
+                .as("a key that never expires")
+                .isNull();
     }
 
     @Test
     void theKeyIsTheApisNotAnOAuthClients() {
         RedisStoreSettings derived = RedisTestSettings.of("redis://127.0.0.1:6379");
-        assertThat(derived.throttleKey(BASE_URL)).startsWith("apiwarden:").endsWith(":throttle")
+        assertThat(derived.throttleKey(BASE_URL))
+                .startsWith("apiwarden:")
+                .endsWith(":throttle")
                 .isEqualTo(derived.throttleKey(URI.create("HTTPS://API.example.com:443/v1")))
                 .isNotEqualTo(derived.throttleKey(URI.create("https://other.example.com/v1")));
         RedisStoreSettings named = RedisTestSettings.of("redis://127.0.0.1:6379", "apiwarden.store.key", "orders");

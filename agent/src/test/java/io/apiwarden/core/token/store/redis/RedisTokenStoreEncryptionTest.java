@@ -1,18 +1,14 @@
 package io.apiwarden.core.token.store.redis;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.apiwarden.core.config.RedisStoreSettings;
 import io.apiwarden.core.config.RedisTestSettings;
 import io.apiwarden.core.token.store.StoreUnavailableException;
 import io.apiwarden.core.token.store.TokenState;
 import io.apiwarden.core.token.store.TokenStore;
 import io.apiwarden.testing.RedisServerProcess;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import redis.clients.jedis.Jedis;
-
 import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -23,9 +19,12 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import redis.clients.jedis.Jedis;
 
 /** What lands in Redis with an encryption key set, and what happens when the key or the record is not the right one. */
 class RedisTokenStoreEncryptionTest {
@@ -38,6 +37,7 @@ class RedisTokenStoreEncryptionTest {
 
     @TempDir
     Path dir;
+
     private String client;
 
     @BeforeAll
@@ -78,7 +78,8 @@ class RedisTokenStoreEncryptionTest {
     private byte[] everythingStored() {
         ByteArrayOutputStream all = new ByteArrayOutputStream();
         try (Jedis raw = new Jedis("127.0.0.1", redis.port())) {
-            for (byte[] key : raw.keys((withoutKey().keyPrefix(TOKEN_URL, client) + "*").getBytes(StandardCharsets.UTF_8))) {
+            for (byte[] key :
+                    raw.keys((withoutKey().keyPrefix(TOKEN_URL, client) + "*").getBytes(StandardCharsets.UTF_8))) {
                 all.writeBytes(key);
                 if (raw.type(key).equals("hash")) {
                     raw.hgetAll(key).forEach((field, value) -> {
@@ -105,7 +106,9 @@ class RedisTokenStoreEncryptionTest {
             assertThat(lease).as("the lease's key is looked at too").isNotNull();
 
             byte[] stored = everythingStored();
-            assertThat(contains(stored, "generation")).as("the generation stays readable").isTrue();
+            assertThat(contains(stored, "generation"))
+                    .as("the generation stays readable")
+                    .isTrue();
             assertThat(contains(stored, ACCESS.substring(7, 19))).isFalse();
             assertThat(contains(stored, REFRESH.substring(8, 20))).isFalse();
             assertThat(store.read()).isEqualTo(STATE);
@@ -125,11 +128,15 @@ class RedisTokenStoreEncryptionTest {
 
     @Test
     void eachWriteHasANonceOfItsOwn() throws Exception {
-        try (TokenStore store = store(withKey("key")); Jedis raw = new Jedis("127.0.0.1", redis.port())) {
+        try (TokenStore store = store(withKey("key"));
+                Jedis raw = new Jedis("127.0.0.1", redis.port())) {
             assertThat(store.compareAndSet(STATE)).isTrue();
-            byte[] first = raw.hget(stateKey().getBytes(StandardCharsets.UTF_8), "state".getBytes(StandardCharsets.UTF_8));
-            assertThat(store.compareAndSet(STATE.next(ACCESS, null, null, REFRESH))).isTrue();
-            byte[] second = raw.hget(stateKey().getBytes(StandardCharsets.UTF_8), "state".getBytes(StandardCharsets.UTF_8));
+            byte[] first =
+                    raw.hget(stateKey().getBytes(StandardCharsets.UTF_8), "state".getBytes(StandardCharsets.UTF_8));
+            assertThat(store.compareAndSet(STATE.next(ACCESS, null, null, REFRESH)))
+                    .isTrue();
+            byte[] second =
+                    raw.hget(stateKey().getBytes(StandardCharsets.UTF_8), "state".getBytes(StandardCharsets.UTF_8));
 
             assertThat(first[0]).isEqualTo(StateCodec.SEALED);
             assertThat(Arrays.copyOfRange(first, 1, 1 + StateCodec.NONCE_BYTES))
@@ -139,12 +146,16 @@ class RedisTokenStoreEncryptionTest {
 
     @Test
     void anotherKeyFailsClearlyAndQuotesNoToken() throws Exception {
-        try (TokenStore writer = store(withKey("key")); TokenStore reader = store(withKey("other-key"))) {
+        try (TokenStore writer = store(withKey("key"));
+                TokenStore reader = store(withKey("other-key"))) {
             assertThat(writer.compareAndSet(STATE)).isTrue();
 
-            assertThatThrownBy(reader::read).isInstanceOf(StoreUnavailableException.class)
-                    .hasMessage("the token state at " + stateKey() + " does not open with the key in apiwarden.store.encryption-key-file: "
-                            + "check that every JVM of this client has the same key (or the record was altered in Redis)")
+            assertThatThrownBy(reader::read)
+                    .isInstanceOf(StoreUnavailableException.class)
+                    .hasMessage(
+                            "the token state at " + stateKey()
+                                    + " does not open with the key in apiwarden.store.encryption-key-file: "
+                                    + "check that every JVM of this client has the same key (or the record was altered in Redis)")
                     .hasNoCause();
         }
     }
@@ -152,7 +163,8 @@ class RedisTokenStoreEncryptionTest {
     @Test
     void aRecordChangedInRedisDoesNotOpen() throws Exception {
         RedisStoreSettings settings = withKey("key");
-        try (TokenStore store = store(settings); Jedis raw = new Jedis("127.0.0.1", redis.port())) {
+        try (TokenStore store = store(settings);
+                Jedis raw = new Jedis("127.0.0.1", redis.port())) {
             assertThat(store.compareAndSet(STATE)).isTrue();
             byte[] key = stateKey().getBytes(StandardCharsets.UTF_8);
             byte[] field = "state".getBytes(StandardCharsets.UTF_8);
@@ -166,7 +178,8 @@ class RedisTokenStoreEncryptionTest {
             raw.hset(key, field, sealed);
             assertThat(store.read()).as("the original opens again").isEqualTo(STATE);
             raw.hset(stateKey(), "generation", "7");
-            assertThatThrownBy(store::read).as("the generation is bound to the sealed tokens")
+            assertThatThrownBy(store::read)
+                    .as("the generation is bound to the sealed tokens")
                     .hasMessageContaining("does not open with the key");
         }
     }
@@ -176,8 +189,8 @@ class RedisTokenStoreEncryptionTest {
         RedisStoreSettings settings = withKey("key");
         String otherClient = client + "-other";
         try (TokenStore store = store(settings);
-             TokenStore other = new RedisTokenStore(settings, TOKEN_URL, otherClient);
-             Jedis raw = new Jedis("127.0.0.1", redis.port())) {
+                TokenStore other = new RedisTokenStore(settings, TOKEN_URL, otherClient);
+                Jedis raw = new Jedis("127.0.0.1", redis.port())) {
             assertThat(store.compareAndSet(STATE)).isTrue();
             Map<byte[], byte[]> record = raw.hgetAll(stateKey().getBytes(StandardCharsets.UTF_8));
             raw.hset((settings.keyPrefix(TOKEN_URL, otherClient) + ":state").getBytes(StandardCharsets.UTF_8), record);
@@ -188,21 +201,27 @@ class RedisTokenStoreEncryptionTest {
 
     @Test
     void anEncryptedRecordReadWithoutAKeyNamesTheSetting() throws Exception {
-        try (TokenStore writer = store(withKey("key")); TokenStore reader = store(withoutKey())) {
+        try (TokenStore writer = store(withKey("key"));
+                TokenStore reader = store(withoutKey())) {
             assertThat(writer.compareAndSet(STATE)).isTrue();
 
-            assertThatThrownBy(reader::read).hasMessage("the token state at " + stateKey()
-                    + " is encrypted: set apiwarden.store.encryption-key-file to the key the other JVMs of this client use");
+            assertThatThrownBy(reader::read)
+                    .hasMessage(
+                            "the token state at " + stateKey()
+                                    + " is encrypted: set apiwarden.store.encryption-key-file to the key the other JVMs of this client use");
         }
     }
 
     @Test
     void aRecordInTheClearIsRefusedWhenAKeyIsSet() throws Exception {
-        try (TokenStore writer = store(withoutKey()); TokenStore reader = store(withKey("key"))) {
+        try (TokenStore writer = store(withoutKey());
+                TokenStore reader = store(withKey("key"))) {
             assertThat(writer.compareAndSet(STATE)).isTrue();
 
-            assertThatThrownBy(reader::read).hasMessageContaining("is not encrypted, but apiwarden.store.encryption-key-file is set")
-                    .hasMessageNotContaining(ACCESS).hasMessageNotContaining(REFRESH);
+            assertThatThrownBy(reader::read)
+                    .hasMessageContaining("is not encrypted, but apiwarden.store.encryption-key-file is set")
+                    .hasMessageNotContaining(ACCESS)
+                    .hasMessageNotContaining(REFRESH);
         }
     }
 }

@@ -1,5 +1,9 @@
 package io.apiwarden.core.token.store.redis;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
 import io.apiwarden.core.config.RedisTestSettings;
 import io.apiwarden.core.token.store.StoreUnavailableException;
 import io.apiwarden.core.token.store.TokenState;
@@ -7,9 +11,6 @@ import io.apiwarden.core.token.store.TokenStore;
 import io.apiwarden.testing.RedisServerProcess;
 import io.apiwarden.testing.SilentServer;
 import io.apiwarden.testing.TricklingServer;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.function.Executable;
-
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -20,10 +21,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 /** A Redis that is down, hung, slow or restarted: every operation ends within the store's time-out, as a StoreUnavailableException. */
 class RedisTokenStoreFailureTest {
@@ -31,12 +30,14 @@ class RedisTokenStoreFailureTest {
     private static final Duration TIMEOUT = Duration.ofMillis(400);
     /** What a loaded 2-core machine may add to a time-out before the failure reaches the caller. */
     private static final Duration SLACK = Duration.ofMillis(300);
+
     private static final TokenState STATE = new TokenState(1, "access-77f1", null, null, "refresh-77f1");
 
     private static TokenStore store(String url, String... more) {
         List<String> properties = new ArrayList<>(List.of("apiwarden.store.timeout", "400ms"));
         properties.addAll(List.of(more));
-        return new RedisTokenStore(RedisTestSettings.of(url, properties.toArray(new String[0])), TOKEN_URL, "failing-client");
+        return new RedisTokenStore(
+                RedisTestSettings.of(url, properties.toArray(new String[0])), TOKEN_URL, "failing-client");
     }
 
     /** Runs {@code operation}, which must fail as unavailable, and returns the failure and how long it took. */
@@ -73,8 +74,10 @@ class RedisTokenStoreFailureTest {
             for (Executable operation : everyOperation(store)) {
                 Failure f = fails(operation);
                 assertThat(f.took).isLessThan(TIMEOUT);
-                assertThat(f.exception).hasMessage("the token store at redis 127.0.0.1:" + port
-                        + "/0 refused the connection: check that Redis runs there and that apiwarden.store names it");
+                assertThat(f.exception)
+                        .hasMessage(
+                                "the token store at redis 127.0.0.1:" + port
+                                        + "/0 refused the connection: check that Redis runs there and that apiwarden.store names it");
             }
         }
     }
@@ -82,13 +85,15 @@ class RedisTokenStoreFailureTest {
     @Test
     void aServerThatAcceptsAndNeverAnswersFailsWithinTheTimeout() throws Exception {
         try (SilentServer silent = new SilentServer();
-             TokenStore store = store("redis://127.0.0.1:" + silent.port())) {
+                TokenStore store = store("redis://127.0.0.1:" + silent.port())) {
             for (Executable operation : everyOperation(store)) {
                 Failure f = fails(operation);
                 assertThat(f.took).isBetween(TIMEOUT, TIMEOUT.plus(SLACK));
                 assertThat(f.exception).hasMessageContaining("did not answer within 400ms (apiwarden.store.timeout)");
             }
-            assertThat(silent.connections()).as("a new connection for each operation after a failure").isEqualTo(3);
+            assertThat(silent.connections())
+                    .as("a new connection for each operation after a failure")
+                    .isEqualTo(3);
         }
     }
 
@@ -96,8 +101,8 @@ class RedisTokenStoreFailureTest {
     void aReplyThatTricklesInIsCutOffAtTheTimeoutNotAtEachRead() throws Exception {
         // One byte every 50 ms: each read is far within a 400 ms socket time-out, and the reply never ends.
         try (TricklingServer trickling = new TricklingServer(Duration.ofMillis(50));
-             TokenStore plain = store("redis://127.0.0.1:" + trickling.port());
-             TokenStore withLogIn = store("redis://someone:secret-pw@127.0.0.1:" + trickling.port() + "/4")) {
+                TokenStore plain = store("redis://127.0.0.1:" + trickling.port());
+                TokenStore withLogIn = store("redis://someone:secret-pw@127.0.0.1:" + trickling.port() + "/4")) {
             for (TokenStore store : List.of(plain, withLogIn)) {
                 Failure f = fails(store::read);
                 assertThat(f.took).isBetween(TIMEOUT, TIMEOUT.plus(SLACK));
@@ -109,11 +114,12 @@ class RedisTokenStoreFailureTest {
     @Test
     void aTlsHandshakeThatNeverEndsFailsWithinTheTimeout() throws Exception {
         try (SilentServer silent = new SilentServer();
-             TokenStore store = store("rediss://127.0.0.1:" + silent.port())) {
+                TokenStore store = store("rediss://127.0.0.1:" + silent.port())) {
             Failure f = fails(store::read);
             assertThat(f.took).isBetween(TIMEOUT, TIMEOUT.plus(SLACK));
-            assertThat(f.exception).hasMessage("the token store at rediss 127.0.0.1:" + silent.port()
-                    + "/0 did not answer within 400ms (apiwarden.store.timeout)");
+            assertThat(f.exception)
+                    .hasMessage("the token store at rediss 127.0.0.1:" + silent.port()
+                            + "/0 did not answer within 400ms (apiwarden.store.timeout)");
         }
     }
 
@@ -121,7 +127,7 @@ class RedisTokenStoreFailureTest {
     void callersQueuedBehindAHungOperationEachFailWithinTheirOwnTimeout() throws Exception {
         ExecutorService callers = Executors.newFixedThreadPool(3);
         try (SilentServer silent = new SilentServer();
-             TokenStore store = store("redis://127.0.0.1:" + silent.port())) {
+                TokenStore store = store("redis://127.0.0.1:" + silent.port())) {
             List<Future<Failure>> failures = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
                 failures.add(callers.submit(() -> fails(store::read)));
@@ -139,7 +145,7 @@ class RedisTokenStoreFailureTest {
     @Test
     void aKilledRedisIsUsedAgainAfterItRestartsWithoutANewStore() throws Exception {
         try (RedisServerProcess redis = RedisServerProcess.start();
-             TokenStore store = store(redis.url())) {
+                TokenStore store = store(redis.url())) {
             assertThat(store.compareAndSet(STATE)).isTrue();
 
             redis.kill();
@@ -159,7 +165,7 @@ class RedisTokenStoreFailureTest {
     @Test
     void theFirstOperationAfterARestartSucceedsOnAConnectionKeptFromBefore() throws Exception {
         try (RedisServerProcess redis = RedisServerProcess.start();
-             TokenStore store = store(redis.url())) {
+                TokenStore store = store(redis.url())) {
             assertThat(store.compareAndSet(STATE)).isTrue();
 
             redis.restart();

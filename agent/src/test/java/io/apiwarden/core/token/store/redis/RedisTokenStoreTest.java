@@ -1,22 +1,21 @@
 package io.apiwarden.core.token.store.redis;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.apiwarden.core.config.RedisStoreSettings;
 import io.apiwarden.core.config.RedisTestSettings;
 import io.apiwarden.core.token.store.TokenState;
 import io.apiwarden.core.token.store.TokenStore;
 import io.apiwarden.core.token.store.TokenStoreContract;
 import io.apiwarden.testing.RedisServerProcess;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import redis.clients.jedis.Jedis;
-
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
 
 /** The store contract on a real Redis, and what keys the Redis store keeps there. */
 class RedisTokenStoreTest extends TokenStoreContract {
@@ -53,14 +52,17 @@ class RedisTokenStoreTest extends TokenStoreContract {
     @Test
     void theStateIsAHashWithAReadableGenerationAndTheLeaseExpiresOnTheServer() throws Exception {
         String prefix = settings.keyPrefix(TOKEN_URL, client);
-        assertThat(a.compareAndSet(new TokenState(1, "access", null, null, "refresh"))).isTrue();
-        assertThat(a.compareAndSet(new TokenState(2, "access", null, null, "refresh"))).isTrue();
+        assertThat(a.compareAndSet(new TokenState(1, "access", null, null, "refresh")))
+                .isTrue();
+        assertThat(a.compareAndSet(new TokenState(2, "access", null, null, "refresh")))
+                .isTrue();
         TokenStore.Lease lease = a.tryLease(Duration.ofSeconds(30));
 
         try (Jedis raw = new Jedis("127.0.0.1", redis.port())) {
             assertThat(raw.type(prefix + ":state")).isEqualTo("hash");
             assertThat(raw.hget(prefix + ":state", "generation")).isEqualTo("2");
-            assertThat(raw.get(prefix + ":lease")).startsWith(ProcessHandle.current().pid() + ":");
+            assertThat(raw.get(prefix + ":lease"))
+                    .startsWith(ProcessHandle.current().pid() + ":");
             assertThat(raw.pttl(prefix + ":lease")).isBetween(1L, 30_000L);
             assertThat(raw.keys(prefix + "*")).containsExactlyInAnyOrder(prefix + ":state", prefix + ":lease");
         }
@@ -71,9 +73,9 @@ class RedisTokenStoreTest extends TokenStoreContract {
     void twoOAuthClientsInOneRedisNeverShareStateOrLease() throws Exception {
         URI otherTokenUrl = URI.create("https://login.example.org/token");
         try (TokenStore otherClient = new RedisTokenStore(settings, TOKEN_URL, client + "-other");
-             TokenStore otherService = new RedisTokenStore(settings, otherTokenUrl, client);
-             TokenStore sameClientSpelledOtherwise = new RedisTokenStore(settings,
-                     URI.create("HTTPS://Auth.Example.com:443/oauth/token"), client)) {
+                TokenStore otherService = new RedisTokenStore(settings, otherTokenUrl, client);
+                TokenStore sameClientSpelledOtherwise =
+                        new RedisTokenStore(settings, URI.create("HTTPS://Auth.Example.com:443/oauth/token"), client)) {
             TokenState mine = new TokenState(1, "access-mine", null, null, "refresh-mine");
             assertThat(a.compareAndSet(mine)).isTrue();
             TokenStore.Lease lease = a.tryLease(Duration.ofSeconds(30));
@@ -83,7 +85,8 @@ class RedisTokenStoreTest extends TokenStoreContract {
             TokenStore.Lease theirs = otherClient.tryLease(Duration.ofSeconds(30));
             assertThat(theirs).isNotNull();
             assertThat(sameClientSpelledOtherwise.read()).isEqualTo(mine);
-            assertThat(sameClientSpelledOtherwise.tryLease(Duration.ofSeconds(30))).isNull();
+            assertThat(sameClientSpelledOtherwise.tryLease(Duration.ofSeconds(30)))
+                    .isNull();
             theirs.release();
             lease.release();
         }
@@ -93,18 +96,20 @@ class RedisTokenStoreTest extends TokenStoreContract {
     void aKeyPrefixSetByHandIsUsedAsGiven() throws Exception {
         RedisStoreSettings custom = RedisTestSettings.of(redis.url(), "apiwarden.store.key", "myapp:prod:" + client);
         try (TokenStore store = new RedisTokenStore(custom, TOKEN_URL, client)) {
-            assertThat(store.compareAndSet(new TokenState(1, "access", null, null, "refresh"))).isTrue();
+            assertThat(store.compareAndSet(new TokenState(1, "access", null, null, "refresh")))
+                    .isTrue();
             assertThat(a.read()).as("the derived prefix is not used").isNull();
         }
         try (Jedis raw = new Jedis("127.0.0.1", redis.port())) {
-            assertThat(raw.exists(("myapp:prod:" + client + ":state").getBytes(StandardCharsets.UTF_8))).isTrue();
+            assertThat(raw.exists(("myapp:prod:" + client + ":state").getBytes(StandardCharsets.UTF_8)))
+                    .isTrue();
         }
     }
 
     @Test
     void describeNamesHostPortAndDatabaseOnly() {
-        RedisStoreSettings withCredentials = RedisTestSettings.of(
-                "redis://someone:hunter2-pass@127.0.0.1:" + redis.port() + "/3");
+        RedisStoreSettings withCredentials =
+                RedisTestSettings.of("redis://someone:hunter2-pass@127.0.0.1:" + redis.port() + "/3");
         try (TokenStore store = new RedisTokenStore(withCredentials, TOKEN_URL, client)) {
             assertThat(store.describe()).isEqualTo("redis 127.0.0.1:" + redis.port() + "/3");
             assertThat(store.toString()).doesNotContain("someone", "hunter2");

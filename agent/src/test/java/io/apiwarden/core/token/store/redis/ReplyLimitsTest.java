@@ -1,15 +1,14 @@
 package io.apiwarden.core.token.store.redis;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /** The check under Jedis's parser, on its own: what passes, what is refused, whatever the reads' sizes. */
 class ReplyLimitsTest {
@@ -32,13 +31,15 @@ class ReplyLimitsTest {
     private static byte[] largestStateReply() {
         String generation = Long.toString(Long.MAX_VALUE);
         String record = "r".repeat(StateCodec.MAX_RECORD_BYTES);
-        return bytes("*2\r\n$" + generation.length() + "\r\n" + generation + "\r\n$" + record.length() + "\r\n" + record + "\r\n");
+        return bytes("*2\r\n$" + generation.length() + "\r\n" + generation + "\r\n$" + record.length() + "\r\n" + record
+                + "\r\n");
     }
 
     @Test
     void everyReplyTheStoreReadsPassesUnchangedWhateverTheReadSizes() throws Exception {
-        byte[] replies = bytes("+OK\r\n-ERR wrong\rpass\r\r\n:-2\r\n:9223372036854775807\r\n$-1\r\n*-1\r\n*0\r\n$0\r\n\r\n"
-                + "*3\r\n$7\r\nmessage\r\n$3\r\nkey\r\n$17\r\n30000 1234:abcdef\r\n*2\r\n$4\r\npong\r\n$0\r\n\r\n");
+        byte[] replies = bytes(
+                "+OK\r\n-ERR wrong\rpass\r\r\n:-2\r\n:9223372036854775807\r\n$-1\r\n*-1\r\n*0\r\n$0\r\n\r\n"
+                        + "*3\r\n$7\r\nmessage\r\n$3\r\nkey\r\n$17\r\n30000 1234:abcdef\r\n*2\r\n$4\r\npong\r\n$0\r\n\r\n");
         byte[] largest = largestStateReply();
         for (int chunk : new int[] {1, 2, 7, 8192}) {
             assertThat(readAll(replies, chunk)).as("chunks of " + chunk).isEqualTo(replies);
@@ -47,7 +48,9 @@ class ReplyLimitsTest {
         byte[] twice = new byte[largest.length * 2];
         System.arraycopy(largest, 0, twice, 0, largest.length);
         System.arraycopy(largest, 0, twice, largest.length, largest.length);
-        assertThat(readAll(twice, 8192)).as("the limit is each reply's, not the connection's").isEqualTo(twice);
+        assertThat(readAll(twice, 8192))
+                .as("the limit is each reply's, not the connection's")
+                .isEqualTo(twice);
     }
 
     @Test
@@ -55,8 +58,10 @@ class ReplyLimitsTest {
         // 41 bytes of headers, the generation and line ends around the record: one byte over the limit in all.
         String record = "r".repeat(ReplyLimits.MAX_REPLY_BYTES - 40);
         byte[] reply = bytes("*2\r\n$19\r\n9223372036854775807\r\n$" + record.length() + "\r\n" + record + "\r\n");
-        assertThatThrownBy(() -> readAll(reply, 8192)).isInstanceOf(ReplyLimits.RefusedReply.class)
-                .hasMessage("a reply of more than " + ReplyLimits.MAX_REPLY_BYTES + " bytes, more than a token state needs");
+        assertThatThrownBy(() -> readAll(reply, 8192))
+                .isInstanceOf(ReplyLimits.RefusedReply.class)
+                .hasMessage("a reply of more than " + ReplyLimits.MAX_REPLY_BYTES
+                        + " bytes, more than a token state needs");
     }
 
     @Test
@@ -65,9 +70,11 @@ class ReplyLimitsTest {
         assertThatThrownBy(() -> readAll(bytes("$2000000000"), 1)).hasMessageContaining("a bulk string of more than");
         assertThatThrownBy(() -> readAll(bytes("*2000000000"), 1)).hasMessage("an array of more than 3 elements");
         assertThatThrownBy(() -> readAll(bytes("*1\r\n*1\r\n"), 1)).hasMessage("arrays nested more than 1 deep");
-        assertThatThrownBy(() -> readAll(bytes(":12345678901234567890"), 1)).hasMessage("a number of more than 19 digits");
+        assertThatThrownBy(() -> readAll(bytes(":12345678901234567890"), 1))
+                .hasMessage("a number of more than 19 digits");
         assertThatThrownBy(() -> readAll(bytes("$1x\r\n"), 1)).hasMessage("a header that is not a decimal number");
-        assertThatThrownBy(() -> readAll(bytes("$1\r\nab\r\n"), 1)).hasMessage("a bulk string longer than its header says");
+        assertThatThrownBy(() -> readAll(bytes("$1\r\nab\r\n"), 1))
+                .hasMessage("a bulk string longer than its header says");
         assertThatThrownBy(() -> readAll(bytes("_\r\n"), 1)).hasMessageContaining("(first byte 0x5f)");
     }
 }

@@ -1,15 +1,14 @@
 package io.apiwarden.core.token.store.redis;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.apiwarden.core.token.store.StoreUnavailableException;
 import io.apiwarden.core.token.store.TokenState;
-import org.junit.jupiter.api.Test;
-
 import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.util.Arrays;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /** Damaged records: each is refused with a message that says what to do, and none is read past its end. */
 class StateCodecTest {
@@ -18,7 +17,8 @@ class StateCodecTest {
     private final StateCodec plain = new StateCodec(null, new SecureRandom());
 
     private void refused(byte[] stored, String why) {
-        assertThatThrownBy(() -> plain.decode(KEY, 3, stored)).isInstanceOf(StoreUnavailableException.class)
+        assertThatThrownBy(() -> plain.decode(KEY, 3, stored))
+                .isInstanceOf(StoreUnavailableException.class)
                 .hasMessage("the token state at " + KEY + " " + why + ": delete that key, or set apiwarden.store.key "
                         + "to a key of its own for this client");
     }
@@ -40,7 +40,11 @@ class StateCodecTest {
 
     @Test
     void aLengthBeyondAnyTokenIsRefusedWithoutAllocatingIt() {
-        byte[] huge = ByteBuffer.allocate(6).put(StateCodec.PLAIN).put((byte) 1).putInt(Integer.MAX_VALUE).array();
+        byte[] huge = ByteBuffer.allocate(6)
+                .put(StateCodec.PLAIN)
+                .put((byte) 1)
+                .putInt(Integer.MAX_VALUE)
+                .array();
         refused(huge, "is cut short or damaged");
     }
 
