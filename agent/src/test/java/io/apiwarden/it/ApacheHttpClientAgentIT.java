@@ -7,11 +7,7 @@ import io.apiwarden.it.apps.ChildLoaderApacheHttpApp;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import mockwebserver3.MockResponse;
-import mockwebserver3.MockWebServer;
-import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -67,48 +63,6 @@ class ApacheHttpClientAgentIT extends AgainstFakeApi {
         assertThat(r.agentLog())
                 .as(r.toString())
                 .anyMatch(l -> l.contains("managing calls to") && l.contains("Apache HttpClient 5"));
-    }
-
-    @Test
-    void aRateLimitedClassicCallIsResentAfterTheBackOff() throws Exception {
-        api.rateLimitFirst = 2;
-
-        AgentJvm.Result r = app().property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN)
-                .run(ApacheHttpClientApp.class, "get:" + url("/api/v1/user"));
-
-        assertThat(r.stdout).as(r.toString()).contains("STATUS 200 user");
-        assertThat(api.apiRequests).hasSize(3);
-        // 100 ms, then 200 ms: the agent's waits. The client's own retry of a 429 (above the agent's
-        // handler) waits 1 s at least, so the first resend is the agent's.
-        long first = api.apiArrivalNanos.get(1) - api.apiArrivalNanos.get(0);
-        assertThat(first).isBetween(TimeUnit.MILLISECONDS.toNanos(100), TimeUnit.MILLISECONDS.toNanos(1_000) - 1);
-        assertThat(api.apiArrivalNanos.get(2) - api.apiArrivalNanos.get(1))
-                .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(200));
-    }
-
-    @Test
-    void aClassicRedirectToAnotherOriginNeverCarriesTheToken() throws Exception {
-        try (MockWebServer elsewhere = new MockWebServer()) {
-            elsewhere.start(0);
-            elsewhere.enqueue(
-                    new MockResponse.Builder().code(200).body("landed").build());
-            server.setDispatcher(new mockwebserver3.Dispatcher() {
-                @Override
-                public MockResponse dispatch(RecordedRequest request) {
-                    return new MockResponse.Builder()
-                            .code(307)
-                            .addHeader("Location", elsewhere.url("/landing"))
-                            .build();
-                }
-            });
-
-            AgentJvm.Result r = app().run(ApacheHttpClientApp.class, "get:" + url("/api/v1/user"));
-
-            assertThat(r.stdout).as(r.toString()).contains("STATUS 200 landed");
-            assertThat(server.takeRequest().getHeaders().get("Authorization")).isEqualTo("Bearer " + STALE_TOKEN);
-            assertThat(elsewhere.takeRequest().getHeaders().get("Authorization"))
-                    .isNull();
-        }
     }
 
     @Test
@@ -177,57 +131,6 @@ class ApacheHttpClientAgentIT extends AgainstFakeApi {
                 .as(r.toString())
                 .anyMatch(l -> l.contains("managing calls to") && l.contains("Apache HttpClient 5"))
                 .noneMatch(l -> l.contains("which the agent does not manage"));
-    }
-
-    @Test
-    void aRateLimitedAsyncCallIsResentAfterTheBackOff() throws Exception {
-        api.rateLimitFirst = 2;
-
-        AgentJvm.Result r = app().property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN)
-                .run(ApacheHttpClientApp.class, "async-get:" + url("/api/v1/user"));
-
-        assertThat(r.stdout).as(r.toString()).contains("ASYNC STATUS 200 user");
-        assertThat(api.apiRequests).hasSize(3);
-        // 100 ms, then 200 ms: the agent's waits. The client's own retry of a 429 (above the agent's
-        // handler) waits 1 s at least, so the first resend is the agent's.
-        long first = api.apiArrivalNanos.get(1) - api.apiArrivalNanos.get(0);
-        assertThat(first).isBetween(TimeUnit.MILLISECONDS.toNanos(100), TimeUnit.MILLISECONDS.toNanos(1_000) - 1);
-        assertThat(api.apiArrivalNanos.get(2) - api.apiArrivalNanos.get(1))
-                .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(200));
-    }
-
-    @Test
-    void anAsyncRedirectToAnotherOriginNeverCarriesTheToken() throws Exception {
-        try (MockWebServer elsewhere = new MockWebServer()) {
-            elsewhere.start(0);
-            elsewhere.enqueue(
-                    new MockResponse.Builder().code(200).body("landed").build());
-            server.setDispatcher(new mockwebserver3.Dispatcher() {
-                @Override
-                public MockResponse dispatch(RecordedRequest request) {
-                    return new MockResponse.Builder()
-                            .code(307)
-                            .addHeader("Location", elsewhere.url("/landing"))
-                            .build();
-                }
-            });
-
-            AgentJvm.Result r = app().run(ApacheHttpClientApp.class, "async-get:" + url("/api/v1/user"));
-
-            assertThat(r.stdout).as(r.toString()).contains("ASYNC STATUS 200 landed");
-            assertThat(server.takeRequest().getHeaders().get("Authorization")).isEqualTo("Bearer " + STALE_TOKEN);
-            assertThat(elsewhere.takeRequest().getHeaders().get("Authorization"))
-                    .isNull();
-        }
-    }
-
-    @Test
-    void anAsyncOneShotBodyIsRecordedAndResentAfterTheRefresh() throws Exception {
-        AgentJvm.Result r = app().run(ApacheHttpClientApp.class, "async-post-oneshot:" + url("/api/v1/items"));
-
-        assertThat(r.stdout).as(r.toString()).contains("ASYNC STATUS 200");
-        assertThat(api.apiRequests).hasSize(2);
-        assertThat(api.apiRequests).extracting(q -> q.getBody().utf8()).containsExactly("{\"n\":1}", "{\"n\":1}");
     }
 
     @Test

@@ -74,17 +74,6 @@ class ReactorNettyAgentIT extends AgainstFakeApi {
     }
 
     @Test
-    void aPostWhoseBodyIsAFunctionIsResentWithItsBodyAfterARefresh() throws Exception {
-        AgentJvm.Result r = app().run(ReactorNettyApp.class, "post:" + url("/api/v1/items"));
-
-        assertThat(statuses(r)).as(r.toString()).containsExactly("STATUS 200 user");
-        assertThat(api.apiRequests).hasSize(2);
-        assertThat(api.apiRequests).extracting(q -> q.getBody().utf8()).containsOnly("{\"name\":\"widget\"}");
-        assertThat(api.apiRequests.get(1).getHeaders().get("Authorization"))
-                .isEqualTo("Bearer " + FakeOAuthApi.ISSUED_TOKEN);
-    }
-
-    @Test
     void aBodyPublisherHandedOverOnceIsNotResentAndTheDebugLogSaysWhy() throws Exception {
         AgentJvm.Result r = app().property("apiwarden.log.level", "debug")
                 .run(ReactorNettyApp.class, "post-once:" + url("/api/v1/items"));

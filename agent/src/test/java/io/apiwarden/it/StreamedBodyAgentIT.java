@@ -27,43 +27,6 @@ class StreamedBodyAgentIT extends AgainstFakeApi {
     }
 
     @Test
-    void aStreamedPostAfterARevocationEndsWellWithOneRefreshAndTheServerGetsTheSameBodyTwice() throws Exception {
-        api.revocable = true;
-
-        AgentJvm.Result r = app("stale-access-0d0d")
-                .run(
-                        JdkClientApp.class,
-                        "send:" + url("/api/v1/user"),
-                        "send:" + url("/revoke"),
-                        "post-stream:" + SIZE + ":" + url("/api/v1/items"),
-                        "send:" + url("/revoke"),
-                        "post-stream-async:" + SIZE + ":" + url("/api/v1/items"));
-
-        assertThat(r.stdout)
-                .as(r.toString())
-                .containsExactly(
-                        "STATUS 200 user",
-                        "STATUS 200 revoked",
-                        "STATUS 200 user",
-                        "STATUS 200 revoked",
-                        "STATUS 200 user");
-        assertThat(api.tokenRequests)
-                .as("one for the stale token, then one per revocation")
-                .hasSize(3);
-        assertThat(posts()).hasSize(4).allSatisfy(post -> {
-            assertThat(post.getBody().utf8()).isEqualTo(BODY);
-            assertThat(post.getHeaders().get("Transfer-Encoding")).isEqualTo("chunked");
-        });
-        assertThat(posts())
-                .extracting(q -> q.getHeaders().get("Authorization"))
-                .containsExactly(
-                        "Bearer " + FakeOAuthApi.ISSUED_TOKEN + "-1",
-                        "Bearer " + FakeOAuthApi.ISSUED_TOKEN + "-2",
-                        "Bearer " + FakeOAuthApi.ISSUED_TOKEN + "-2",
-                        "Bearer " + FakeOAuthApi.ISSUED_TOKEN + "-3");
-    }
-
-    @Test
     void aStreamedPostIntoTheRateLimitEndsWellAfterTheBackOff() throws Exception {
         api.rateLimitFirst = 2;
 

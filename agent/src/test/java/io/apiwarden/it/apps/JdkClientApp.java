@@ -18,8 +18,8 @@ import java.util.concurrent.TimeUnit;
  * argument is one step:
  * <ul>
  *   <li>{@code send:URL} and {@code async:URL}: one GET, prints {@code STATUS code body};
- *   <li>{@code post-stream:SIZE:URL} and {@code post-stream-async:SIZE:URL}: one POST of a streamed body
- *       ({@link StreamedBody}, SIZE bytes, no declared length) through {@code send} or {@code sendAsync};
+ *   <li>{@code post-stream:SIZE:URL}: one POST of a streamed body ({@link StreamedBody}, SIZE bytes, no
+ *       declared length) through {@code send};
  *   <li>{@code print:URL}: one GET, prints each line of the body as {@code BODY line};
  *   <li>{@code await:PATH}: waits (a minute at most) until the test creates the file PATH, to let it act between steps;
  *   <li>{@code clock:}: prints {@code CLOCK millis}, the wall clock, to time what follows the last step;
@@ -47,10 +47,6 @@ public final class JdkClientApp {
                     break;
                 case "post-stream":
                     print(client.send(postStream(rest), BodyHandlers.ofString()));
-                    break;
-                case "post-stream-async":
-                    print(client.sendAsync(postStream(rest), BodyHandlers.ofString())
-                            .get(60, TimeUnit.SECONDS));
                     break;
                 case "print":
                     client.send(get(rest), BodyHandlers.ofString())

@@ -13,11 +13,10 @@ import reactor.netty.resources.LoopResources;
 
 /**
  * An app that calls through Reactor Netty's {@code HttpClient} the way Spring's {@code WebClient}
- * does (a request, a body function, the response read from the connection), on one event-loop
- * thread of its own. Each argument is {@code mode:url}:
+ * does (a request, a body, the response read from the connection), on one event-loop thread of its
+ * own. Each argument is {@code mode:url}:
  * <ul>
- *   <li>{@code get}, {@code post} (body function),
- *       {@code post-once} (a body publisher handed over once): prints {@code STATUS code body};
+ *   <li>{@code get}, {@code post-once} (a body publisher handed over once): prints {@code STATUS code body};
  *   <li>{@code loop:url:other}: the API call is rate limited; once its first response is in, a
  *       call to {@code other} runs on the same event loop while the API call waits;
  *   <li>{@code fire:url}: a GET the app subscribes to and does not wait for; its {@code FIRED} line comes
@@ -47,12 +46,6 @@ public final class ReactorNettyApp {
                 switch (mode) {
                     case "get":
                         System.out.println(call(client, url).block(LIMIT));
-                        break;
-                    case "post":
-                        System.out.println(read(client.request(HttpMethod.POST)
-                                        .uri(url)
-                                        .send((request, out) -> out.sendString(Mono.just(BODY))))
-                                .block(LIMIT));
                         break;
                     case "post-once":
                         System.out.println(read(client.request(HttpMethod.POST)
