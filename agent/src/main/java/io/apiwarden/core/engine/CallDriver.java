@@ -5,6 +5,7 @@ import io.apiwarden.core.call.BodyReplay;
 import io.apiwarden.core.call.CallState;
 import io.apiwarden.core.call.Deadline;
 import io.apiwarden.core.call.Decision;
+import io.apiwarden.core.call.OnTheWire;
 import io.apiwarden.core.classify.ResponseClassifier;
 import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.log.AgentLog;
@@ -66,7 +67,7 @@ public final class CallDriver<R> implements Judge {
     private volatile RecordedBody recording;
 
     // runAsync only.
-    private Exchange<R> exchange;
+    private Exchange.Async<R> exchange;
     private CompletableFuture<R> result;
     private volatile CompletableFuture<?> inFlight;
     private volatile DelayScheduler.Scheduled timer;
@@ -130,7 +131,7 @@ public final class CallDriver<R> implements Judge {
     // The blocking face.
 
     /** Runs the call on this thread to the response the app gets, and ends its telemetry. */
-    public R run(Exchange<R> exchange) throws IOException, InterruptedException {
+    public R run(Exchange.Blocking<R> exchange) throws IOException, InterruptedException {
         R response;
         try {
             response = attempts(exchange);
@@ -147,7 +148,7 @@ public final class CallDriver<R> implements Judge {
      * runs one logical call as several physical calls (OkHttp's {@code enqueue}), which calls
      * {@link #end} itself when the app gets its answer.
      */
-    public R attempts(Exchange<R> exchange) throws IOException, InterruptedException {
+    public R attempts(Exchange.Blocking<R> exchange) throws IOException, InterruptedException {
         token = awaitToken(exchange);
         while (true) {
             if (gate != null && !gatePassed) {
@@ -171,7 +172,7 @@ public final class CallDriver<R> implements Judge {
             }
             AttemptObserver attempt = observer.attempt(exchange.expectContinue());
             AttemptHeaders prepared = prepare(exchange, attempt);
-            Attempt<R> sent;
+            Attempt.Blocking<R> sent;
             gatePassed = false;
             try (Scope wire = attempt.onTheWire()) {
                 sent = exchange.send(prepared, attemptTimeout(), this);
@@ -223,7 +224,7 @@ public final class CallDriver<R> implements Judge {
         }
     }
 
-    private AccessToken awaitToken(Exchange<R> exchange) throws IOException, InterruptedException {
+    private AccessToken awaitToken(Exchange.Blocking<R> exchange) throws IOException, InterruptedException {
         CompletableFuture<AccessToken> first;
         try (Scope inCall = observer.current()) {
             first = warden.tokens().tokenForRequest();
@@ -242,7 +243,7 @@ public final class CallDriver<R> implements Judge {
      * returned future completes. Cancelling that future stops a pending wait and the attempt in flight.
      * A request the client refuses outright throws from here, as the client itself would.
      */
-    public CompletableFuture<R> runAsync(Exchange<R> exchange) {
+    public CompletableFuture<R> runAsync(Exchange.Async<R> exchange) {
         this.exchange = exchange;
         CompletableFuture<R> mine = new CompletableFuture<>();
         result = mine;
@@ -312,7 +313,7 @@ public final class CallDriver<R> implements Judge {
                 return;
             }
         }
-        CompletableFuture<? extends Attempt<R>> sent;
+        CompletableFuture<? extends Attempt.Async<R>> sent;
         AttemptObserver attempt = observer.attempt(exchange.expectContinue());
         currentAttempt = attempt;
         gatePassed = false;
@@ -345,7 +346,7 @@ public final class CallDriver<R> implements Judge {
         });
     }
 
-    private void onResponse(Attempt<R> sent, Throwable failure) {
+    private void onResponse(Attempt.Async<R> sent, Throwable failure) {
         if (failure != null) {
             currentAttempt.failed(failure);
             noAnswer();
@@ -364,7 +365,7 @@ public final class CallDriver<R> implements Judge {
         }
     }
 
-    private void next(Attempt<R> sent) {
+    private void next(Attempt.Async<R> sent) {
         if (sent.followedRedirect()) {
             attemptAsync(false);
             return;
@@ -492,7 +493,7 @@ public final class CallDriver<R> implements Judge {
     }
 
     /** Waits at the gate on this thread, no longer than the app's limit allows; null when the wait ended first. */
-    private ThrottleGate.Pass awaitGate(Exchange<R> exchange, CompletableFuture<ThrottleGate.Pass> entry)
+    private ThrottleGate.Pass awaitGate(Exchange.Blocking<R> exchange, CompletableFuture<ThrottleGate.Pass> entry)
             throws IOException, InterruptedException {
         ThrottleGate.Pass p = null;
         try {
@@ -622,7 +623,7 @@ public final class CallDriver<R> implements Judge {
     }
 
     @Override
-    public Decision decide(Verdict verdict, String retryAfter) {
+    public Decision decide(Verdict verdict, String retryAfter, OnTheWire wire) {
         return warden.resendPolicy()
                 .decide(
                         state,
@@ -630,7 +631,8 @@ public final class CallDriver<R> implements Judge {
                         retryAfter,
                         bodyReplay(),
                         agentOwnsAuthorization,
-                        warden.tokens().canRefresh());
+                        warden.tokens().canRefresh(),
+                        wire);
     }
 
     /**

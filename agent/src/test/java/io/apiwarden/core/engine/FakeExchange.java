@@ -21,7 +21,7 @@ import java.util.function.Function;
  * A client that exists only in memory: scripted responses, every attempt's headers recorded,
  * waits on the test's scheduler. What a real adapter does, reduced to what the engine relies on.
  */
-final class FakeExchange implements Exchange<FakeExchange.Reply> {
+final class FakeExchange implements Exchange.Blocking<FakeExchange.Reply>, Exchange.Async<FakeExchange.Reply> {
     /** A response of the fake client. */
     static final class Reply {
         final int status;
@@ -106,7 +106,7 @@ final class FakeExchange implements Exchange<FakeExchange.Reply> {
     }
 
     @Override
-    public Attempt<Reply> send(AttemptHeaders headers, Duration timeout, Judge judge) throws IOException {
+    public Attempt.Blocking<Reply> send(AttemptHeaders headers, Duration timeout, Judge judge) throws IOException {
         Map<String, String> copy = new java.util.LinkedHashMap<>();
         headers.forEach(copy::put);
         sent.add(copy);
@@ -120,9 +120,9 @@ final class FakeExchange implements Exchange<FakeExchange.Reply> {
     }
 
     @Override
-    public CompletableFuture<Attempt<Reply>> sendAsync(AttemptHeaders headers, Duration timeout, Judge judge) {
+    public CompletableFuture<Attempt.Async<Reply>> sendAsync(AttemptHeaders headers, Duration timeout, Judge judge) {
         CompletableFuture<Void> gate = wire == null ? CompletableFuture.completedFuture(null) : wire;
-        CompletableFuture<Attempt<Reply>> attempt = new CompletableFuture<>();
+        CompletableFuture<Attempt.Async<Reply>> attempt = new CompletableFuture<>();
         Map<String, String> copy = new java.util.LinkedHashMap<>();
         headers.forEach(copy::put);
         gate.thenRun(() -> {
@@ -202,7 +202,7 @@ final class FakeExchange implements Exchange<FakeExchange.Reply> {
         return response::header;
     }
 
-    private final class FakeAttempt implements Attempt<Reply> {
+    private final class FakeAttempt implements Attempt.Blocking<Reply>, Attempt.Async<Reply> {
         private final Reply reply;
         private final Verdict verdict;
         private final Decision decision;

@@ -39,7 +39,7 @@ import org.apache.hc.core5.http.nio.CapacityChannel;
  * state is guarded by this object, and the app's consumer is called under it, so that it sees
  * the body's pieces in order whichever thread hands them on.
  */
-final class AsyncAttempt implements Attempt<HttpResponse>, AsyncDataConsumer, Judge.BodyPrefix {
+final class AsyncAttempt implements Attempt.Async<HttpResponse>, AsyncDataConsumer, Judge.BodyPrefix {
     private static final int LIMIT = ResponseClassifier.BODY_PEEK_LIMIT;
 
     private enum Mode {
@@ -350,12 +350,6 @@ final class AsyncAttempt implements Attempt<HttpResponse>, AsyncDataConsumer, Ju
     @Override
     public synchronized boolean canHandBack() {
         return !cut;
-    }
-
-    @Override
-    public HttpResponse deliver() {
-        throw new UnsupportedOperationException(
-                "an Apache HttpClient async call runs on the engine's asynchronous face only");
     }
 
     /**

@@ -20,7 +20,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
@@ -43,7 +42,7 @@ import org.apache.hc.core5.http.message.BasicClassicHttpRequest;
  * <p>The handler sits below the client's {@code RedirectExec}: every hop of a redirect reaches it
  * as a request of its own, and only a hop to the API ever gets the agent's header.
  */
-final class ClassicExchange implements Exchange<ClassicHttpResponse> {
+final class ClassicExchange implements Exchange.Blocking<ClassicHttpResponse> {
     /** A discarded response's body is read to its end, keeping the connection, only when it is this short. */
     private static final long DRAIN_LIMIT = 64 * 1024;
 
@@ -104,7 +103,8 @@ final class ClassicExchange implements Exchange<ClassicHttpResponse> {
     }
 
     @Override
-    public Attempt<ClassicHttpResponse> send(AttemptHeaders headers, Duration timeout, Judge judge) throws IOException {
+    public Attempt.Blocking<ClassicHttpResponse> send(AttemptHeaders headers, Duration timeout, Judge judge)
+            throws IOException {
         AttemptRequest sent = new AttemptRequest(request);
         headers.forEach(sent::setHeader);
         HttpEntity body = attemptEntity();
@@ -148,12 +148,6 @@ final class ClassicExchange implements Exchange<ClassicHttpResponse> {
                     AgentLog.Level.WARN, "body-recording", "a request body could not be recorded for a resend", e);
             return null;
         }
-    }
-
-    @Override
-    public CompletableFuture<Attempt<ClassicHttpResponse>> sendAsync(
-            AttemptHeaders headers, Duration timeout, Judge judge) {
-        throw new UnsupportedOperationException("a classic call is sent on the caller's thread");
     }
 
     @Override
@@ -222,16 +216,6 @@ final class ClassicExchange implements Exchange<ClassicHttpResponse> {
     }
 
     @Override
-    public DelayScheduler timer() {
-        return warden.scheduler();
-    }
-
-    @Override
-    public Executor completions() {
-        return Runnable::run;
-    }
-
-    @Override
     public int status(ClassicHttpResponse response) {
         return response.getCode();
     }
@@ -242,7 +226,7 @@ final class ClassicExchange implements Exchange<ClassicHttpResponse> {
     }
 
     /** One attempt's response, classified (a bounded prefix of the body peeked when it must be) and judged. */
-    private static final class ClassicAttempt implements Attempt<ClassicHttpResponse>, Judge.BodyPrefix {
+    private static final class ClassicAttempt implements Attempt.Blocking<ClassicHttpResponse>, Judge.BodyPrefix {
         private final ClassicHttpResponse response;
         /** The bound on waiting for the prefix ({@link BodyPeek}). */
         private final Duration bodyWait;
@@ -314,11 +298,6 @@ final class ClassicExchange implements Exchange<ClassicHttpResponse> {
         @Override
         public ClassicHttpResponse deliver() {
             return response;
-        }
-
-        @Override
-        public CompletableFuture<ClassicHttpResponse> deliverAsync() {
-            return CompletableFuture.completedFuture(response);
         }
 
         @Override

@@ -41,7 +41,7 @@ import java.util.function.Function;
  * app's {@link BodyHandler}), which redirect hops the agent follows itself, and how the app gets
  * its response ({@link AppResponse}: the app's request, never the one that carried the token).
  */
-final class ManagedCall<T> implements Exchange<HttpResponse<T>> {
+final class ManagedCall<T> implements Exchange.Blocking<HttpResponse<T>>, Exchange.Async<HttpResponse<T>> {
     /** Where the JDK's client completes the futures it hands out: the default pool of CompletableFuture. */
     private static final Executor ASYNC_POOL = new CompletableFuture<Void>().defaultExecutor();
 
@@ -114,7 +114,7 @@ final class ManagedCall<T> implements Exchange<HttpResponse<T>> {
     }
 
     @Override
-    public Attempt<HttpResponse<T>> send(AttemptHeaders headers, Duration timeout, Judge judge)
+    public Attempt.Blocking<HttpResponse<T>> send(AttemptHeaders headers, Duration timeout, Judge judge)
             throws IOException, InterruptedException {
         return new JdkAttempt(sender.send(prepare(headers, timeout), handler(judge)));
     }
@@ -224,7 +224,7 @@ final class ManagedCall<T> implements Exchange<HttpResponse<T>> {
     }
 
     /** One attempt's response, its body already in the app's type or held back by the {@link OutcomeHandler}. */
-    private final class JdkAttempt implements Attempt<HttpResponse<T>> {
+    private final class JdkAttempt implements Attempt.Blocking<HttpResponse<T>>, Attempt.Async<HttpResponse<T>> {
         private final HttpResponse<Outcome<T>> response;
         private final Outcome<T> outcome;
         /** Where an out-of-scope redirect leads: the app's own client follows it, unmanaged. */

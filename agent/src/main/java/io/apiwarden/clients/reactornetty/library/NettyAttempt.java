@@ -1,6 +1,7 @@
 package io.apiwarden.clients.reactornetty.library;
 
 import io.apiwarden.core.call.Decision;
+import io.apiwarden.core.call.OnTheWire;
 import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.engine.Attempt;
 import io.apiwarden.core.engine.Judge;
@@ -20,7 +21,7 @@ import reactor.netty.http.client.HttpClientResponse;
  * and judged. The body is left unread for the app, so a response the agent does not resend goes
  * to the app exactly as Reactor Netty emitted it.
  */
-final class NettyAttempt implements Attempt<Connection>, Judge.BodyPrefix {
+final class NettyAttempt implements Attempt.Async<Connection>, Judge.BodyPrefix {
     private static final String AUTHORIZATION = "Authorization";
 
     private final Connection connection;
@@ -33,18 +34,20 @@ final class NettyAttempt implements Attempt<Connection>, Judge.BodyPrefix {
         this.response = (HttpClientResponse) connection;
         int status = response.status().code();
         this.verdict = judge.classify(status, headers(), this);
+        this.decision = judge.decide(verdict, retryAfter(), onTheWire(exchange, spec));
+    }
+
+    /** What went out, as Reactor Netty sent it: the policy decides what that means for a resend. */
+    private OnTheWire onTheWire(NettyExchange exchange, AttemptSpec spec) {
         if (!spec.inScope(response.resourceUrl())) {
-            // A redirect Reactor Netty followed out of the API: never the agent's to resend.
-            this.decision = Decision.returnToApp();
-        } else if (appsOwnAuthorization(spec)) {
-            // The app's body function set Authorization after the agent's (Spring's per-request headers):
-            // a new token of the agent's would not be sent, so a refusal goes to the app; the next attempts know.
-            exchange.sawAppAuthorization();
-            this.decision =
-                    verdict == Verdict.INVALID_TOKEN ? Decision.returnToApp() : judge.decide(verdict, retryAfter());
-        } else {
-            this.decision = judge.decide(verdict, retryAfter());
+            return OnTheWire.LEFT_THE_API;
         }
+        if (appsOwnAuthorization(spec)) {
+            // Set by the app's body function after the agent's (Spring's per-request headers): the next attempts know.
+            exchange.sawAppAuthorization();
+            return OnTheWire.APP_AUTHORIZATION;
+        }
+        return OnTheWire.AS_PREPARED;
     }
 
     private boolean appsOwnAuthorization(AttemptSpec spec) {
@@ -102,11 +105,6 @@ final class NettyAttempt implements Attempt<Connection>, Judge.BodyPrefix {
     @Override
     public boolean canHandBack() {
         return true;
-    }
-
-    @Override
-    public Connection deliver() {
-        return connection;
     }
 
     @Override
