@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.apiwarden.core.Warden;
+import io.apiwarden.core.call.OnTheWire;
 import io.apiwarden.core.token.TokenRefreshException;
 import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
@@ -241,6 +242,30 @@ class CallDriverTest {
         assertThat(client.sent.get(0)).doesNotContainKey("Authorization");
         assertThat(tokens.requests()).isZero();
         assertThat(telemetry.decisions).containsExactly("RETURN app_authorization");
+    }
+
+    @Test
+    void theAppsAuthorizationTheClientSawOnTheWireIsNotRefreshedAndSaysWhy() throws Exception {
+        client.seenOnTheWire = OnTheWire.APP_AUTHORIZATION;
+        client.reply(401, INVALID_TOKEN);
+
+        FakeExchange.Reply reply = call(warden(), null).runAsync(client).get();
+
+        assertThat(reply.status).isEqualTo(401);
+        assertThat(tokens.requests()).isZero();
+        assertThat(telemetry.decisions).containsExactly("RETURN app_authorization");
+    }
+
+    @Test
+    void aRefusalFromOutsideTheApiAfterARedirectGoesToTheAppWithNothingCounted() throws Exception {
+        client.seenOnTheWire = OnTheWire.LEFT_THE_API;
+        client.reply(429, RATE_LIMIT);
+
+        FakeExchange.Reply reply = call(warden(), null).run(client);
+
+        assertThat(reply.status).isEqualTo(429);
+        assertThat(client.sleeps).isEmpty();
+        assertThat(telemetry.decisions).containsExactly("RETURN");
     }
 
     @Test

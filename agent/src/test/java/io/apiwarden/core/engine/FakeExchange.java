@@ -2,6 +2,7 @@ package io.apiwarden.core.engine;
 
 import io.apiwarden.core.call.Deadline;
 import io.apiwarden.core.call.Decision;
+import io.apiwarden.core.call.OnTheWire;
 import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.time.DelayScheduler;
 import java.io.IOException;
@@ -52,6 +53,9 @@ final class FakeExchange implements Exchange.Blocking<FakeExchange.Reply>, Excha
     final List<Reply> discarded = new ArrayList<>();
     final List<Duration> sleeps = new ArrayList<>();
     String appAuthorization;
+    /** What the client says it saw of each attempt on the wire (a redirect out of the API, the app's own Authorization). */
+    OnTheWire seenOnTheWire = OnTheWire.AS_PREPARED;
+
     boolean repeatable = true;
     /**
      * A streamed body, in the pieces the app's code hands them over, for a call whose body the
@@ -211,7 +215,7 @@ final class FakeExchange implements Exchange.Blocking<FakeExchange.Reply>, Excha
             this.reply = reply;
             this.verdict =
                     judge.classify(reply.status, reply::header, limit -> reply.body.getBytes(StandardCharsets.UTF_8));
-            this.decision = judge.decide(verdict, retryAfter());
+            this.decision = judge.decide(verdict, retryAfter(), seenOnTheWire);
         }
 
         @Override
