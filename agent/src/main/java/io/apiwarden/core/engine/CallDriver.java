@@ -69,14 +69,12 @@ public final class CallDriver<R> implements Judge {
     /**
      * Starts observing a call to the API.
      *
-     * @param rawPath the request's path as sent, without query: with the method, the resource a refusal is remembered for
      * @param appTimeout the app's own time limit for the whole call, or null
      */
-    public CallDriver(
-            Warden warden, String method, String url, String host, int port, String rawPath, Duration appTimeout) {
+    public CallDriver(Warden warden, CallTarget target, Duration appTimeout) {
         this.warden = warden;
-        this.state = new CallState(Deadline.after(appTimeout, warden.clock()), method, rawPath);
-        this.observer = warden.telemetry().call(method, url, host, port);
+        this.state = new CallState(Deadline.after(appTimeout, warden.clock()), target.method, target.rawPath);
+        this.observer = warden.telemetry().call(target.method, target.url, target.host, target.port);
         this.requestId = warden.config().requestIdHeader().isPresent()
                 ? UUID.randomUUID().toString()
                 : null;

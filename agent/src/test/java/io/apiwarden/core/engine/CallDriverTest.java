@@ -12,6 +12,7 @@ import io.apiwarden.testing.RecordingScheduler;
 import io.apiwarden.testing.RecordingTelemetry;
 import io.apiwarden.testing.TestWardens;
 import java.io.IOException;
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -49,8 +50,7 @@ class CallDriverTest {
     }
 
     private CallDriver<FakeExchange.Reply> call(Warden warden, Duration appTimeout) {
-        return new CallDriver<>(
-                warden, "POST", "https://api.example/v1/items", "api.example", -1, "/v1/items", appTimeout);
+        return new CallDriver<>(warden, CallTarget.of("POST", URI.create("https://api.example/v1/items")), appTimeout);
     }
 
     @Test

@@ -90,8 +90,7 @@ final class AsyncExchange implements Exchange.Async<HttpResponse>, Cancellable {
         this.app = app;
         // The client has no time limit for a whole call (its time-outs bound each connect and read,
         // and apply to every attempt as the app set them): no deadline.
-        this.driver = new CallDriver<>(
-                warden, request.getMethod(), target.url(), target.host, target.port, target.rawPath, null);
+        this.driver = new CallDriver<>(warden, target.callTarget(request.getMethod()), null);
         // The client's own retry of a 429 the agent gave up on is this call again, not a new one.
         EarlierRun.carryOver(
                 scope.clientContext,

@@ -7,6 +7,7 @@ import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.engine.Attempt;
 import io.apiwarden.core.engine.AttemptHeaders;
 import io.apiwarden.core.engine.CallDriver;
+import io.apiwarden.core.engine.CallTarget;
 import io.apiwarden.core.engine.CancelThrough;
 import io.apiwarden.core.engine.Exchange;
 import io.apiwarden.core.engine.Failures;
@@ -15,7 +16,6 @@ import io.apiwarden.core.engine.RecordedBody;
 import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.time.DelayScheduler;
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpRequest.BodyPublisher;
@@ -79,14 +79,9 @@ final class ManagedCall<T> implements Exchange.Blocking<HttpResponse<T>>, Exchan
         this.appHandler = appHandler;
         this.pushHandler = pushHandler;
         this.current = appRequest;
-        URI uri = appRequest.uri();
         this.driver = new CallDriver<>(
                 warden,
-                appRequest.method(),
-                uri.toString(),
-                uri.getHost(),
-                uri.getPort(),
-                uri.getRawPath(),
+                CallTarget.of(appRequest.method(), appRequest.uri()),
                 appRequest.timeout().orElse(null));
     }
 

@@ -9,6 +9,7 @@ import io.apiwarden.core.engine.Attempt;
 import io.apiwarden.core.engine.AttemptHeaders;
 import io.apiwarden.core.engine.BodyPeek;
 import io.apiwarden.core.engine.CallDriver;
+import io.apiwarden.core.engine.CallTarget;
 import io.apiwarden.core.engine.Exchange;
 import io.apiwarden.core.engine.Judge;
 import io.apiwarden.core.engine.RecordedBody;
@@ -75,8 +76,9 @@ final class OkHttpExchange implements Exchange.Blocking<Response> {
     /** The driver of a new logical call of {@code request}, made with {@code call}. */
     static CallDriver<Response> driverFor(Request request, Call call, Warden warden) {
         HttpUrl url = request.url();
-        return new CallDriver<>(
-                warden, request.method(), url.toString(), url.host(), url.port(), url.encodedPath(), appTimeout(call));
+        CallTarget target = new CallTarget(
+                request.method(), url.toString(), url.scheme(), url.host(), url.port(), url.encodedPath());
+        return new CallDriver<>(warden, target, appTimeout(call));
     }
 
     @Override
