@@ -2,14 +2,14 @@ package io.apiwarden.clients.apache5.library;
 
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.call.Deadline;
-import io.apiwarden.core.call.Decision;
-import io.apiwarden.core.classify.Verdict;
+import io.apiwarden.core.call.OnTheWire;
 import io.apiwarden.core.engine.Attempt;
 import io.apiwarden.core.engine.AttemptHeaders;
 import io.apiwarden.core.engine.BodyPeek;
 import io.apiwarden.core.engine.CallDriver;
 import io.apiwarden.core.engine.Exchange;
 import io.apiwarden.core.engine.Judge;
+import io.apiwarden.core.engine.JudgedAttempt;
 import io.apiwarden.core.engine.RecordedBody;
 import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.time.DelayScheduler;
@@ -225,19 +225,16 @@ final class ClassicExchange implements Exchange.Blocking<ClassicHttpResponse> {
     }
 
     /** One attempt's response, classified (a bounded prefix of the body peeked when it must be) and judged. */
-    private static final class ClassicAttempt implements Attempt.Blocking<ClassicHttpResponse>, Judge.BodyPrefix {
+    private static final class ClassicAttempt extends JudgedAttempt<ClassicHttpResponse>
+            implements Attempt.Blocking<ClassicHttpResponse>, Judge.BodyPrefix {
         private final ClassicHttpResponse response;
         /** The bound on waiting for the prefix ({@link BodyPeek}). */
         private final Duration bodyWait;
 
-        private final Verdict verdict;
-        private final Decision decision;
-
         ClassicAttempt(ClassicHttpResponse response, Judge judge, Duration bodyWait) {
             this.response = response;
             this.bodyWait = bodyWait;
-            this.verdict = judge.classify(response.getCode(), headers(), this);
-            this.decision = judge.decide(verdict, retryAfter());
+            judge(judge, this, OnTheWire.AS_PREPARED);
         }
 
         @Override
@@ -277,21 +274,6 @@ final class ClassicExchange implements Exchange.Blocking<ClassicHttpResponse> {
         @Override
         public String retryAfter() {
             return Messages.first(response, "Retry-After");
-        }
-
-        @Override
-        public Verdict verdict() {
-            return verdict;
-        }
-
-        @Override
-        public Decision decision() {
-            return decision;
-        }
-
-        @Override
-        public boolean canHandBack() {
-            return true;
         }
 
         @Override

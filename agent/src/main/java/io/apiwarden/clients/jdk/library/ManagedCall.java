@@ -12,6 +12,7 @@ import io.apiwarden.core.engine.CancelThrough;
 import io.apiwarden.core.engine.Exchange;
 import io.apiwarden.core.engine.Failures;
 import io.apiwarden.core.engine.Judge;
+import io.apiwarden.core.engine.JudgedAttempt;
 import io.apiwarden.core.engine.RecordedBody;
 import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.time.DelayScheduler;
@@ -219,7 +220,8 @@ final class ManagedCall<T> implements Exchange.Blocking<HttpResponse<T>>, Exchan
     }
 
     /** One attempt's response, its body already in the app's type or held back by the {@link OutcomeHandler}. */
-    private final class JdkAttempt implements Attempt.Blocking<HttpResponse<T>>, Attempt.Async<HttpResponse<T>> {
+    private final class JdkAttempt extends JudgedAttempt<HttpResponse<T>>
+            implements Attempt.Blocking<HttpResponse<T>>, Attempt.Async<HttpResponse<T>> {
         private final HttpResponse<Outcome<T>> response;
         private final Outcome<T> outcome;
         /** Where an out-of-scope redirect leads: the app's own client follows it, unmanaged. */
@@ -230,6 +232,8 @@ final class ManagedCall<T> implements Exchange.Blocking<HttpResponse<T>>, Exchan
         JdkAttempt(HttpResponse<Outcome<T>> response) {
             this.response = response;
             this.outcome = response.body();
+            // Judged as the response arrived (OutcomeHandler), before the attempt was made.
+            judged(outcome.verdict, outcome.decision == null ? Decision.returnToApp() : outcome.decision);
             if (outcome.redirect != null) {
                 HttpRequest next = Requests.redirected(current, outcome.redirect.target, outcome.redirect.method);
                 if (warden.scope().contains(next.uri())) {
@@ -260,16 +264,6 @@ final class ManagedCall<T> implements Exchange.Blocking<HttpResponse<T>>, Exchan
         @Override
         public String retryAfter() {
             return response.headers().firstValue("Retry-After").orElse(null);
-        }
-
-        @Override
-        public Verdict verdict() {
-            return outcome.verdict;
-        }
-
-        @Override
-        public Decision decision() {
-            return outcome.decision == null ? Decision.returnToApp() : outcome.decision;
         }
 
         @Override

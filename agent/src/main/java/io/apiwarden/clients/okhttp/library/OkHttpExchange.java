@@ -2,9 +2,7 @@ package io.apiwarden.clients.okhttp.library;
 
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.call.Deadline;
-import io.apiwarden.core.call.Decision;
 import io.apiwarden.core.call.OnTheWire;
-import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.engine.Attempt;
 import io.apiwarden.core.engine.AttemptHeaders;
 import io.apiwarden.core.engine.BodyPeek;
@@ -12,6 +10,7 @@ import io.apiwarden.core.engine.CallDriver;
 import io.apiwarden.core.engine.CallTarget;
 import io.apiwarden.core.engine.Exchange;
 import io.apiwarden.core.engine.Judge;
+import io.apiwarden.core.engine.JudgedAttempt;
 import io.apiwarden.core.engine.RecordedBody;
 import io.apiwarden.core.log.AgentLog;
 import java.io.IOException;
@@ -210,21 +209,18 @@ final class OkHttpExchange implements Exchange.Blocking<Response> {
     }
 
     /** One attempt's response, classified (a bounded prefix of the body peeked when it must be) and judged. */
-    private final class OkHttpAttempt implements Attempt.Blocking<Response>, Judge.BodyPrefix {
+    private final class OkHttpAttempt extends JudgedAttempt<Response>
+            implements Attempt.Blocking<Response>, Judge.BodyPrefix {
         final Response response;
         /** Whether the driver put the agent's token on this attempt, which the app must not see. */
         private final boolean agentsToken;
 
-        private final Verdict verdict;
-        private final Decision decision;
-
         OkHttpAttempt(Response response, boolean agentsToken, Judge judge) {
             this.response = response;
             this.agentsToken = agentsToken;
-            this.verdict = judge.classify(response.code(), response::headers, this);
-            this.decision = judge.decide(
-                    verdict,
-                    response.header("Retry-After"),
+            judge(
+                    judge,
+                    this,
                     WardenInterceptor.inScope(warden, response.request().url())
                             ? OnTheWire.AS_PREPARED
                             : OnTheWire.LEFT_THE_API);
@@ -273,21 +269,6 @@ final class OkHttpExchange implements Exchange.Blocking<Response> {
         @Override
         public String retryAfter() {
             return response.header("Retry-After");
-        }
-
-        @Override
-        public Verdict verdict() {
-            return verdict;
-        }
-
-        @Override
-        public Decision decision() {
-            return decision;
-        }
-
-        @Override
-        public boolean canHandBack() {
-            return true;
         }
 
         @Override

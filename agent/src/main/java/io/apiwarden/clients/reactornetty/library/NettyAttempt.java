@@ -1,10 +1,9 @@
 package io.apiwarden.clients.reactornetty.library;
 
-import io.apiwarden.core.call.Decision;
 import io.apiwarden.core.call.OnTheWire;
-import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.engine.Attempt;
 import io.apiwarden.core.engine.Judge;
+import io.apiwarden.core.engine.JudgedAttempt;
 import io.apiwarden.core.scope.ApiScope;
 import io.netty.handler.codec.http.HttpVersion;
 import java.io.IOException;
@@ -21,20 +20,16 @@ import reactor.netty.http.client.HttpClientResponse;
  * and judged. The body is left unread for the app, so a response the agent does not resend goes
  * to the app exactly as Reactor Netty emitted it.
  */
-final class NettyAttempt implements Attempt.Async<Connection>, Judge.BodyPrefix {
+final class NettyAttempt extends JudgedAttempt<Connection> implements Attempt.Async<Connection>, Judge.BodyPrefix {
     private static final String AUTHORIZATION = "Authorization";
 
     private final Connection connection;
     private final HttpClientResponse response;
-    private final Verdict verdict;
-    private final Decision decision;
 
     NettyAttempt(NettyExchange exchange, Connection connection, AttemptSpec spec, Judge judge, ApiScope scope) {
         this.connection = connection;
         this.response = (HttpClientResponse) connection;
-        int status = response.status().code();
-        this.verdict = judge.classify(status, headers(), this);
-        this.decision = judge.decide(verdict, retryAfter(), onTheWire(exchange, spec));
+        judge(judge, this, onTheWire(exchange, spec));
     }
 
     /** What went out, as Reactor Netty sent it: the policy decides what that means for a resend. */
@@ -90,21 +85,6 @@ final class NettyAttempt implements Attempt.Async<Connection>, Judge.BodyPrefix 
     @Override
     public String retryAfter() {
         return response.responseHeaders().get("Retry-After");
-    }
-
-    @Override
-    public Verdict verdict() {
-        return verdict;
-    }
-
-    @Override
-    public Decision decision() {
-        return decision;
-    }
-
-    @Override
-    public boolean canHandBack() {
-        return true;
     }
 
     @Override
