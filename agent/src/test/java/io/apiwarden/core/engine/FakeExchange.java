@@ -1,9 +1,7 @@
 package io.apiwarden.core.engine;
 
 import io.apiwarden.core.call.Deadline;
-import io.apiwarden.core.call.Decision;
 import io.apiwarden.core.call.OnTheWire;
-import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.time.DelayScheduler;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -206,16 +204,13 @@ final class FakeExchange implements Exchange.Blocking<FakeExchange.Reply>, Excha
         return response::header;
     }
 
-    private final class FakeAttempt implements Attempt.Blocking<Reply>, Attempt.Async<Reply> {
+    private final class FakeAttempt extends JudgedAttempt<Reply>
+            implements Attempt.Blocking<Reply>, Attempt.Async<Reply> {
         private final Reply reply;
-        private final Verdict verdict;
-        private final Decision decision;
 
         FakeAttempt(Reply reply, Judge judge) {
             this.reply = reply;
-            this.verdict =
-                    judge.classify(reply.status, reply::header, limit -> reply.body.getBytes(StandardCharsets.UTF_8));
-            this.decision = judge.decide(verdict, retryAfter(), seenOnTheWire);
+            judge(judge, limit -> reply.body.getBytes(StandardCharsets.UTF_8), seenOnTheWire);
         }
 
         @Override
@@ -237,21 +232,6 @@ final class FakeExchange implements Exchange.Blocking<FakeExchange.Reply>, Excha
         public String retryAfter() {
             List<String> v = reply.header("Retry-After");
             return v.isEmpty() ? null : v.get(0);
-        }
-
-        @Override
-        public Verdict verdict() {
-            return verdict;
-        }
-
-        @Override
-        public Decision decision() {
-            return decision;
-        }
-
-        @Override
-        public boolean canHandBack() {
-            return true;
         }
 
         @Override
