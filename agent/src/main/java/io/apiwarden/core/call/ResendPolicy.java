@@ -96,7 +96,28 @@ public final class ResendPolicy {
             BodyReplay body,
             boolean agentSetToken,
             boolean canRefresh) {
-        Decision d = choose(state, verdict, retryAfter, body, agentSetToken, canRefresh);
+        return decide(state, verdict, retryAfter, body, agentSetToken, canRefresh, OnTheWire.AS_PREPARED);
+    }
+
+    /**
+     * Decides as above, weighing what the client saw of the attempt on the wire.
+     *
+     * @param wire what went out, as the adapter saw it
+     */
+    public Decision decide(
+            CallState state,
+            Verdict verdict,
+            String retryAfter,
+            BodyReplay body,
+            boolean agentSetToken,
+            boolean canRefresh,
+            OnTheWire wire) {
+        if (wire == OnTheWire.LEFT_THE_API) {
+            // A redirect the client followed out of the API: never the agent's to resend, and nothing is counted.
+            return Decision.RETURN;
+        }
+        boolean agentsTokenSent = agentSetToken && wire != OnTheWire.APP_AUTHORIZATION;
+        Decision d = choose(state, verdict, retryAfter, body, agentsTokenSent, canRefresh);
         if (d.action() == Decision.Action.RETURN && d.reason() != null && AgentLog.enabled(AgentLog.Level.DEBUG)) {
             AgentLog.debug("not resent (" + d.reason() + "): " + verdict.name().toLowerCase(java.util.Locale.ROOT)
                     + " on " + state.requestKey());

@@ -8,7 +8,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
 /**
- * What one attempt of an {@link Exchange} brought back, classified and judged.
+ * What one attempt of an {@link Exchange} brought back, classified and judged: the part both
+ * faces share, and how each face hands the response to the app.
  *
  * @param <R> the response type the app gets from its client
  */
@@ -44,12 +45,26 @@ public interface Attempt<R> {
      */
     boolean canHandBack();
 
-    /** The response as the app gets it, blocking until it is there. */
-    R deliver() throws IOException, InterruptedException;
-
-    /** The response as the app gets it, without blocking. */
-    CompletionStage<R> deliverAsync();
-
     /** Frees what the response holds (its connection) when it does not go to the app; never throws. */
     void discard();
+
+    /**
+     * An attempt of the blocking face ({@link Exchange.Blocking}).
+     *
+     * @param <R> the response type the app gets from its client
+     */
+    interface Blocking<R> extends Attempt<R> {
+        /** The response as the app gets it, blocking until it is there. */
+        R deliver() throws IOException, InterruptedException;
+    }
+
+    /**
+     * An attempt of the asynchronous face ({@link Exchange.Async}).
+     *
+     * @param <R> the response type the app gets from its client
+     */
+    interface Async<R> extends Attempt<R> {
+        /** The response as the app gets it, without blocking. */
+        CompletionStage<R> deliverAsync();
+    }
 }

@@ -5,22 +5,20 @@ import io.apiwarden.core.call.BodyReplay;
 import io.apiwarden.core.call.CallState;
 import io.apiwarden.core.call.Deadline;
 import io.apiwarden.core.call.Decision;
+import io.apiwarden.core.call.OnTheWire;
 import io.apiwarden.core.classify.ResponseClassifier;
 import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.telemetry.AttemptObserver;
 import io.apiwarden.core.telemetry.CallObserver;
-import io.apiwarden.core.telemetry.Scope;
 import io.apiwarden.core.throttle.RateLimitHeaders;
 import io.apiwarden.core.throttle.ThrottleGate;
-import io.apiwarden.core.time.DelayScheduler;
 import io.apiwarden.core.token.AccessToken;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
 /**
@@ -29,10 +27,13 @@ import java.util.function.Function;
  * {@link Exchange}, classifies, decides ({@link io.apiwarden.core.call.ResendPolicy}), then
  * refreshes, waits or returns, reporting every step to telemetry.
  *
- * <p>Two faces of the same steps: {@link #run} on the caller's thread, which waits there, and
- * {@link #runAsync}, which chains the attempts on futures and schedules its waits on the
- * exchange's timer, holding no thread in between. A call's attempts run one after the other,
- * never at once; the futures that chain them publish the fields from one to the next.
+ * <p>Two faces of the same steps: {@link #run} on the caller's thread, which waits there
+ * ({@link BlockingRun}), and {@link #runAsync}, which chains the attempts on futures and schedules
+ * its waits on the exchange's timer, holding no thread in between ({@link AsyncRun}). This class
+ * holds the call's state and the steps both share (the gate, each attempt's headers, the
+ * decision, the end of telemetry); a face's runner holds only what that face needs. A call's
+ * attempts run one after the other, never at once; the futures that chain them publish the
+ * fields from one to the next.
  *
  * @param <R> the response type the app gets from its client
  */
@@ -40,51 +41,40 @@ public final class CallDriver<R> implements Judge {
     static final String AUTHORIZATION = "Authorization";
     private static final Duration ONE_MILLI = Duration.ofMillis(1);
 
-    private final Warden warden;
-    private final CallState state;
-    private final CallObserver observer;
+    final Warden warden;
+    final CallState state;
+    final CallObserver observer;
     /** Sent in the configured request-ID header on every attempt of this call, so all of them match in the server's logs. */
     private final String requestId;
 
     private AttemptHeaders headers;
-    private AccessToken token;
+    AccessToken token;
     /** The JVM's gate of the API's global rate limit, or null when it is switched off. */
-    private final ThrottleGate gate;
+    final ThrottleGate gate;
     /**
      * The gate's pass of the attempt about to be sent or in flight; null when none was needed. Volatile:
      * an asynchronous call may end (cancelled) on another thread than the one that took it.
      */
     private volatile ThrottleGate.Pass pass;
     /** Whether the next attempt has been through the gate already. */
-    private boolean gatePassed;
+    boolean gatePassed;
     /** Whether the next attempt resends a rate-limited one: it goes before calls never sent. */
-    private boolean nextIsRateLimitRetry;
+    boolean nextIsRateLimitRetry;
     // Of the request being managed, set as each attempt is prepared.
     private Exchange<R> sending;
     private boolean agentOwnsAuthorization;
     /** The call's request body as an attempt sent it, when the client cannot send it twice; null until an adapter asks. */
     private volatile RecordedBody recording;
 
-    // runAsync only.
-    private Exchange<R> exchange;
-    private CompletableFuture<R> result;
-    private volatile CompletableFuture<?> inFlight;
-    private volatile DelayScheduler.Scheduled timer;
-    private volatile AttemptObserver currentAttempt;
-    /** Whether the response being handled arrived on another thread than the one that sent it (see {@link #complete}). */
-    private boolean clientThread;
-
     /**
      * Starts observing a call to the API.
      *
-     * @param rawPath the request's path as sent, without query: with the method, the resource a refusal is remembered for
      * @param appTimeout the app's own time limit for the whole call, or null
      */
-    public CallDriver(
-            Warden warden, String method, String url, String host, int port, String rawPath, Duration appTimeout) {
+    public CallDriver(Warden warden, CallTarget target, Duration appTimeout) {
         this.warden = warden;
-        this.state = new CallState(Deadline.after(appTimeout, warden.clock()), method, rawPath);
-        this.observer = warden.telemetry().call(method, url, host, port);
+        this.state = new CallState(Deadline.after(appTimeout, warden.clock()), target.method, target.rawPath);
+        this.observer = warden.telemetry().call(target.method, target.url, target.host, target.port);
         this.requestId = warden.config().requestIdHeader().isPresent()
                 ? UUID.randomUUID().toString()
                 : null;
@@ -129,17 +119,12 @@ public final class CallDriver<R> implements Judge {
     // ---------------------------------------------------------------------------------------------
     // The blocking face.
 
+    // ---------------------------------------------------------------------------------------------
+    // The two faces (BlockingRun and AsyncRun), over the steps they share below.
+
     /** Runs the call on this thread to the response the app gets, and ends its telemetry. */
-    public R run(Exchange<R> exchange) throws IOException, InterruptedException {
-        R response;
-        try {
-            response = attempts(exchange);
-        } catch (IOException | InterruptedException | RuntimeException | Error e) {
-            end(exchange, null, e);
-            throw e;
-        }
-        end(exchange, response, null);
-        return response;
+    public R run(Exchange.Blocking<R> exchange) throws IOException, InterruptedException {
+        return new BlockingRun<>(this, exchange).run();
     }
 
     /**
@@ -147,320 +132,17 @@ public final class CallDriver<R> implements Judge {
      * runs one logical call as several physical calls (OkHttp's {@code enqueue}), which calls
      * {@link #end} itself when the app gets its answer.
      */
-    public R attempts(Exchange<R> exchange) throws IOException, InterruptedException {
-        token = awaitToken(exchange);
-        while (true) {
-            if (gate != null && !gatePassed) {
-                CompletableFuture<ThrottleGate.Pass> entry = enterGate();
-                if (!entry.isDone()) {
-                    R handedOff = exchange.handOffGate();
-                    if (handedOff != null) {
-                        // The client's own thread is not to wait here: the call queues again later.
-                        leaveGate(entry);
-                        return handedOff;
-                    }
-                }
-                took(entry.isDone() ? entry.getNow(null) : awaitGate(exchange, entry));
-            }
-            if (state.deadline().hasPassed()) {
-                // The limit ran out before anything could be sent (a token wait), or as a wait ended.
-                Exception late = exchange.timedOut();
-                if (late != null) {
-                    throw late instanceof IOException ? (IOException) late : new IOException(late);
-                }
-            }
-            AttemptObserver attempt = observer.attempt(exchange.expectContinue());
-            AttemptHeaders prepared = prepare(exchange, attempt);
-            Attempt<R> sent;
-            gatePassed = false;
-            try (Scope wire = attempt.onTheWire()) {
-                sent = exchange.send(prepared, attemptTimeout(), this);
-            } catch (IOException | InterruptedException | RuntimeException e) {
-                attempt.failed(e);
-                noAnswer();
-                throw e;
-            }
-            try {
-                // The gate first: once anything outside (a span, the throttled gauge) says the limit holds, it does.
-                tellGate(sent);
-                observe(attempt, sent);
-                if (sent.followedRedirect()) {
-                    continue;
-                }
-                Decision decision = sent.decision();
-                if (decision.action() == Decision.Action.RETURN) {
-                    return sent.deliver();
-                }
-                if (decision.action() == Decision.Action.WAIT_AND_RESEND) {
-                    nextIsRateLimitRetry = true;
-                    R handedOff = exchange.handOffWait(sent, decision.delay());
-                    if (handedOff != null) {
-                        return handedOff;
-                    }
-                    sent.discard();
-                    exchange.sleep(decision.delay());
-                    continue;
-                }
-                CompletableFuture<AccessToken> refresh;
-                try (Scope inCall = observer.current()) {
-                    refresh = warden.tokens().tokenAfterRejection(token);
-                }
-                AccessToken fresh = exchange.await(refresh, state.deadline(), "the token refresh");
-                if (fresh != null) {
-                    sent.discard();
-                    token = fresh;
-                } else if (sent.canHandBack()) {
-                    return sent.deliver();
-                } else {
-                    // Too long to have been held: the app gets the API's answer to one more attempt.
-                    sent.discard();
-                }
-            } catch (IOException | InterruptedException | RuntimeException | Error e) {
-                // Whatever fails after the response arrived, its connection goes back to the pool.
-                sent.discard();
-                throw e;
-            }
-        }
+    public R attempts(Exchange.Blocking<R> exchange) throws IOException, InterruptedException {
+        return new BlockingRun<>(this, exchange).attempts();
     }
-
-    private AccessToken awaitToken(Exchange<R> exchange) throws IOException, InterruptedException {
-        CompletableFuture<AccessToken> first;
-        try (Scope inCall = observer.current()) {
-            first = warden.tokens().tokenForRequest();
-        }
-        AccessToken t = exchange.await(first, state.deadline(), "a token");
-        // No token in time (or none to be had): the call goes with what there is; past the app's own
-        // limit it fails as it would without the agent.
-        return t != null ? t : warden.tokens().current();
-    }
-
-    // ---------------------------------------------------------------------------------------------
-    // The asynchronous face.
 
     /**
      * Runs the call without holding a thread while it waits, and ends its telemetry when the
      * returned future completes. Cancelling that future stops a pending wait and the attempt in flight.
      * A request the client refuses outright throws from here, as the client itself would.
      */
-    public CompletableFuture<R> runAsync(Exchange<R> exchange) {
-        this.exchange = exchange;
-        CompletableFuture<R> mine = new CompletableFuture<>();
-        result = mine;
-        mine.whenComplete((r, e) -> {
-            if (mine.isCancelled()) {
-                cancelPending();
-            }
-            end(exchange, r, e);
-        });
-        CompletableFuture<AccessToken> first;
-        try (Scope inCall = observer.current()) {
-            first = state.deadline().bound(warden.tokens().tokenForRequest(), exchange.timer());
-        }
-        if (first.isDone()) {
-            // Same thread, as the client does: a request it rejects outright throws from its own call.
-            token = first.isCompletedExceptionally() ? warden.tokens().current() : first.getNow(null);
-            attemptAsync(true);
-        } else {
-            // Off the thread the token arrived on (the token store's, the timer): neither is the place to
-            // send the app's request or run its code.
-            first.whenCompleteAsync(
-                    (t, e) -> {
-                        // Past the app's own limit, the call goes out with the token there is, and fails at once.
-                        token = e == null ? t : warden.tokens().current();
-                        attemptAsync(false);
-                    },
-                    exchange.completions());
-        }
-        return mine;
-    }
-
-    private void attemptAsync(boolean mayThrow) {
-        if (result.isDone()) {
-            // Cancelled while the gate let it go, its continuation not yet run: the pass goes back.
-            noAnswer();
-            return;
-        }
-        if (gate != null && !gatePassed) {
-            CompletableFuture<ThrottleGate.Pass> entry = enterGate();
-            if (!entry.isDone()) {
-                // Waits at the gate holding no thread; cancelling the app's future gives up the place.
-                inFlight = entry;
-                if (result.isCancelled()) {
-                    entry.cancel(false);
-                }
-                state.deadline()
-                        .bound(entry, exchange.timer())
-                        .whenCompleteAsync(
-                                (p, e) -> {
-                                    if (e != null) {
-                                        // The app's limit ran out, or the call was cancelled: the place goes to the
-                                        // next.
-                                        leaveGate(entry);
-                                    }
-                                    took(e == null ? p : null);
-                                    attemptAsync(false);
-                                },
-                                exchange.completions());
-                return;
-            }
-            took(entry.getNow(null));
-        }
-        if (state.deadline().hasPassed()) {
-            Exception late = exchange.timedOut();
-            if (late != null) {
-                fail(late);
-                return;
-            }
-        }
-        CompletableFuture<? extends Attempt<R>> sent;
-        AttemptObserver attempt = observer.attempt(exchange.expectContinue());
-        currentAttempt = attempt;
-        gatePassed = false;
-        try (Scope wire = attempt.onTheWire()) {
-            sent = exchange.sendAsync(prepare(exchange, attempt), attemptTimeout(), this);
-        } catch (RuntimeException e) {
-            attempt.failed(e);
-            noAnswer();
-            if (mayThrow) {
-                // The app never sees this future; completing it ends the call's span.
-                result.completeExceptionally(e);
-                throw e;
-            }
-            fail(e);
-            return;
-        }
-        inFlight = sent;
-        if (result.isCancelled()) {
-            // The app cancelled between the check above and now.
-            sent.cancel(true);
-        }
-        Thread sending = Thread.currentThread();
-        sent.whenComplete((response, failure) -> {
-            // On another thread than the one that sent, this runs where the client completed the attempt,
-            // where the app's own continuations belong. On the same thread it ran at once (the attempt
-            // was over already), maybe on the agent's timer: then the app's future is completed from
-            // the exchange's executor instead.
-            clientThread = Thread.currentThread() != sending;
-            onResponse(response, failure);
-        });
-    }
-
-    private void onResponse(Attempt<R> sent, Throwable failure) {
-        if (failure != null) {
-            currentAttempt.failed(failure);
-            noAnswer();
-            fail(failure);
-            return;
-        }
-        try {
-            tellGate(sent);
-            observe(currentAttempt, sent);
-            next(sent);
-        } catch (RuntimeException e) {
-            // Never resend here: the request may have been processed, and its body may be spent.
-            AgentLog.once(AgentLog.Level.WARN, "async-step", "an asynchronous call could not be continued", e);
-            sent.discard();
-            fail(Failures.asSendException(e));
-        }
-    }
-
-    private void next(Attempt<R> sent) {
-        if (sent.followedRedirect()) {
-            attemptAsync(false);
-            return;
-        }
-        Decision decision = sent.decision();
-        if (decision.action() == Decision.Action.RETURN) {
-            deliver(sent.deliverAsync());
-            return;
-        }
-        if (decision.action() == Decision.Action.WAIT_AND_RESEND) {
-            sent.discard();
-            nextIsRateLimitRetry = true;
-            timer = exchange.timer().schedule(decision.delay(), () -> attemptAsync(false));
-            if (result.isCancelled()) {
-                timer.cancel();
-            }
-            return;
-        }
-        CompletableFuture<AccessToken> refreshed;
-        try (Scope inCall = observer.current()) {
-            refreshed = state.deadline().bound(warden.tokens().tokenAfterRejection(token), exchange.timer());
-        }
-        // Off the token's thread, for the reason above: a failed refresh hands the app's code the held body here.
-        refreshed.whenCompleteAsync(
-                (fresh, refreshFailed) -> {
-                    try {
-                        if (refreshFailed == null) {
-                            sent.discard();
-                            token = fresh;
-                            attemptAsync(false);
-                        } else if (!sent.canHandBack()) {
-                            sent.discard();
-                            attemptAsync(false);
-                        } else {
-                            pipe(sent.deliverAsync());
-                        }
-                    } catch (RuntimeException e) {
-                        fail(Failures.asSendException(e));
-                    }
-                },
-                exchange.completions());
-    }
-
-    /** Hands the app a response that is there at once directly; one still on its way through {@link #pipe}. */
-    private void deliver(CompletionStage<R> stage) {
-        CompletableFuture<R> f = stage.toCompletableFuture();
-        if (f.isDone() && !f.isCompletedExceptionally()) {
-            complete(f.getNow(null));
-        } else {
-            pipe(stage);
-        }
-    }
-
-    /**
-     * Completes the app's future from the exchange's executor, as the client itself does: the
-     * app's continuations must never run on the agent's timer or the token client's threads.
-     */
-    private void pipe(CompletionStage<R> stage) {
-        inFlight = stage.toCompletableFuture();
-        stage.whenCompleteAsync(
-                (r, e) -> {
-                    if (e != null) {
-                        result.completeExceptionally(e);
-                    } else {
-                        result.complete(r);
-                    }
-                },
-                exchange.completions());
-    }
-
-    /**
-     * Hands the app its response. On the client's thread already, at once: another hop would start
-     * one more thread per call where the JDK's pool is a thread per task (its choice on machines of
-     * one or two cores), which more than doubled the time of a {@code sendAsync} call in the benchmarks.
-     */
-    private void complete(R response) {
-        if (clientThread) {
-            result.complete(response);
-        } else {
-            pipe(CompletableFuture.completedFuture(response));
-        }
-    }
-
-    private void fail(Throwable failure) {
-        exchange.completions().execute(() -> result.completeExceptionally(failure));
-    }
-
-    private void cancelPending() {
-        DelayScheduler.Scheduled t = timer;
-        if (t != null) {
-            t.cancel();
-        }
-        CompletableFuture<?> f = inFlight;
-        if (f != null) {
-            f.cancel(true);
-        }
+    public CompletableFuture<R> runAsync(Exchange.Async<R> exchange) {
+        return new AsyncRun<>(this, exchange).start();
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -484,32 +166,18 @@ public final class CallDriver<R> implements Judge {
         return entry;
     }
 
-    private CompletableFuture<ThrottleGate.Pass> enterGate() {
+    CompletableFuture<ThrottleGate.Pass> enterGate() {
         boolean retry = nextIsRateLimitRetry;
         nextIsRateLimitRetry = false;
         Duration mayWait = warden.resendPolicy().mayWait(state);
         return retry ? gate.enterRetry(mayWait) : gate.enter(mayWait);
     }
 
-    /** Waits at the gate on this thread, no longer than the app's limit allows; null when the wait ended first. */
-    private ThrottleGate.Pass awaitGate(Exchange<R> exchange, CompletableFuture<ThrottleGate.Pass> entry)
-            throws IOException, InterruptedException {
-        ThrottleGate.Pass p = null;
-        try {
-            p = exchange.await(entry, state.deadline(), "the rate-limit gate");
-        } finally {
-            if (p == null) {
-                leaveGate(entry);
-            }
-        }
-        return p;
-    }
-
     /**
      * Gives up the call's place at the gate. A pass that came as it gave up goes back: had it been the
      * first after a window, the other calls would wait for an answer that never comes.
      */
-    private void leaveGate(CompletableFuture<ThrottleGate.Pass> entry) {
+    void leaveGate(CompletableFuture<ThrottleGate.Pass> entry) {
         if (!entry.cancel(false) && !entry.isCompletedExceptionally()) {
             ThrottleGate.Pass p = entry.getNow(null);
             if (p != null) {
@@ -519,7 +187,7 @@ public final class CallDriver<R> implements Judge {
     }
 
     /** The next attempt has been through the gate, with {@code p} (null: it goes without one). */
-    private void took(ThrottleGate.Pass p) {
+    void took(ThrottleGate.Pass p) {
         pass = p;
         gatePassed = true;
         if (p != null && !p.waited().isZero()) {
@@ -529,7 +197,7 @@ public final class CallDriver<R> implements Judge {
     }
 
     /** Tells the gate what the attempt's answer says about the API's global rate limit. */
-    private void tellGate(Attempt<R> sent) {
+    void tellGate(Attempt<R> sent) {
         if (gate == null) {
             return;
         }
@@ -554,7 +222,7 @@ public final class CallDriver<R> implements Judge {
     }
 
     /** The attempt ended with no answer, or will never be sent: if it went first after a window, another must. */
-    private void noAnswer() {
+    void noAnswer() {
         ThrottleGate.Pass p = pass;
         pass = null;
         if (gate != null && p != null) {
@@ -566,7 +234,7 @@ public final class CallDriver<R> implements Judge {
      * The headers of the next attempt: the agent's token (when it owns the header), the trace
      * context and, when configured, the request ID.
      */
-    private AttemptHeaders prepare(Exchange<R> exchange, AttemptObserver attempt) {
+    AttemptHeaders prepare(Exchange<R> exchange, AttemptObserver attempt) {
         sending = exchange;
         agentOwnsAuthorization = warden.replacesAppAuthorization() || !exchange.hasHeader(AUTHORIZATION);
         AttemptHeaders h = headers;
@@ -591,7 +259,7 @@ public final class CallDriver<R> implements Judge {
     }
 
     /** What is left of the app's limit, as the attempt's own time-out; null when the app set none. */
-    private Duration attemptTimeout() {
+    Duration attemptTimeout() {
         if (!state.deadline().isSet()) {
             return null;
         }
@@ -622,7 +290,7 @@ public final class CallDriver<R> implements Judge {
     }
 
     @Override
-    public Decision decide(Verdict verdict, String retryAfter) {
+    public Decision decide(Verdict verdict, String retryAfter, OnTheWire wire) {
         return warden.resendPolicy()
                 .decide(
                         state,
@@ -630,7 +298,8 @@ public final class CallDriver<R> implements Judge {
                         retryAfter,
                         bodyReplay(),
                         agentOwnsAuthorization,
-                        warden.tokens().canRefresh());
+                        warden.tokens().canRefresh(),
+                        wire);
     }
 
     /**
@@ -646,12 +315,12 @@ public final class CallDriver<R> implements Judge {
     }
 
     /** Tells the attempt's observer what came back and what the agent does about it. */
-    private static void observe(AttemptObserver attempt, Attempt<?> sent) {
+    static void observe(AttemptObserver attempt, Attempt<?> sent) {
         attempt.response(sent.status(), sent.protocolVersion(), sent.headers(), sent.verdict());
         attempt.decided(sent.decision(), sent.retryAfter());
     }
 
-    private void end(Exchange<R> exchange, R response, Throwable failure) {
+    void end(Exchange<R> exchange, R response, Throwable failure) {
         try {
             if (response == null) {
                 end(0, null, failure);

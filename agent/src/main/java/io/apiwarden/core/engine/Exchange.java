@@ -14,6 +14,10 @@ import java.util.function.Function;
  * driver decides what happens (token, headers, classification, resend, waits, telemetry); an
  * exchange only knows how its client does each step. Adding a client means writing one of these.
  *
+ * <p>This is the request part both faces share. A client sends through one face or both:
+ * {@link Blocking} on the caller's thread ({@link CallDriver#run}), {@link Async} holding no
+ * thread ({@link CallDriver#runAsync}); an adapter implements only the face its client has.
+ *
  * <p>An exchange may follow the call's request as it changes (a redirect hop the agent follows
  * itself): the driver asks for {@link #hasHeader} before every attempt, and for
  * {@link #bodyRepeatable} when it decides on each response.
@@ -40,63 +44,78 @@ public interface Exchange<R> {
     /** Whether the request asks the server for {@code 100 Continue} first (for the attempt's span). */
     boolean expectContinue();
 
-    /**
-     * Sends one attempt, blocking the calling thread: the request being managed with
-     * {@code headers} set (replacing the app's values of those names) and, when not null,
-     * {@code timeout} as its own time-out. The response is classified and judged by
-     * {@code judge} before this returns, so the exchange can tell what to do with its body.
-     */
-    Attempt<R> send(AttemptHeaders headers, Duration timeout, Judge judge) throws IOException, InterruptedException;
-
-    /**
-     * {@link #send} without holding any thread while the request is on the wire. An exchange
-     * whose client has no such way (OkHttp resends an enqueued call as a copy) throws
-     * {@link UnsupportedOperationException}; its calls only use {@link CallDriver#run}.
-     */
-    CompletableFuture<? extends Attempt<R>> sendAsync(AttemptHeaders headers, Duration timeout, Judge judge);
-
-    /**
-     * Waits on the calling thread for {@code future} (a token), no longer than {@code deadline}
-     * allows and as the client lets its calls be interrupted or cancelled.
-     *
-     * @param what what is awaited, for an error message
-     * @return its value, or null when it failed or the wait ended first
-     */
-    <T> T await(CompletableFuture<T> future, Deadline deadline, String what) throws IOException, InterruptedException;
-
-    /** Blocks the calling thread for {@code delay}, as the client lets its calls be interrupted or cancelled. */
-    void sleep(Duration delay) throws IOException, InterruptedException;
-
-    /**
-     * A call that must wait {@code delay} before it is resent may hand the wait to someone else
-     * instead (OkHttp's {@code enqueue}, which must not hold a dispatcher thread): returns what
-     * the driver returns to the client then, or null to wait here.
-     */
-    default R handOffWait(Attempt<R> attempt, Duration delay) {
-        return null;
-    }
-
-    /**
-     * A call that must wait at the rate-limit gate before its first attempt may hand the wait to
-     * someone else instead, as with {@link #handOffWait}: returns what the driver returns to the
-     * client then (the call goes on later, through {@link CallDriver#gateForResend}), or null to wait here.
-     */
-    default R handOffGate() {
-        return null;
-    }
-
     /** What the client raises when the app's time limit ran out before an attempt; null when the client enforces it itself. */
     Exception timedOut();
-
-    /** Where asynchronous waits are scheduled: the client's own timer when it has one (an event loop must never block). */
-    DelayScheduler timer();
-
-    /** Where the app's future is completed, and asynchronous steps that may run the app's code go on. */
-    Executor completions();
 
     /** The status of a response the app gets, for the call's span and meters. */
     int status(R response);
 
     /** The values of a header of a response the app gets, any case of its name. */
     Function<String, List<String>> headers(R response);
+
+    /**
+     * The blocking face: the client sends on the caller's thread, and the driver waits there.
+     *
+     * @param <R> the response type the app gets from its client
+     */
+    interface Blocking<R> extends Exchange<R> {
+
+        /**
+         * Sends one attempt, blocking the calling thread: the request being managed with
+         * {@code headers} set (replacing the app's values of those names) and, when not null,
+         * {@code timeout} as its own time-out. The response is classified and judged by
+         * {@code judge} before this returns, so the exchange can tell what to do with its body.
+         */
+        Attempt.Blocking<R> send(AttemptHeaders headers, Duration timeout, Judge judge)
+                throws IOException, InterruptedException;
+
+        /**
+         * Waits on the calling thread for {@code future} (a token), no longer than {@code deadline}
+         * allows and as the client lets its calls be interrupted or cancelled.
+         *
+         * @param what what is awaited, for an error message
+         * @return its value, or null when it failed or the wait ended first
+         */
+        <T> T await(CompletableFuture<T> future, Deadline deadline, String what)
+                throws IOException, InterruptedException;
+
+        /** Blocks the calling thread for {@code delay}, as the client lets its calls be interrupted or cancelled. */
+        void sleep(Duration delay) throws IOException, InterruptedException;
+
+        /**
+         * A call that must wait {@code delay} before it is resent may hand the wait to someone else
+         * instead (OkHttp's {@code enqueue}, which must not hold a dispatcher thread): returns what
+         * the driver returns to the client then, or null to wait here.
+         */
+        default R handOffWait(Attempt.Blocking<R> attempt, Duration delay) {
+            return null;
+        }
+
+        /**
+         * A call that must wait at the rate-limit gate before its first attempt may hand the wait to
+         * someone else instead, as with {@link #handOffWait}: returns what the driver returns to the
+         * client then (the call goes on later, through {@link CallDriver#gateForResend}), or null to wait here.
+         */
+        default R handOffGate() {
+            return null;
+        }
+    }
+
+    /**
+     * The asynchronous face: the client sends without holding any thread while the request is on
+     * the wire, and the driver schedules its waits on {@link #timer}.
+     *
+     * @param <R> the response type the app gets from its client
+     */
+    interface Async<R> extends Exchange<R> {
+
+        /** Sends one attempt as {@link Blocking#send} does, without holding any thread while it is on the wire. */
+        CompletableFuture<? extends Attempt.Async<R>> sendAsync(AttemptHeaders headers, Duration timeout, Judge judge);
+
+        /** Where asynchronous waits are scheduled: the client's own timer when it has one (an event loop must never block). */
+        DelayScheduler timer();
+
+        /** Where the app's future is completed, and asynchronous steps that may run the app's code go on. */
+        Executor completions();
+    }
 }

@@ -1,6 +1,7 @@
 package io.apiwarden.core.engine;
 
 import io.apiwarden.core.call.Decision;
+import io.apiwarden.core.call.OnTheWire;
 import io.apiwarden.core.classify.Verdict;
 import java.io.IOException;
 import java.util.List;
@@ -23,6 +24,14 @@ public interface Judge {
      */
     Verdict classify(int status, Function<String, List<String>> headers, BodyPrefix body);
 
-    /** Decides what the call does about a classified response, counting the step (a refresh, a wait). */
-    Decision decide(Verdict verdict, String retryAfter);
+    /**
+     * Decides what the call does about a classified response, counting the step (a refresh, a
+     * wait). The exchange tells what it saw of the attempt on the wire; it never decides itself.
+     */
+    Decision decide(Verdict verdict, String retryAfter, OnTheWire wire);
+
+    /** {@link #decide(Verdict, String, OnTheWire)} for an attempt that went out as the driver prepared it. */
+    default Decision decide(Verdict verdict, String retryAfter) {
+        return decide(verdict, retryAfter, OnTheWire.AS_PREPARED);
+    }
 }

@@ -144,11 +144,12 @@ public final class ApiScope {
         return h.endsWith(".") ? h.substring(0, h.length() - 1) : h;
     }
 
-    private static int effectivePort(String scheme, int port) {
+    /** The port a request goes to: {@code port}, or the default of {@code scheme} when it is -1 (none named). */
+    public static int effectivePort(String scheme, int port) {
         if (port != -1) {
             return port;
         }
-        return scheme.equals("https") ? 443 : 80;
+        return "https".equalsIgnoreCase(scheme) ? 443 : 80;
     }
 
     @Override

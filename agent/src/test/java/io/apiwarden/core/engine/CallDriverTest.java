@@ -4,26 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.apiwarden.core.Warden;
-import io.apiwarden.core.call.Decision;
-import io.apiwarden.core.classify.Verdict;
-import io.apiwarden.core.telemetry.AttemptObserver;
-import io.apiwarden.core.telemetry.CallObserver;
-import io.apiwarden.core.telemetry.RefreshObserver;
-import io.apiwarden.core.telemetry.Scope;
-import io.apiwarden.core.telemetry.Telemetry;
+import io.apiwarden.core.call.OnTheWire;
 import io.apiwarden.core.token.TokenRefreshException;
 import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
 import io.apiwarden.testing.RecordingScheduler;
+import io.apiwarden.testing.RecordingTelemetry;
 import io.apiwarden.testing.TestWardens;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.BiConsumer;
-import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -58,8 +50,7 @@ class CallDriverTest {
     }
 
     private CallDriver<FakeExchange.Reply> call(Warden warden, Duration appTimeout) {
-        return new CallDriver<>(
-                warden, "POST", "https://api.example/v1/items", "api.example", -1, "/v1/items", appTimeout);
+        return new CallDriver<>(warden, CallTarget.of("POST", URI.create("https://api.example/v1/items")), appTimeout);
     }
 
     @Test
@@ -254,6 +245,30 @@ class CallDriverTest {
     }
 
     @Test
+    void theAppsAuthorizationTheClientSawOnTheWireIsNotRefreshedAndSaysWhy() throws Exception {
+        client.seenOnTheWire = OnTheWire.APP_AUTHORIZATION;
+        client.reply(401, INVALID_TOKEN);
+
+        FakeExchange.Reply reply = call(warden(), null).runAsync(client).get();
+
+        assertThat(reply.status).isEqualTo(401);
+        assertThat(tokens.requests()).isZero();
+        assertThat(telemetry.decisions).containsExactly("RETURN app_authorization");
+    }
+
+    @Test
+    void aRefusalFromOutsideTheApiAfterARedirectGoesToTheAppWithNothingCounted() throws Exception {
+        client.seenOnTheWire = OnTheWire.LEFT_THE_API;
+        client.reply(429, RATE_LIMIT);
+
+        FakeExchange.Reply reply = call(warden(), null).run(client);
+
+        assertThat(reply.status).isEqualTo(429);
+        assertThat(client.sleeps).isEmpty();
+        assertThat(telemetry.decisions).containsExactly("RETURN");
+    }
+
+    @Test
     void aFailureOnTheWireEndsTheCallWithIt() {
         assertThatThrownBy(() -> call(warden(), null).run(client)).isInstanceOf(IOException.class);
         assertThat(telemetry.ended).containsExactly("failed IOException");
@@ -313,63 +328,5 @@ class CallDriverTest {
 
         assertThat(result).isCancelled();
         assertThat(telemetry.ended).hasSize(1);
-    }
-
-    /** Records what the engine tells telemetry: the decision of each attempt and how each call ended. */
-    private static final class RecordingTelemetry implements Telemetry {
-        final List<String> decisions = new CopyOnWriteArrayList<>();
-        final List<String> ended = new CopyOnWriteArrayList<>();
-
-        @Override
-        public CallObserver call(String method, String url, String host, int port) {
-            return new CallObserver() {
-                @Override
-                public Scope current() {
-                    return Scope.NONE;
-                }
-
-                @Override
-                public AttemptObserver attempt(boolean expectContinue) {
-                    return new AttemptObserver() {
-                        @Override
-                        public Scope onTheWire() {
-                            return Scope.NONE;
-                        }
-
-                        @Override
-                        public void inject(BiConsumer<String, String> setHeader) {}
-
-                        @Override
-                        public void response(
-                                int status,
-                                String protocolVersion,
-                                Function<String, List<String>> headers,
-                                Verdict verdict) {}
-
-                        @Override
-                        public void decided(Decision decision, String retryAfter) {
-                            decisions.add(
-                                    decision.action() == Decision.Action.RETURN && decision.reason() != null
-                                            ? "RETURN " + decision.reason()
-                                            : decision.action().name());
-                        }
-
-                        @Override
-                        public void failed(Throwable failure) {}
-                    };
-                }
-
-                @Override
-                public void end(int status, Verdict verdict, Throwable failure) {
-                    ended.add(
-                            failure != null ? "failed " + failure.getClass().getSimpleName() : status + " " + verdict);
-                }
-            };
-        }
-
-        @Override
-        public RefreshObserver refresh(URI tokenUrl) {
-            return RefreshObserver.NOOP;
-        }
     }
 }

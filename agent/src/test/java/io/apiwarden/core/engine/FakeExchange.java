@@ -1,8 +1,7 @@
 package io.apiwarden.core.engine;
 
 import io.apiwarden.core.call.Deadline;
-import io.apiwarden.core.call.Decision;
-import io.apiwarden.core.classify.Verdict;
+import io.apiwarden.core.call.OnTheWire;
 import io.apiwarden.core.time.DelayScheduler;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -21,7 +20,7 @@ import java.util.function.Function;
  * A client that exists only in memory: scripted responses, every attempt's headers recorded,
  * waits on the test's scheduler. What a real adapter does, reduced to what the engine relies on.
  */
-final class FakeExchange implements Exchange<FakeExchange.Reply> {
+final class FakeExchange implements Exchange.Blocking<FakeExchange.Reply>, Exchange.Async<FakeExchange.Reply> {
     /** A response of the fake client. */
     static final class Reply {
         final int status;
@@ -52,6 +51,9 @@ final class FakeExchange implements Exchange<FakeExchange.Reply> {
     final List<Reply> discarded = new ArrayList<>();
     final List<Duration> sleeps = new ArrayList<>();
     String appAuthorization;
+    /** What the client says it saw of each attempt on the wire (a redirect out of the API, the app's own Authorization). */
+    OnTheWire seenOnTheWire = OnTheWire.AS_PREPARED;
+
     boolean repeatable = true;
     /**
      * A streamed body, in the pieces the app's code hands them over, for a call whose body the
@@ -106,7 +108,7 @@ final class FakeExchange implements Exchange<FakeExchange.Reply> {
     }
 
     @Override
-    public Attempt<Reply> send(AttemptHeaders headers, Duration timeout, Judge judge) throws IOException {
+    public Attempt.Blocking<Reply> send(AttemptHeaders headers, Duration timeout, Judge judge) throws IOException {
         Map<String, String> copy = new java.util.LinkedHashMap<>();
         headers.forEach(copy::put);
         sent.add(copy);
@@ -120,9 +122,9 @@ final class FakeExchange implements Exchange<FakeExchange.Reply> {
     }
 
     @Override
-    public CompletableFuture<Attempt<Reply>> sendAsync(AttemptHeaders headers, Duration timeout, Judge judge) {
+    public CompletableFuture<Attempt.Async<Reply>> sendAsync(AttemptHeaders headers, Duration timeout, Judge judge) {
         CompletableFuture<Void> gate = wire == null ? CompletableFuture.completedFuture(null) : wire;
-        CompletableFuture<Attempt<Reply>> attempt = new CompletableFuture<>();
+        CompletableFuture<Attempt.Async<Reply>> attempt = new CompletableFuture<>();
         Map<String, String> copy = new java.util.LinkedHashMap<>();
         headers.forEach(copy::put);
         gate.thenRun(() -> {
@@ -202,16 +204,13 @@ final class FakeExchange implements Exchange<FakeExchange.Reply> {
         return response::header;
     }
 
-    private final class FakeAttempt implements Attempt<Reply> {
+    private final class FakeAttempt extends JudgedAttempt<Reply>
+            implements Attempt.Blocking<Reply>, Attempt.Async<Reply> {
         private final Reply reply;
-        private final Verdict verdict;
-        private final Decision decision;
 
         FakeAttempt(Reply reply, Judge judge) {
             this.reply = reply;
-            this.verdict =
-                    judge.classify(reply.status, reply::header, limit -> reply.body.getBytes(StandardCharsets.UTF_8));
-            this.decision = judge.decide(verdict, retryAfter());
+            judge(judge, limit -> reply.body.getBytes(StandardCharsets.UTF_8), seenOnTheWire);
         }
 
         @Override
@@ -233,21 +232,6 @@ final class FakeExchange implements Exchange<FakeExchange.Reply> {
         public String retryAfter() {
             List<String> v = reply.header("Retry-After");
             return v.isEmpty() ? null : v.get(0);
-        }
-
-        @Override
-        public Verdict verdict() {
-            return verdict;
-        }
-
-        @Override
-        public Decision decision() {
-            return decision;
-        }
-
-        @Override
-        public boolean canHandBack() {
-            return true;
         }
 
         @Override

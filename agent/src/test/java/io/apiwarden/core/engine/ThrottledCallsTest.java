@@ -9,6 +9,7 @@ import io.apiwarden.testing.MutableClock;
 import io.apiwarden.testing.TestWardens;
 import io.apiwarden.testing.VirtualTimeScheduler;
 import java.io.IOException;
+import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -51,7 +52,7 @@ class ThrottledCallsTest {
     /** A call with the app's own time limit {@code appTimeout} (null: none). */
     private CompletableFuture<FakeExchange.Reply> start(Warden warden, Duration appTimeout) {
         return new CallDriver<FakeExchange.Reply>(
-                        warden, "GET", "https://api.example/v1/user", "api.example", -1, "/v1/user", appTimeout)
+                        warden, CallTarget.of("GET", URI.create("https://api.example/v1/user")), appTimeout)
                 .runAsync(client);
     }
 
@@ -360,7 +361,7 @@ class ThrottledCallsTest {
         time.advance(Duration.ofSeconds(1));
         // As OkHttp's enqueue does: the copy's place at the gate first, then the copy; the app cancels in between.
         CallDriver<FakeExchange.Reply> resent =
-                new CallDriver<>(warden, "GET", "https://api.example/v1/user", "api.example", -1, "/v1/user", null);
+                new CallDriver<>(warden, CallTarget.of("GET", URI.create("https://api.example/v1/user")), null);
         assertThat(resent.gateForResend()).isCompleted();
 
         resent.end(0, null, new IOException("Canceled"));
@@ -374,7 +375,7 @@ class ThrottledCallsTest {
         Warden warden = wardenWithTheGateClosedForOneSecond();
         time.advance(Duration.ofSeconds(1));
         CallDriver<FakeExchange.Reply> late = new CallDriver<>(
-                warden, "GET", "https://api.example/v1/user", "api.example", -1, "/v1/user", Duration.ZERO);
+                warden, CallTarget.of("GET", URI.create("https://api.example/v1/user")), Duration.ZERO);
 
         if (blocking) {
             assertThatThrownBy(() -> late.run(client)).hasMessage("timed out");

@@ -1,11 +1,13 @@
 package io.apiwarden.clients.apache5.library;
 
 import io.apiwarden.core.call.Decision;
+import io.apiwarden.core.call.OnTheWire;
 import io.apiwarden.core.classify.ResponseClassifier;
 import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.engine.Attempt;
 import io.apiwarden.core.engine.BodyPeek;
 import io.apiwarden.core.engine.Judge;
+import io.apiwarden.core.engine.JudgedAttempt;
 import io.apiwarden.core.log.AgentLog;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -39,7 +41,8 @@ import org.apache.hc.core5.http.nio.CapacityChannel;
  * state is guarded by this object, and the app's consumer is called under it, so that it sees
  * the body's pieces in order whichever thread hands them on.
  */
-final class AsyncAttempt implements Attempt<HttpResponse>, AsyncDataConsumer, Judge.BodyPrefix {
+final class AsyncAttempt extends JudgedAttempt<HttpResponse>
+        implements Attempt.Async<HttpResponse>, AsyncDataConsumer, Judge.BodyPrefix {
     private static final int LIMIT = ResponseClassifier.BODY_PEEK_LIMIT;
 
     private enum Mode {
@@ -53,8 +56,6 @@ final class AsyncAttempt implements Attempt<HttpResponse>, AsyncDataConsumer, Ju
     private final HttpResponse response;
     private final EntityDetails details;
     private final Judge judge;
-    private volatile Verdict verdict;
-    private volatile Decision decision;
 
     // Guarded by this.
     private Mode mode = Mode.PENDING;
@@ -117,8 +118,7 @@ final class AsyncAttempt implements Attempt<HttpResponse>, AsyncDataConsumer, Ju
 
     private void judge() {
         try {
-            verdict = judge.classify(response.getCode(), headers(), this);
-            decision = judge.decide(verdict, retryAfter());
+            judge(judge, this, OnTheWire.AS_PREPARED);
         } catch (RuntimeException e) {
             unjudgeable(e);
         }
@@ -132,8 +132,9 @@ final class AsyncAttempt implements Attempt<HttpResponse>, AsyncDataConsumer, Ju
                 "an Apache HttpClient response could not be classified; it goes to the app as is",
                 e);
         int status = response.getCode();
-        verdict = status < 400 ? Verdict.SUCCESS : status < 500 ? Verdict.CLIENT_ERROR : Verdict.SERVER_ERROR;
-        decision = Decision.returnToApp();
+        judged(
+                status < 400 ? Verdict.SUCCESS : status < 500 ? Verdict.CLIENT_ERROR : Verdict.SERVER_ERROR,
+                Decision.returnToApp());
     }
 
     /** What the transport is to feed the body into: the app's own consumer when it has it already, else this. */
@@ -194,7 +195,8 @@ final class AsyncAttempt implements Attempt<HttpResponse>, AsyncDataConsumer, Ju
                 }
                 late = true;
             } else if (!classifying) {
-                if (decision != null && decision.action() == Decision.Action.REFRESH_AND_RESEND) {
+                Decision decided = decision();
+                if (decided != null && decided.action() == Decision.Action.REFRESH_AND_RESEND) {
                     // Resent after the refresh whatever it says, and too long to hold for a refresh that fails.
                     cut = true;
                     held.clear();
@@ -338,24 +340,8 @@ final class AsyncAttempt implements Attempt<HttpResponse>, AsyncDataConsumer, Ju
     }
 
     @Override
-    public Verdict verdict() {
-        return verdict;
-    }
-
-    @Override
-    public Decision decision() {
-        return decision;
-    }
-
-    @Override
     public synchronized boolean canHandBack() {
         return !cut;
-    }
-
-    @Override
-    public HttpResponse deliver() {
-        throw new UnsupportedOperationException(
-                "an Apache HttpClient async call runs on the engine's asynchronous face only");
     }
 
     /**

@@ -1,7 +1,6 @@
 package io.apiwarden.clients.apache5.library;
 
 import io.apiwarden.core.Warden;
-import io.apiwarden.core.call.Deadline;
 import io.apiwarden.core.engine.Attempt;
 import io.apiwarden.core.engine.AttemptHeaders;
 import io.apiwarden.core.engine.CallDriver;
@@ -44,7 +43,7 @@ import org.apache.hc.core5.http.nio.AsyncEntityProducer;
  * {@code Future.cancel} ends a wait at once; during an attempt it is the client's own (its
  * connection lease, its exchange), as without the agent.
  */
-final class AsyncExchange implements Exchange<HttpResponse>, Cancellable {
+final class AsyncExchange implements Exchange.Async<HttpResponse>, Cancellable {
     private static final int OPEN = 0;
     private static final int RESPONDED = 1;
     private static final int DONE = 2;
@@ -91,8 +90,7 @@ final class AsyncExchange implements Exchange<HttpResponse>, Cancellable {
         this.app = app;
         // The client has no time limit for a whole call (its time-outs bound each connect and read,
         // and apply to every attempt as the app set them): no deadline.
-        this.driver = new CallDriver<>(
-                warden, request.getMethod(), target.url(), target.host, target.port, target.rawPath, null);
+        this.driver = new CallDriver<>(warden, target.callTarget(request.getMethod()), null);
         // The client's own retry of a 429 the agent gave up on is this call again, not a new one.
         EarlierRun.carryOver(
                 scope.clientContext,
@@ -170,13 +168,8 @@ final class AsyncExchange implements Exchange<HttpResponse>, Cancellable {
     }
 
     @Override
-    public Attempt<HttpResponse> send(AttemptHeaders headers, Duration timeout, Judge judge) {
-        throw new UnsupportedOperationException(
-                "an Apache HttpClient async call runs on the engine's asynchronous face only");
-    }
-
-    @Override
-    public CompletableFuture<Attempt<HttpResponse>> sendAsync(AttemptHeaders headers, Duration timeout, Judge judge) {
+    public CompletableFuture<Attempt.Async<HttpResponse>> sendAsync(
+            AttemptHeaders headers, Duration timeout, Judge judge) {
         HttpRequest copy = copyOf(request);
         headers.forEach(copy::setHeader);
         AsyncEntityProducer attemptBody = bodyForAttempt();
@@ -314,16 +307,6 @@ final class AsyncExchange implements Exchange<HttpResponse>, Cancellable {
 
     // ---------------------------------------------------------------------------------------------
     // How the engine waits: never here, always on its timer.
-
-    @Override
-    public <T> T await(CompletableFuture<T> future, Deadline deadline, String what) {
-        throw new UnsupportedOperationException("an Apache HttpClient async call never blocks to wait");
-    }
-
-    @Override
-    public void sleep(Duration delay) {
-        throw new UnsupportedOperationException("an Apache HttpClient async call never blocks to wait");
-    }
 
     @Override
     public Exception timedOut() {

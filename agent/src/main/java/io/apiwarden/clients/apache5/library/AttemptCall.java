@@ -16,7 +16,7 @@ import org.apache.hc.core5.http.nio.AsyncDataConsumer;
  * the chain answers, and the engine's future of the attempt, which completes once the response is
  * classified (at its head, or after a bounded prefix of its body).
  */
-final class AttemptCall extends CompletableFuture<Attempt<HttpResponse>> implements AsyncExecCallback {
+final class AttemptCall extends CompletableFuture<Attempt.Async<HttpResponse>> implements AsyncExecCallback {
     /** Completes when the attempt's exchange is over (its connection free again), whatever became of the response. */
     final CompletableFuture<Void> over = new CompletableFuture<>();
 

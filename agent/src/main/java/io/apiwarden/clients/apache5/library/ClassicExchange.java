@@ -2,14 +2,14 @@ package io.apiwarden.clients.apache5.library;
 
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.call.Deadline;
-import io.apiwarden.core.call.Decision;
-import io.apiwarden.core.classify.Verdict;
+import io.apiwarden.core.call.OnTheWire;
 import io.apiwarden.core.engine.Attempt;
 import io.apiwarden.core.engine.AttemptHeaders;
 import io.apiwarden.core.engine.BodyPeek;
 import io.apiwarden.core.engine.CallDriver;
 import io.apiwarden.core.engine.Exchange;
 import io.apiwarden.core.engine.Judge;
+import io.apiwarden.core.engine.JudgedAttempt;
 import io.apiwarden.core.engine.RecordedBody;
 import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.time.DelayScheduler;
@@ -20,7 +20,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
@@ -43,7 +42,7 @@ import org.apache.hc.core5.http.message.BasicClassicHttpRequest;
  * <p>The handler sits below the client's {@code RedirectExec}: every hop of a redirect reaches it
  * as a request of its own, and only a hop to the API ever gets the agent's header.
  */
-final class ClassicExchange implements Exchange<ClassicHttpResponse> {
+final class ClassicExchange implements Exchange.Blocking<ClassicHttpResponse> {
     /** A discarded response's body is read to its end, keeping the connection, only when it is this short. */
     private static final long DRAIN_LIMIT = 64 * 1024;
 
@@ -60,8 +59,7 @@ final class ClassicExchange implements Exchange<ClassicHttpResponse> {
         this.chain = chain;
         // The client has no time limit for a whole call: its time-outs bound each connect and read,
         // and apply to every attempt as the app set them.
-        this.driver = new CallDriver<>(
-                warden, request.getMethod(), target.url(), target.host, target.port, target.rawPath, null);
+        this.driver = new CallDriver<>(warden, target.callTarget(request.getMethod()), null);
         // The client's own retry of a 429 the agent gave up on is this call again, not a new one.
         EarlierRun.carryOver(
                 scope.clientContext,
@@ -104,7 +102,8 @@ final class ClassicExchange implements Exchange<ClassicHttpResponse> {
     }
 
     @Override
-    public Attempt<ClassicHttpResponse> send(AttemptHeaders headers, Duration timeout, Judge judge) throws IOException {
+    public Attempt.Blocking<ClassicHttpResponse> send(AttemptHeaders headers, Duration timeout, Judge judge)
+            throws IOException {
         AttemptRequest sent = new AttemptRequest(request);
         headers.forEach(sent::setHeader);
         HttpEntity body = attemptEntity();
@@ -148,12 +147,6 @@ final class ClassicExchange implements Exchange<ClassicHttpResponse> {
                     AgentLog.Level.WARN, "body-recording", "a request body could not be recorded for a resend", e);
             return null;
         }
-    }
-
-    @Override
-    public CompletableFuture<Attempt<ClassicHttpResponse>> sendAsync(
-            AttemptHeaders headers, Duration timeout, Judge judge) {
-        throw new UnsupportedOperationException("a classic call is sent on the caller's thread");
     }
 
     @Override
@@ -222,16 +215,6 @@ final class ClassicExchange implements Exchange<ClassicHttpResponse> {
     }
 
     @Override
-    public DelayScheduler timer() {
-        return warden.scheduler();
-    }
-
-    @Override
-    public Executor completions() {
-        return Runnable::run;
-    }
-
-    @Override
     public int status(ClassicHttpResponse response) {
         return response.getCode();
     }
@@ -242,19 +225,16 @@ final class ClassicExchange implements Exchange<ClassicHttpResponse> {
     }
 
     /** One attempt's response, classified (a bounded prefix of the body peeked when it must be) and judged. */
-    private static final class ClassicAttempt implements Attempt<ClassicHttpResponse>, Judge.BodyPrefix {
+    private static final class ClassicAttempt extends JudgedAttempt<ClassicHttpResponse>
+            implements Attempt.Blocking<ClassicHttpResponse>, Judge.BodyPrefix {
         private final ClassicHttpResponse response;
         /** The bound on waiting for the prefix ({@link BodyPeek}). */
         private final Duration bodyWait;
 
-        private final Verdict verdict;
-        private final Decision decision;
-
         ClassicAttempt(ClassicHttpResponse response, Judge judge, Duration bodyWait) {
             this.response = response;
             this.bodyWait = bodyWait;
-            this.verdict = judge.classify(response.getCode(), headers(), this);
-            this.decision = judge.decide(verdict, retryAfter());
+            judge(judge, this, OnTheWire.AS_PREPARED);
         }
 
         @Override
@@ -297,28 +277,8 @@ final class ClassicExchange implements Exchange<ClassicHttpResponse> {
         }
 
         @Override
-        public Verdict verdict() {
-            return verdict;
-        }
-
-        @Override
-        public Decision decision() {
-            return decision;
-        }
-
-        @Override
-        public boolean canHandBack() {
-            return true;
-        }
-
-        @Override
         public ClassicHttpResponse deliver() {
             return response;
-        }
-
-        @Override
-        public CompletableFuture<ClassicHttpResponse> deliverAsync() {
-            return CompletableFuture.completedFuture(response);
         }
 
         @Override

@@ -1,5 +1,6 @@
 package io.apiwarden.clients.apache5.library;
 
+import io.apiwarden.core.engine.CallTarget;
 import io.apiwarden.core.scope.ApiScope;
 import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.core5.http.HttpHost;
@@ -53,6 +54,11 @@ final class Target {
 
     boolean inScope(ApiScope scope) {
         return scope.contains(scheme, host, port, rawPath);
+    }
+
+    /** This target as the engine's call driver takes it. */
+    CallTarget callTarget(String method) {
+        return new CallTarget(method, url(), scheme, host, port, rawPath);
     }
 
     /** The URL for telemetry (which redacts what it must). */

@@ -7,15 +7,16 @@ import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.engine.Attempt;
 import io.apiwarden.core.engine.AttemptHeaders;
 import io.apiwarden.core.engine.CallDriver;
+import io.apiwarden.core.engine.CallTarget;
 import io.apiwarden.core.engine.CancelThrough;
 import io.apiwarden.core.engine.Exchange;
 import io.apiwarden.core.engine.Failures;
 import io.apiwarden.core.engine.Judge;
+import io.apiwarden.core.engine.JudgedAttempt;
 import io.apiwarden.core.engine.RecordedBody;
 import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.time.DelayScheduler;
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpRequest.BodyPublisher;
@@ -41,7 +42,7 @@ import java.util.function.Function;
  * app's {@link BodyHandler}), which redirect hops the agent follows itself, and how the app gets
  * its response ({@link AppResponse}: the app's request, never the one that carried the token).
  */
-final class ManagedCall<T> implements Exchange<HttpResponse<T>> {
+final class ManagedCall<T> implements Exchange.Blocking<HttpResponse<T>>, Exchange.Async<HttpResponse<T>> {
     /** Where the JDK's client completes the futures it hands out: the default pool of CompletableFuture. */
     private static final Executor ASYNC_POOL = new CompletableFuture<Void>().defaultExecutor();
 
@@ -79,14 +80,9 @@ final class ManagedCall<T> implements Exchange<HttpResponse<T>> {
         this.appHandler = appHandler;
         this.pushHandler = pushHandler;
         this.current = appRequest;
-        URI uri = appRequest.uri();
         this.driver = new CallDriver<>(
                 warden,
-                appRequest.method(),
-                uri.toString(),
-                uri.getHost(),
-                uri.getPort(),
-                uri.getRawPath(),
+                CallTarget.of(appRequest.method(), appRequest.uri()),
                 appRequest.timeout().orElse(null));
     }
 
@@ -114,7 +110,7 @@ final class ManagedCall<T> implements Exchange<HttpResponse<T>> {
     }
 
     @Override
-    public Attempt<HttpResponse<T>> send(AttemptHeaders headers, Duration timeout, Judge judge)
+    public Attempt.Blocking<HttpResponse<T>> send(AttemptHeaders headers, Duration timeout, Judge judge)
             throws IOException, InterruptedException {
         return new JdkAttempt(sender.send(prepare(headers, timeout), handler(judge)));
     }
@@ -224,7 +220,8 @@ final class ManagedCall<T> implements Exchange<HttpResponse<T>> {
     }
 
     /** One attempt's response, its body already in the app's type or held back by the {@link OutcomeHandler}. */
-    private final class JdkAttempt implements Attempt<HttpResponse<T>> {
+    private final class JdkAttempt extends JudgedAttempt<HttpResponse<T>>
+            implements Attempt.Blocking<HttpResponse<T>>, Attempt.Async<HttpResponse<T>> {
         private final HttpResponse<Outcome<T>> response;
         private final Outcome<T> outcome;
         /** Where an out-of-scope redirect leads: the app's own client follows it, unmanaged. */
@@ -235,6 +232,8 @@ final class ManagedCall<T> implements Exchange<HttpResponse<T>> {
         JdkAttempt(HttpResponse<Outcome<T>> response) {
             this.response = response;
             this.outcome = response.body();
+            // Judged as the response arrived (OutcomeHandler), before the attempt was made.
+            judged(outcome.verdict, outcome.decision == null ? Decision.returnToApp() : outcome.decision);
             if (outcome.redirect != null) {
                 HttpRequest next = Requests.redirected(current, outcome.redirect.target, outcome.redirect.method);
                 if (warden.scope().contains(next.uri())) {
@@ -265,16 +264,6 @@ final class ManagedCall<T> implements Exchange<HttpResponse<T>> {
         @Override
         public String retryAfter() {
             return response.headers().firstValue("Retry-After").orElse(null);
-        }
-
-        @Override
-        public Verdict verdict() {
-            return outcome.verdict;
-        }
-
-        @Override
-        public Decision decision() {
-            return outcome.decision == null ? Decision.returnToApp() : outcome.decision;
         }
 
         @Override

@@ -1,6 +1,7 @@
 package io.apiwarden.clients.jdk.library;
 
 import io.apiwarden.core.engine.AttemptHeaders;
+import io.apiwarden.core.scope.ApiScope;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpRequest.BodyPublisher;
@@ -74,11 +75,8 @@ final class Requests {
     static boolean sameOrigin(URI a, URI b) {
         return a.getScheme().equalsIgnoreCase(b.getScheme())
                 && a.getHost().equalsIgnoreCase(b.getHost())
-                && port(a) == port(b);
-    }
-
-    private static int port(URI u) {
-        return u.getPort() != -1 ? u.getPort() : u.getScheme().equalsIgnoreCase("https") ? 443 : 80;
+                && ApiScope.effectivePort(a.getScheme(), a.getPort())
+                        == ApiScope.effectivePort(b.getScheme(), b.getPort());
     }
 
     private static HttpRequest.Builder copy(

@@ -2,22 +2,21 @@ package io.apiwarden.clients.okhttp.library;
 
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.call.Deadline;
-import io.apiwarden.core.call.Decision;
-import io.apiwarden.core.classify.Verdict;
+import io.apiwarden.core.call.OnTheWire;
 import io.apiwarden.core.engine.Attempt;
 import io.apiwarden.core.engine.AttemptHeaders;
 import io.apiwarden.core.engine.BodyPeek;
 import io.apiwarden.core.engine.CallDriver;
+import io.apiwarden.core.engine.CallTarget;
 import io.apiwarden.core.engine.Exchange;
 import io.apiwarden.core.engine.Judge;
+import io.apiwarden.core.engine.JudgedAttempt;
 import io.apiwarden.core.engine.RecordedBody;
 import io.apiwarden.core.log.AgentLog;
-import io.apiwarden.core.time.DelayScheduler;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import java.util.function.Function;
 import okhttp3.Call;
 import okhttp3.HttpUrl;
@@ -37,7 +36,7 @@ import okhttp3.ResponseBody;
  * hold a dispatcher thread, so the response goes back to {@link AsyncRetries}, which schedules a
  * copy of the call instead: OkHttp only uses the driver's blocking face, once per copy.
  */
-final class OkHttpExchange implements Exchange<Response> {
+final class OkHttpExchange implements Exchange.Blocking<Response> {
     private static final String AUTHORIZATION = "Authorization";
 
     private final Warden warden;
@@ -76,8 +75,9 @@ final class OkHttpExchange implements Exchange<Response> {
     /** The driver of a new logical call of {@code request}, made with {@code call}. */
     static CallDriver<Response> driverFor(Request request, Call call, Warden warden) {
         HttpUrl url = request.url();
-        return new CallDriver<>(
-                warden, request.method(), url.toString(), url.host(), url.port(), url.encodedPath(), appTimeout(call));
+        CallTarget target = new CallTarget(
+                request.method(), url.toString(), url.scheme(), url.host(), url.port(), url.encodedPath());
+        return new CallDriver<>(warden, target, appTimeout(call));
     }
 
     @Override
@@ -96,29 +96,25 @@ final class OkHttpExchange implements Exchange<Response> {
     }
 
     @Override
-    public Attempt<Response> send(AttemptHeaders headers, Duration timeout, Judge judge) throws IOException {
+    public Attempt.Blocking<Response> send(AttemptHeaders headers, Duration timeout, Judge judge) throws IOException {
         Request.Builder sent = request.newBuilder();
         RequestBody body = attemptBody();
         if (body != null) {
             sent.method(request.method(), body);
         }
         headers.forEach(sent::header);
-        if (headers.get(AUTHORIZATION) != null) {
+        boolean agentsToken = headers.get(AUTHORIZATION) != null;
+        if (agentsToken) {
             // Marks the agent's token, so the network interceptor takes it off a hop outside the API.
             sent.tag(TokenFence.AgentToken.class, TokenFence.AgentToken.MARK);
         }
         Response response = chain.proceed(sent.build());
         try {
-            return new OkHttpAttempt(response, judge);
+            return new OkHttpAttempt(response, agentsToken, judge);
         } catch (RuntimeException | Error e) {
             response.close();
             throw e;
         }
-    }
-
-    @Override
-    public CompletableFuture<Attempt<Response>> sendAsync(AttemptHeaders headers, Duration timeout, Judge judge) {
-        throw new UnsupportedOperationException("an enqueued OkHttp call is resent as a copy (see AsyncRetries)");
     }
 
     @Override
@@ -132,7 +128,7 @@ final class OkHttpExchange implements Exchange<Response> {
     }
 
     @Override
-    public Response handOffWait(Attempt<Response> attempt, Duration delay) {
+    public Response handOffWait(Attempt.Blocking<Response> attempt, Duration delay) {
         if (async == null) {
             return null;
         }
@@ -171,16 +167,6 @@ final class OkHttpExchange implements Exchange<Response> {
     public Exception timedOut() {
         // OkHttp's own callTimeout has cancelled the call already, and fails it as without the agent.
         return null;
-    }
-
-    @Override
-    public DelayScheduler timer() {
-        return warden.scheduler();
-    }
-
-    @Override
-    public Executor completions() {
-        return Runnable::run;
     }
 
     @Override
@@ -223,18 +209,21 @@ final class OkHttpExchange implements Exchange<Response> {
     }
 
     /** One attempt's response, classified (a bounded prefix of the body peeked when it must be) and judged. */
-    private final class OkHttpAttempt implements Attempt<Response>, Judge.BodyPrefix {
+    private final class OkHttpAttempt extends JudgedAttempt<Response>
+            implements Attempt.Blocking<Response>, Judge.BodyPrefix {
         final Response response;
-        private final Verdict verdict;
-        private final Decision decision;
+        /** Whether the driver put the agent's token on this attempt, which the app must not see. */
+        private final boolean agentsToken;
 
-        OkHttpAttempt(Response response, Judge judge) {
+        OkHttpAttempt(Response response, boolean agentsToken, Judge judge) {
             this.response = response;
-            this.verdict = judge.classify(response.code(), response::headers, this);
-            // A redirect OkHttp followed out of the API is never the agent's to resend.
-            this.decision = WardenInterceptor.inScope(warden, response.request().url())
-                    ? judge.decide(verdict, response.header("Retry-After"))
-                    : Decision.returnToApp();
+            this.agentsToken = agentsToken;
+            judge(
+                    judge,
+                    this,
+                    WardenInterceptor.inScope(warden, response.request().url())
+                            ? OnTheWire.AS_PREPARED
+                            : OnTheWire.LEFT_THE_API);
         }
 
         @Override
@@ -283,28 +272,8 @@ final class OkHttpExchange implements Exchange<Response> {
         }
 
         @Override
-        public Verdict verdict() {
-            return verdict;
-        }
-
-        @Override
-        public Decision decision() {
-            return decision;
-        }
-
-        @Override
-        public boolean canHandBack() {
-            return true;
-        }
-
-        @Override
         public Response deliver() {
-            return forApp(response);
-        }
-
-        @Override
-        public java.util.concurrent.CompletionStage<Response> deliverAsync() {
-            return CompletableFuture.completedFuture(forApp(response));
+            return agentsToken ? forApp(response) : response;
         }
 
         @Override
@@ -314,12 +283,13 @@ final class OkHttpExchange implements Exchange<Response> {
     }
 
     /**
-     * The response with the request as the app would see it: OkHttp 3 and 4 print a request's
-     * headers in {@code toString()}, so the agent's token must not be in {@code response.request()}.
+     * The response of an attempt that carried the agent's token, with the request as the app would
+     * see it: OkHttp 3 and 4 print a request's headers in {@code toString()}, so the agent's token
+     * must not be in {@code response.request()}.
      */
     private Response forApp(Response response) {
-        boolean agentOwnsAuthorization = warden.replacesAppAuthorization() || request.header(AUTHORIZATION) == null;
-        if (!agentOwnsAuthorization || response.request().header(AUTHORIZATION) == null) {
+        if (response.request().header(AUTHORIZATION) == null) {
+            // Taken off a hop outside the API already (TokenFence).
             return response;
         }
         String appsOwn = request.header(AUTHORIZATION);

@@ -2,6 +2,7 @@ package io.apiwarden.clients.reactornetty.library;
 
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.engine.CallDriver;
+import io.apiwarden.core.engine.CallTarget;
 import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.time.DelayScheduler;
 import java.net.URI;
@@ -44,14 +45,9 @@ final class ManagedConnect extends Mono<Connection> {
         CompletableFuture<Connection> call;
         try {
             URI uri = request.uri;
-            CallDriver<Connection> driver = new CallDriver<>(
-                    warden,
-                    request.method,
-                    request.url,
-                    uri.getHost(),
-                    port(uri),
-                    uri.getRawPath(),
-                    request.appTimeout);
+            CallTarget target = new CallTarget(
+                    request.method, request.url, uri.getScheme(), uri.getHost(), uri.getPort(), uri.getRawPath());
+            CallDriver<Connection> driver = new CallDriver<>(warden, target, request.appTimeout);
             call = driver.runAsync(
                     new NettyExchange(warden, driver, request, connect, actual.currentContext(), timer, completions));
         } catch (RuntimeException | Error e) {
@@ -67,13 +63,6 @@ final class ManagedConnect extends Mono<Connection> {
         AppSubscription subscription = new AppSubscription(actual, call);
         actual.onSubscribe(subscription);
         call.whenComplete(subscription::done);
-    }
-
-    private static int port(URI uri) {
-        if (uri.getPort() >= 0) {
-            return uri.getPort();
-        }
-        return "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
     }
 
     @Override

@@ -1,9 +1,9 @@
 package io.apiwarden.clients.reactornetty.library;
 
-import io.apiwarden.core.call.Decision;
-import io.apiwarden.core.classify.Verdict;
+import io.apiwarden.core.call.OnTheWire;
 import io.apiwarden.core.engine.Attempt;
 import io.apiwarden.core.engine.Judge;
+import io.apiwarden.core.engine.JudgedAttempt;
 import io.apiwarden.core.scope.ApiScope;
 import io.netty.handler.codec.http.HttpVersion;
 import java.io.IOException;
@@ -20,31 +20,29 @@ import reactor.netty.http.client.HttpClientResponse;
  * and judged. The body is left unread for the app, so a response the agent does not resend goes
  * to the app exactly as Reactor Netty emitted it.
  */
-final class NettyAttempt implements Attempt<Connection>, Judge.BodyPrefix {
+final class NettyAttempt extends JudgedAttempt<Connection> implements Attempt.Async<Connection>, Judge.BodyPrefix {
     private static final String AUTHORIZATION = "Authorization";
 
     private final Connection connection;
     private final HttpClientResponse response;
-    private final Verdict verdict;
-    private final Decision decision;
 
     NettyAttempt(NettyExchange exchange, Connection connection, AttemptSpec spec, Judge judge, ApiScope scope) {
         this.connection = connection;
         this.response = (HttpClientResponse) connection;
-        int status = response.status().code();
-        this.verdict = judge.classify(status, headers(), this);
+        judge(judge, this, onTheWire(exchange, spec));
+    }
+
+    /** What went out, as Reactor Netty sent it: the policy decides what that means for a resend. */
+    private OnTheWire onTheWire(NettyExchange exchange, AttemptSpec spec) {
         if (!spec.inScope(response.resourceUrl())) {
-            // A redirect Reactor Netty followed out of the API: never the agent's to resend.
-            this.decision = Decision.returnToApp();
-        } else if (appsOwnAuthorization(spec)) {
-            // The app's body function set Authorization after the agent's (Spring's per-request headers):
-            // a new token of the agent's would not be sent, so a refusal goes to the app; the next attempts know.
-            exchange.sawAppAuthorization();
-            this.decision =
-                    verdict == Verdict.INVALID_TOKEN ? Decision.returnToApp() : judge.decide(verdict, retryAfter());
-        } else {
-            this.decision = judge.decide(verdict, retryAfter());
+            return OnTheWire.LEFT_THE_API;
         }
+        if (appsOwnAuthorization(spec)) {
+            // Set by the app's body function after the agent's (Spring's per-request headers): the next attempts know.
+            exchange.sawAppAuthorization();
+            return OnTheWire.APP_AUTHORIZATION;
+        }
+        return OnTheWire.AS_PREPARED;
     }
 
     private boolean appsOwnAuthorization(AttemptSpec spec) {
@@ -87,26 +85,6 @@ final class NettyAttempt implements Attempt<Connection>, Judge.BodyPrefix {
     @Override
     public String retryAfter() {
         return response.responseHeaders().get("Retry-After");
-    }
-
-    @Override
-    public Verdict verdict() {
-        return verdict;
-    }
-
-    @Override
-    public Decision decision() {
-        return decision;
-    }
-
-    @Override
-    public boolean canHandBack() {
-        return true;
-    }
-
-    @Override
-    public Connection deliver() {
-        return connection;
     }
 
     @Override

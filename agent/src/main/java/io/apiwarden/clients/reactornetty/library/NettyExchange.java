@@ -1,7 +1,6 @@
 package io.apiwarden.clients.reactornetty.library;
 
 import io.apiwarden.core.Warden;
-import io.apiwarden.core.call.Deadline;
 import io.apiwarden.core.engine.Attempt;
 import io.apiwarden.core.engine.AttemptHeaders;
 import io.apiwarden.core.engine.CallDriver;
@@ -30,7 +29,7 @@ import reactor.util.context.Context;
  * body function again, as it does to follow a redirect; a body that function may not write twice
  * (Spring's) is recorded by the first attempt and replayed ({@link RecordedBodyFunction}).
  */
-final class NettyExchange implements Exchange<Connection> {
+final class NettyExchange implements Exchange.Async<Connection> {
     private final Warden warden;
     private final CallDriver<Connection> driver;
     private final ManagedRequest request;
@@ -79,27 +78,13 @@ final class NettyExchange implements Exchange<Connection> {
     }
 
     @Override
-    public Attempt<Connection> send(AttemptHeaders headers, Duration timeout, Judge judge) {
-        throw new UnsupportedOperationException("a Reactor Netty call runs on the engine's asynchronous face only");
-    }
-
-    @Override
-    public CompletableFuture<Attempt<Connection>> sendAsync(AttemptHeaders headers, Duration timeout, Judge judge) {
+    public CompletableFuture<Attempt.Async<Connection>> sendAsync(
+            AttemptHeaders headers, Duration timeout, Judge judge) {
         AttemptSpec spec =
                 new AttemptSpec(warden.scope(), headers, timeout, request.recordsBody ? driver.recordBody(-1) : null);
         AttemptSubscriber attempt = new AttemptSubscriber(appContext.put(AttemptSpec.KEY, spec), spec, judge);
         connect.subscribe(attempt);
         return attempt;
-    }
-
-    @Override
-    public <T> T await(CompletableFuture<T> future, Deadline deadline, String what) {
-        throw new UnsupportedOperationException("a Reactor Netty call never blocks to wait");
-    }
-
-    @Override
-    public void sleep(Duration delay) {
-        throw new UnsupportedOperationException("a Reactor Netty call never blocks to wait");
     }
 
     @Override
@@ -136,7 +121,7 @@ final class NettyExchange implements Exchange<Connection> {
      * One subscription to the request: the future of its attempt, whose {@code cancel} cancels the
      * subscription (Reactor Netty then closes what it opened for it).
      */
-    private final class AttemptSubscriber extends CompletableFuture<Attempt<Connection>>
+    private final class AttemptSubscriber extends CompletableFuture<Attempt.Async<Connection>>
             implements CoreSubscriber<Connection> {
         private final Context context;
         private final AttemptSpec spec;

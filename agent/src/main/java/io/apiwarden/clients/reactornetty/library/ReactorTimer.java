@@ -19,8 +19,9 @@ final class ReactorTimer implements DelayScheduler {
     }
 
     @Override
-    public void sleep(Duration delay) {
-        // Never asked: a Reactor Netty call only runs on the engine's asynchronous face.
-        throw new UnsupportedOperationException("a Reactor Netty call never blocks to wait");
+    public void sleep(Duration delay) throws InterruptedException {
+        // Not asked by the engine (a Reactor Netty call only runs on its asynchronous face); a plain wait if it ever
+        // is.
+        TimeUnit.NANOSECONDS.sleep(delay.toNanos());
     }
 }

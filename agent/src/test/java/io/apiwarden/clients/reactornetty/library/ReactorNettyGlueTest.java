@@ -7,6 +7,7 @@ import io.apiwarden.core.time.DelayScheduler;
 import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
 import io.apiwarden.testing.RecordingScheduler;
+import io.apiwarden.testing.RecordingTelemetry;
 import io.apiwarden.testing.TestWardens;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -41,6 +42,7 @@ class ReactorNettyGlueTest {
     private final CountDownLatch waitScheduled = new CountDownLatch(1);
     private final CountDownLatch waitCancelled = new CountDownLatch(1);
     private final FakeTokenEndpoint tokens = new FakeTokenEndpoint();
+    private final RecordingTelemetry telemetry = new RecordingTelemetry();
     private final ConnectionProvider pool = ConnectionProvider.create("glue-test", 4);
     private ReactorNettyGlue glue;
     private HttpClient client;
@@ -48,7 +50,7 @@ class ReactorNettyGlueTest {
     @BeforeEach
     void start() throws Exception {
         server.start(0);
-        Warden warden = TestWardens.warden(
+        Warden warden = new Warden(
                 TestWardens.config(
                         "apiwarden.base-url", server.url("/api/v1").toString(),
                         "apiwarden.access-token", "access-0",
@@ -57,7 +59,8 @@ class ReactorNettyGlueTest {
                         "apiwarden.backoff.initial-delay", "1s"),
                 tokens,
                 scheduler,
-                clock);
+                clock,
+                telemetry);
         DelayScheduler signalling = new DelayScheduler() {
             @Override
             public Scheduled schedule(Duration delay, Runnable task) {
@@ -217,5 +220,7 @@ class ReactorNettyGlueTest {
         assertThat(server.takeRequest().getHeaders().get("Authorization")).isEqualTo("Bearer the-apps-own");
         assertThat(server.getRequestCount()).isEqualTo(1);
         assertThat(tokens.requests()).isZero();
+        // The adapter reports what it saw on the wire; the policy names the reason on the span.
+        assertThat(telemetry.decisions).containsExactly("RETURN app_authorization");
     }
 }
