@@ -16,6 +16,11 @@ public final class Decision {
 
     static final Decision RETURN = new Decision(Action.RETURN, Duration.ZERO, 0, null);
     static final Decision REFRESH = new Decision(Action.REFRESH_AND_RESEND, Duration.ZERO, 0, null);
+    /**
+     * The answer came from outside the API (a redirect the client followed): the app's, and it says
+     * nothing about the API's rate limit either. No reason code, as for any answer the agent lets be.
+     */
+    static final Decision FROM_OUTSIDE_THE_API = new Decision(Action.RETURN, Duration.ZERO, 0, null);
     /** The response goes to the app because the next wait would outlive the app's own time limit. */
     static final Decision RETURN_AT_DEADLINE = notResent("deadline");
     /** The request body cannot be sent twice. */
@@ -56,6 +61,11 @@ public final class Decision {
 
     private static Decision notResent(String reason) {
         return new Decision(Action.RETURN, Duration.ZERO, 0, reason);
+    }
+
+    /** Whether the answer came from outside the API: the throttle gate must not learn from it. */
+    public boolean fromOutsideTheApi() {
+        return this == FROM_OUTSIDE_THE_API;
     }
 
     /** The response goes to the app. */

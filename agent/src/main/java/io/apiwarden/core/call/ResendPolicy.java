@@ -114,7 +114,7 @@ public final class ResendPolicy {
             OnTheWire wire) {
         if (wire == OnTheWire.LEFT_THE_API) {
             // A redirect the client followed out of the API: never the agent's to resend, and nothing is counted.
-            return Decision.RETURN;
+            return Decision.FROM_OUTSIDE_THE_API;
         }
         boolean agentsTokenSent = agentSetToken && wire != OnTheWire.APP_AUTHORIZATION;
         Decision d = choose(state, verdict, retryAfter, body, agentsTokenSent, canRefresh);

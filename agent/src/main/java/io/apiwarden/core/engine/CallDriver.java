@@ -201,6 +201,11 @@ public final class CallDriver<R> implements Judge {
         if (gate == null) {
             return;
         }
+        if (sent.decision() != null && sent.decision().fromOutsideTheApi()) {
+            // Another host's answer, after a redirect: neither a refusal by the API nor a sign its window ended.
+            noAnswer();
+            return;
+        }
         ThrottleGate.Pass p = pass;
         pass = null;
         if (sent.verdict() == Verdict.GLOBAL_RATE_LIMIT) {

@@ -269,6 +269,26 @@ class CallDriverTest {
     }
 
     @Test
+    void anotherHostsAnswersAfterARedirectTellTheGateNothing() throws Exception {
+        Warden warden = warden();
+        client.seenOnTheWire = OnTheWire.LEFT_THE_API;
+        client.reply(429, RATE_LIMIT);
+        call(warden, null).run(client);
+        assertThat(warden.throttleGate().isClosed())
+                .as("another host's 429 closes no gate of the API's")
+                .isFalse();
+
+        // Longer than the call may wait (its whole back-off), so it goes through the closed gate at once:
+        // an answer of the API's to it would open the gate.
+        warden.throttleGate().heard(Duration.ofMinutes(4));
+        client.reply(200, "elsewhere");
+        call(warden, null).run(client);
+        assertThat(warden.throttleGate().isClosed())
+                .as("another host's 200 does not say the API's window ended")
+                .isTrue();
+    }
+
+    @Test
     void aFailureOnTheWireEndsTheCallWithIt() {
         assertThatThrownBy(() -> call(warden(), null).run(client)).isInstanceOf(IOException.class);
         assertThat(telemetry.ended).containsExactly("failed IOException");
