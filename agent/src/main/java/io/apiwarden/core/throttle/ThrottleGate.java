@@ -281,16 +281,15 @@ public final class ThrottleGate {
     }
 
     private void waitedLongest(Waiter w) {
+        long closing;
         synchronized (lock) {
             if (!retries.remove(w) && !fresh.remove(w)) {
                 return;
             }
-        }
-        // It goes to the API itself; its answer counts like any other.
-        long closing;
-        synchronized (lock) {
+            // Read with the removal: a refusal in between would make the pass look sent after it.
             closing = closings;
         }
+        // It goes to the API itself; its answer counts like any other.
         w.future.complete(new Pass(false, Duration.between(w.since, clock.instant()), closing));
     }
 

@@ -255,7 +255,10 @@ public final class FileTokenStore implements TokenStore {
             try {
                 if (Files.readAttributes(lockFile, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
                         .isRegularFile()) {
-                    return FileChannel.open(lockFile, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+                    // READ as well: opened read-write, a pipe put there since the look above does not block the
+                    // open on Linux, as a write-only open would (forever, holding the store's monitor).
+                    return FileChannel.open(
+                            lockFile, StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
                 }
             } catch (NoSuchFileException e) {
                 continue;
