@@ -186,6 +186,11 @@ final class ExportWatch {
 
     /** Why nothing takes a connection at the endpoint's host and port, or null when something does. */
     static String unreachable(URI endpoint) {
+        if (!needsNoLookUp(endpoint.getHost())) {
+            // A name would be looked up first, with no bound the probe could set (a DNS server out of reach
+            // takes seconds a try): unknown, and the exit's bounded flush decides instead.
+            return null;
+        }
         int port = endpoint.getPort() != -1
                 ? endpoint.getPort()
                 : "https".equalsIgnoreCase(endpoint.getScheme()) ? 443 : 80;
@@ -197,6 +202,14 @@ final class ExportWatch {
         } catch (IOException | RuntimeException e) {
             return why(e);
         }
+    }
+
+    /** Whether connecting to {@code host} needs no DNS look-up: an IP address, or localhost (the hosts file). */
+    static boolean needsNoLookUp(String host) {
+        return host != null
+                && (host.equalsIgnoreCase("localhost")
+                        || host.startsWith("[")
+                        || host.matches("\\d{1,3}(\\.\\d{1,3}){3}"));
     }
 
     /** The endpoint as a URI to connect to, or null when it is not an http(s) URL (an exporter's name). */

@@ -7,6 +7,7 @@ import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.net.URI;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -164,5 +165,17 @@ class ExportGuardTest {
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    @Test
+    void theExitProbeConnectsOnlyWhereNoNameIsLookedUp() {
+        assertThat(ExportWatch.needsNoLookUp("127.0.0.1")).isTrue();
+        assertThat(ExportWatch.needsNoLookUp("[::1]")).isTrue();
+        assertThat(ExportWatch.needsNoLookUp("LocalHost")).isTrue();
+        assertThat(ExportWatch.needsNoLookUp("collector.example")).isFalse();
+        assertThat(ExportWatch.needsNoLookUp("10.0.0.1.example")).isFalse();
+        // A name's destination is left to the exit's bounded flush: no answer from the probe, no look-up made.
+        assertThat(ExportWatch.unreachable(URI.create("http://collector.invalid:4318/v1/traces")))
+                .isNull();
     }
 }
