@@ -1,7 +1,7 @@
 package io.apiwarden.clients.apache5.library;
 
 import io.apiwarden.core.Warden;
-import io.apiwarden.core.log.AgentLog;
+import io.apiwarden.core.engine.EntryGuard;
 import java.io.IOException;
 import java.util.concurrent.Executor;
 import org.apache.hc.client5.http.async.AsyncExecCallback;
@@ -36,19 +36,13 @@ final class AsyncHandler implements AsyncExecChainHandler {
             AsyncExecChain chain,
             AsyncExecCallback callback)
             throws HttpException, IOException {
-        AsyncExchange call = null;
-        try {
+        AsyncExchange call = EntryGuard.open("apache-async-handler", "an Apache HttpClient async call", () -> {
             Target target = Target.of(request, scope.route);
-            if (target.inScope(warden.scope())) {
-                call = new AsyncExchange(warden, completions, request, body, target, scope, chain, callback);
-            }
-        } catch (RuntimeException e) {
-            AgentLog.once(
-                    AgentLog.Level.WARN,
-                    "apache-async-handler",
-                    "an Apache HttpClient async call could not be managed; it goes out as without the agent",
-                    e);
-        }
+            return target.inScope(warden.scope())
+                    ? new AsyncExchange(warden, completions, request, body, target, scope, chain, callback)
+                    : null;
+        });
+        // Outside the guard: what the rest of the chain throws is the app's, and it happens once.
         if (call == null) {
             chain.proceed(request, body, scope, callback);
         } else {

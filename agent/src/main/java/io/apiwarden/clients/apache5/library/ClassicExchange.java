@@ -5,6 +5,7 @@ import io.apiwarden.core.call.Deadline;
 import io.apiwarden.core.call.OnTheWire;
 import io.apiwarden.core.engine.Attempt;
 import io.apiwarden.core.engine.AttemptHeaders;
+import io.apiwarden.core.engine.BlockingWait;
 import io.apiwarden.core.engine.BodyPeek;
 import io.apiwarden.core.engine.CallDriver;
 import io.apiwarden.core.engine.Exchange;
@@ -12,16 +13,12 @@ import io.apiwarden.core.engine.Judge;
 import io.apiwarden.core.engine.JudgedAttempt;
 import io.apiwarden.core.engine.RecordedBody;
 import io.apiwarden.core.log.AgentLog;
-import io.apiwarden.core.time.DelayScheduler;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import org.apache.hc.client5.http.classic.ExecChain;
 import org.apache.hc.client5.http.impl.classic.RequestFailedException;
@@ -151,61 +148,42 @@ final class ClassicExchange implements Exchange.Blocking<ClassicHttpResponse> {
 
     @Override
     public <T> T await(CompletableFuture<T> future, Deadline deadline, String what) throws IOException {
-        if (future.isDone()) {
-            return future.isCompletedExceptionally() ? null : future.getNow(null);
-        }
-        CompletableFuture<Void> cancelled = cancelSignal();
-        try {
-            CompletableFuture<Object> first = CompletableFuture.anyOf(future, cancelled);
-            if (deadline.isSet()) {
-                first.get(deadline.remaining().toNanos(), TimeUnit.NANOSECONDS);
-            } else {
-                first.get();
-            }
-        } catch (ExecutionException | TimeoutException e) {
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while waiting for " + what);
-        }
-        if (cancelled.isDone()) {
-            throw new RequestFailedException("Request aborted");
-        }
-        return future.isCompletedExceptionally() ? null : future.getNow(null);
+        return BlockingWait.await(future, deadline, new Abort(), what);
     }
 
     @Override
     public void sleep(Duration delay) throws IOException {
-        CompletableFuture<Void> cancelled = cancelSignal();
-        CompletableFuture<Void> slept = new CompletableFuture<>();
-        DelayScheduler.Scheduled timer = warden.scheduler().schedule(delay, () -> slept.complete(null));
-        try {
-            CompletableFuture.anyOf(slept, cancelled).get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while waiting out a rate limit");
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("a wake-up cannot fail", e);
-        } finally {
-            timer.cancel();
-        }
-        if (cancelled.isDone()) {
-            throw new RequestFailedException("Request aborted");
-        }
+        BlockingWait.sleep(warden.scheduler(), delay, new Abort());
     }
 
     /**
-     * Completes when the app cancels its request. The client's own steps hand the request their
+     * The app's cancel of its request, for one wait. The client's own steps hand the request their
      * current step (a connection lease, an exchange) to cancel; between attempts, that step is the
      * agent's wait, until the next attempt hands it its own. A request the client cannot cancel
      * (not an {@code HttpUriRequestBase}) gives a signal that never comes.
      */
-    private CompletableFuture<Void> cancelSignal() {
-        CompletableFuture<Void> cancelled = new CompletableFuture<>();
-        if (scope.originalRequest instanceof CancellableDependency) {
-            ((CancellableDependency) scope.originalRequest).setDependency(() -> cancelled.complete(null));
+    private final class Abort implements BlockingWait.Cancel {
+        private final CompletableFuture<Void> cancelled = new CompletableFuture<>();
+
+        @Override
+        public CompletableFuture<?> listen() {
+            if (scope.originalRequest instanceof CancellableDependency) {
+                ((CancellableDependency) scope.originalRequest).setDependency(() -> cancelled.complete(null));
+            }
+            return cancelled;
         }
-        return cancelled;
+
+        @Override
+        public void stopListening() {
+            // The next step hands the request its own; until then a late cancel completes nothing awaited.
+        }
+
+        @Override
+        public void throwIfCancelled() throws IOException {
+            if (cancelled.isDone()) {
+                throw new RequestFailedException("Request aborted");
+            }
+        }
     }
 
     @Override

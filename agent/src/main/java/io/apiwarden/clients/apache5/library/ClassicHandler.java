@@ -1,7 +1,7 @@
 package io.apiwarden.clients.apache5.library;
 
 import io.apiwarden.core.Warden;
-import io.apiwarden.core.log.AgentLog;
+import io.apiwarden.core.engine.EntryGuard;
 import java.io.IOException;
 import org.apache.hc.client5.http.classic.ExecChain;
 import org.apache.hc.client5.http.classic.ExecChainHandler;
@@ -27,19 +27,10 @@ final class ClassicHandler implements ExecChainHandler {
             // The agent's own attempt, passing the handler's second place in the chain.
             return chain.proceed(request, scope);
         }
-        ClassicExchange call = null;
-        try {
+        ClassicExchange call = EntryGuard.open("apache-classic-handler", "an Apache HttpClient call", () -> {
             Target target = Target.of(request, scope.route);
-            if (target.inScope(warden.scope())) {
-                call = new ClassicExchange(warden, request, target, scope, chain);
-            }
-        } catch (RuntimeException e) {
-            AgentLog.once(
-                    AgentLog.Level.WARN,
-                    "apache-classic-handler",
-                    "an Apache HttpClient call could not be managed; it goes out as without the agent",
-                    e);
-        }
+            return target.inScope(warden.scope()) ? new ClassicExchange(warden, request, target, scope, chain) : null;
+        });
         // Outside the guard: what the rest of the chain throws is the app's, and it happens once.
         return call == null ? chain.proceed(request, scope) : call.run();
     }

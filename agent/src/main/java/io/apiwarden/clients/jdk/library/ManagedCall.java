@@ -6,6 +6,7 @@ import io.apiwarden.core.call.Decision;
 import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.engine.Attempt;
 import io.apiwarden.core.engine.AttemptHeaders;
+import io.apiwarden.core.engine.BlockingWait;
 import io.apiwarden.core.engine.CallDriver;
 import io.apiwarden.core.engine.CallTarget;
 import io.apiwarden.core.engine.CancelThrough;
@@ -32,8 +33,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 /**
@@ -126,11 +125,8 @@ final class ManagedCall<T> implements Exchange.Blocking<HttpResponse<T>>, Exchan
 
     @Override
     public <R> R await(CompletableFuture<R> future, Deadline deadline, String what) throws InterruptedException {
-        try {
-            return deadline.isSet() ? future.get(deadline.remaining().toNanos(), TimeUnit.NANOSECONDS) : future.get();
-        } catch (ExecutionException | TimeoutException e) {
-            return null;
-        }
+        // A blocking send is cancelled by interrupting it: the wait has no other cancel to listen for.
+        return BlockingWait.await(future, deadline);
     }
 
     @Override

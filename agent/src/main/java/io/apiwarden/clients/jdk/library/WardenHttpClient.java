@@ -1,7 +1,7 @@
 package io.apiwarden.clients.jdk.library;
 
 import io.apiwarden.core.Warden;
-import io.apiwarden.core.log.AgentLog;
+import io.apiwarden.core.engine.EntryGuard;
 import java.io.IOException;
 import java.net.Authenticator;
 import java.net.CookieHandler;
@@ -81,19 +81,12 @@ public final class WardenHttpClient extends HttpClient {
     private <T> ManagedCall<T> managedCall(HttpRequest request, BodyHandler<T> handler, PushPromiseHandler<T> push) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(handler, "responseBodyHandler");
-        try {
-            if (!warden.scope().contains(request.uri())) {
-                return null;
-            }
-            return new ManagedCall<>(warden, delegate, sender(), redirects, request, handler, push);
-        } catch (RuntimeException e) {
-            AgentLog.once(
-                    AgentLog.Level.WARN,
-                    "managed-call",
-                    "a call could not be managed; it goes out as without the agent",
-                    e);
-            return null;
-        }
+        return EntryGuard.open(
+                "managed-call",
+                "a call",
+                () -> warden.scope().contains(request.uri())
+                        ? new ManagedCall<>(warden, delegate, sender(), redirects, request, handler, push)
+                        : null);
     }
 
     /** The client for managed attempts: the wrapped one, or its non-redirecting twin. */

@@ -2,17 +2,15 @@ package io.apiwarden.clients.okhttp.library;
 
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.call.Deadline;
+import io.apiwarden.core.engine.BlockingWait;
 import io.apiwarden.core.engine.CallDriver;
 import io.apiwarden.core.time.DelayScheduler;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import okhttp3.Call;
 import okhttp3.Callback;
@@ -67,25 +65,7 @@ final class AsyncRetries {
 
     /** Blocks a synchronous call for {@code delay}; a cancel ends the wait with the error OkHttp gives a cancelled call. */
     void waitFor(Call call, Duration delay) throws IOException {
-        CompletableFuture<Void> wake = new CompletableFuture<>();
-        sleepers.put(call, wake);
-        DelayScheduler.Scheduled timer = scheduler.schedule(delay, () -> wake.complete(null));
-        try {
-            if (!call.isCanceled()) {
-                wake.get();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while waiting out a rate limit");
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("a wake-up cannot fail", e);
-        } finally {
-            timer.cancel();
-            sleepers.remove(call);
-        }
-        if (call.isCanceled()) {
-            throw new IOException("Canceled");
-        }
+        BlockingWait.sleep(scheduler, delay, new Sleeper(call, true));
     }
 
     /**
@@ -94,30 +74,42 @@ final class AsyncRetries {
      *
      * @return its value, or null when it failed or the wait ended first
      */
-    <T> T await(Call call, CompletableFuture<T> future, Deadline deadline, String what) throws InterruptedIOException {
-        if (future.isDone()) {
-            return future.isCompletedExceptionally() ? null : future.getNow(null);
+    <T> T await(Call call, CompletableFuture<T> future, Deadline deadline, String what) throws IOException {
+        return BlockingWait.await(future, deadline, new Sleeper(call, false), what);
+    }
+
+    /** A synchronous call waiting on the caller's thread, in {@link #sleepers} so that cancel() wakes it. */
+    private final class Sleeper implements BlockingWait.Cancel {
+        private final Call call;
+        /** Whether the wait fails as OkHttp fails a cancelled call; else it ends without a value. */
+        private final boolean failsWhenCancelled;
+
+        private final CompletableFuture<Void> wake = new CompletableFuture<>();
+
+        Sleeper(Call call, boolean failsWhenCancelled) {
+            this.call = call;
+            this.failsWhenCancelled = failsWhenCancelled;
         }
-        CompletableFuture<Void> cancelled = new CompletableFuture<>();
-        sleepers.put(call, cancelled);
-        try {
+
+        @Override
+        public CompletableFuture<?> listen() {
+            sleepers.put(call, wake);
             if (call.isCanceled()) {
-                return null;
+                wake.complete(null);
             }
-            CompletableFuture<Object> first = CompletableFuture.anyOf(future, cancelled);
-            if (deadline.isSet()) {
-                first.get(deadline.remaining().toNanos(), TimeUnit.NANOSECONDS);
-            } else {
-                first.get();
-            }
-            return future.isDone() && !future.isCompletedExceptionally() ? future.getNow(null) : null;
-        } catch (ExecutionException | TimeoutException e) {
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while waiting for " + what);
-        } finally {
+            return wake;
+        }
+
+        @Override
+        public void stopListening() {
             sleepers.remove(call);
+        }
+
+        @Override
+        public void throwIfCancelled() throws IOException {
+            if (failsWhenCancelled && call.isCanceled()) {
+                throw new IOException("Canceled");
+            }
         }
     }
 

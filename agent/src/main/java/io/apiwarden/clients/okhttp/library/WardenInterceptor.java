@@ -1,7 +1,7 @@
 package io.apiwarden.clients.okhttp.library;
 
 import io.apiwarden.core.Warden;
-import io.apiwarden.core.log.AgentLog;
+import io.apiwarden.core.engine.EntryGuard;
 import java.io.IOException;
 import okhttp3.HttpUrl;
 import okhttp3.Interceptor;
@@ -24,18 +24,12 @@ final class WardenInterceptor implements Interceptor {
     @Override
     public Response intercept(Chain chain) throws IOException {
         Request request = chain.request();
-        OkHttpExchange call = null;
-        try {
-            if (inScope(warden, request.url())) {
-                call = new OkHttpExchange(warden, chain, asyncRetries.stateOf(chain.call()), asyncRetries);
-            }
-        } catch (RuntimeException e) {
-            AgentLog.once(
-                    AgentLog.Level.WARN,
-                    "okhttp-interceptor",
-                    "an OkHttp call could not be managed; it goes out as without the agent",
-                    e);
-        }
+        OkHttpExchange call = EntryGuard.open(
+                "okhttp-interceptor",
+                "an OkHttp call",
+                () -> inScope(warden, request.url())
+                        ? new OkHttpExchange(warden, chain, asyncRetries.stateOf(chain.call()), asyncRetries)
+                        : null);
         // Outside the guard: what the rest of the chain throws is the app's, and it happens once.
         return call == null ? chain.proceed(request) : call.proceed();
     }
