@@ -2,6 +2,8 @@ package io.apiwarden.adapters;
 
 import io.apiwarden.core.time.DelayScheduler;
 import io.apiwarden.testing.MutableClock;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -42,7 +44,7 @@ public final class ControlledTimer implements DelayScheduler {
     @Override
     public Scheduled schedule(Duration delay, Runnable task) {
         delays.add(delay);
-        Task t = new Task(clock.instant().plus(delay), task);
+        Task t = new Task(clock.instant().plus(delay), task, new Throwable("scheduled " + delay + " here"));
         synchronized (this) {
             if (holding) {
                 held.add(t);
@@ -127,6 +129,17 @@ public final class ControlledTimer implements DelayScheduler {
         return held.size() + stillAsleep;
     }
 
+    /** Where each scheduled wait held now was asked for: what a failing case names. */
+    public synchronized String describeHeld() {
+        StringBuilder out = new StringBuilder();
+        for (Task t : held) {
+            StringWriter trace = new StringWriter();
+            t.origin.printStackTrace(new PrintWriter(trace));
+            out.append(trace);
+        }
+        return out.append(asleep.size()).append(" thread(s) asleep").toString();
+    }
+
     /** Held waits that their call gave up: tasks cancelled, sleeps interrupted. */
     public synchronized int givenUp() {
         return givenUp;
@@ -179,11 +192,15 @@ public final class ControlledTimer implements DelayScheduler {
     private static final class Task {
         final Instant at;
         final Runnable task;
+        /** Where the wait was asked for, for a case that finds it still held. */
+        final Throwable origin;
+
         volatile boolean cancelled;
 
-        Task(Instant at, Runnable task) {
+        Task(Instant at, Runnable task, Throwable origin) {
             this.at = at;
             this.task = task;
+            this.origin = origin;
         }
     }
 }

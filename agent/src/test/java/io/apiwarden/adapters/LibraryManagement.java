@@ -112,7 +112,9 @@ public final class LibraryManagement implements Management {
 
     @Override
     public void assertWaitGivenUp(Duration asked) throws Exception {
-        assertThat(timer.awaitNoneWaiting(SETTLING)).as("the wait was given up").isTrue();
+        assertThat(timer.awaitNoneWaiting(SETTLING))
+                .as(() -> "the wait was given up; still held:\n" + timer.describeHeld())
+                .isTrue();
         assertThat(timer.givenUp()).isEqualTo(1);
         timer.flow();
     }
