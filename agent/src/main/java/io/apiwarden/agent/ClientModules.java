@@ -1,5 +1,6 @@
 package io.apiwarden.agent;
 
+import io.apiwarden.clients.apache4.agent.Apache4Module;
 import io.apiwarden.clients.apache5.agent.Apache5Module;
 import io.apiwarden.clients.jdk.agent.JdkModule;
 import io.apiwarden.clients.okhttp.agent.OkHttpModule;
@@ -10,8 +11,8 @@ import java.util.stream.Collectors;
 /** Every client the agent manages: adding a client is adding its folder and one line here. */
 public final class ClientModules {
     /** In the order they are installed, and the log, the help and the warnings name them. */
-    public static final List<ClientModule> ALL =
-            List.of(new JdkModule(), new OkHttpModule(), new ReactorNettyModule(), new Apache5Module());
+    public static final List<ClientModule> ALL = List.of(
+            new JdkModule(), new OkHttpModule(), new ReactorNettyModule(), new Apache5Module(), new Apache4Module());
 
     private ClientModules() {}
 

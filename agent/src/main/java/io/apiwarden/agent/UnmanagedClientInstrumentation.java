@@ -31,8 +31,9 @@ final class UnmanagedClientInstrumentation {
      * The methods watched: every request of the client passes one of them, with its URL at hand.
      *
      * @param managedClasses the classes the client modules switched on manage ({@link ClientModule#managedClassesTheWatchKnows}):
-     *        those are not watched (Apache HttpClient 5's builders' clients, classic and async, while its module is
-     *        on; its minimal clients have no exec chain to join and are watched always)
+     *        those are not watched (Apache HttpClient 5's builders' clients, classic and async, and Apache
+     *        HttpClient 4's builder's client, while their modules are on; the minimal clients have no exec chain to
+     *        join and are watched always)
      */
     static List<Site> sites(Set<String> managedClasses) {
         List<Site> sites = new java.util.ArrayList<>(List.of(

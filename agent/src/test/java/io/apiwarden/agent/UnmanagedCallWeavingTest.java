@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.apiwarden.agent.UnmanagedWeavingFixtures.Client;
 import io.apiwarden.agent.UnmanagedWeavingFixtures.RecordingHook;
 import io.apiwarden.agent.UnmanagedWeavingFixtures.ThrowingHook;
+import io.apiwarden.clients.apache4.agent.Apache4Module;
 import io.apiwarden.clients.apache5.agent.Apache5Module;
 import java.io.IOException;
 import java.io.InputStream;
@@ -124,12 +125,20 @@ class UnmanagedCallWeavingTest {
                 .contains(
                         "org/apache/hc/client5/http/impl/classic/MinimalHttpClient",
                         "org/apache/hc/client5/http/impl/async/AbstractMinimalHttpAsyncClientBase");
+        assertThat(UnmanagedClientInstrumentation.sites(new Apache4Module().managedClassesTheWatchKnows()))
+                .extracting(s -> s.className)
+                .as("Apache HttpClient 4's builder's client is managed, its minimal and deprecated clients are watched")
+                .doesNotContain("org/apache/http/impl/client/InternalHttpClient")
+                .contains(
+                        "org/apache/http/impl/client/MinimalHttpClient",
+                        "org/apache/http/impl/client/AbstractHttpClient");
         assertThat(sites)
                 .extracting(s -> s.className)
                 .as("with the agent's management switched off, they are watched too")
                 .contains(
                         "org/apache/hc/client5/http/impl/classic/InternalHttpClient",
-                        "org/apache/hc/client5/http/impl/async/InternalAbstractHttpAsyncClient");
+                        "org/apache/hc/client5/http/impl/async/InternalAbstractHttpAsyncClient",
+                        "org/apache/http/impl/client/InternalHttpClient");
 
         assertThat(sites)
                 .extracting(s -> s.client)

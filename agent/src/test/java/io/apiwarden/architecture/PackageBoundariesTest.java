@@ -40,6 +40,7 @@ class PackageBoundariesTest {
         CLIENT_LIBRARIES.put("jdk", null);
         CLIENT_LIBRARIES.put("okhttp", "okhttp3");
         CLIENT_LIBRARIES.put("apache5", "httpclient5");
+        CLIENT_LIBRARIES.put("apache4", "httpclient4");
         CLIENT_LIBRARIES.put("reactornetty", "reactor");
     }
 
@@ -110,6 +111,9 @@ class PackageBoundariesTest {
         }
         if (internalName.startsWith("org/apache/hc/")) {
             return "httpclient5";
+        }
+        if (internalName.startsWith("org/apache/http/")) {
+            return "httpclient4";
         }
         if (internalName.startsWith("reactor/")) {
             return "reactor";

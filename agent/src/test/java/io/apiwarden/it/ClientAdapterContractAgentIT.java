@@ -3,6 +3,7 @@ package io.apiwarden.it;
 import io.apiwarden.adapters.ClientAdapterContract;
 import io.apiwarden.adapters.ClientFace;
 import io.apiwarden.adapters.Management;
+import io.apiwarden.adapters.faces.Apache4ClassicFace;
 import io.apiwarden.adapters.faces.ApacheAsyncFace;
 import io.apiwarden.adapters.faces.ApacheClassicFace;
 import io.apiwarden.adapters.faces.JdkFaces;
@@ -84,6 +85,16 @@ class ClientAdapterContractAgentIT {
         @Override
         ClientFace plainFace(boolean followRedirects) {
             return new ApacheAsyncFace(ApacheAsyncFace.builder(followRedirects).build());
+        }
+    }
+
+    @Nested
+    class Apache4Classic extends WithTheAgent {
+        @Override
+        ClientFace plainFace(boolean followRedirects) {
+            return new Apache4ClassicFace(
+                    Apache4ClassicFace.configure(org.apache.http.impl.client.HttpClients.custom(), followRedirects)
+                            .build());
         }
     }
 

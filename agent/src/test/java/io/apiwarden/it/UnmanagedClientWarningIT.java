@@ -105,6 +105,7 @@ class UnmanagedClientWarningIT extends AgainstFakeApi {
                         "url:" + api,
                         "url:" + api,
                         "jdk:" + api,
+                        "apache4:" + api,
                         "url:" + api);
 
         assertThat(r.exitCode).as(r.toString()).isZero();
@@ -114,6 +115,7 @@ class UnmanagedClientWarningIT extends AgainstFakeApi {
                         "STATUS 401 {\"message\":\"OAuth invalid token\"}",
                         "STATUS 401 {\"message\":\"OAuth invalid token\"}",
                         "STATUS 200 user",
+                        "STATUS 200 user",
                         "STATUS 401 {\"message\":\"OAuth invalid token\"}");
         assertThat(warningsAbout(r, "HttpURLConnection"))
                 .as(r.toString())
@@ -122,17 +124,18 @@ class UnmanagedClientWarningIT extends AgainstFakeApi {
                 .contains("a call to " + origin()
                         + " went out through HttpURLConnection, which the agent does not manage")
                 .contains("no bearer token, no refresh, no back-off on rate limits and no spans")
-                .contains("java.net.http.HttpClient, OkHttp, Reactor Netty or Apache HttpClient 5")
+                .contains("java.net.http.HttpClient, OkHttp, Reactor Netty, Apache HttpClient 5 built with its builder"
+                        + " or Apache HttpClient 4 built with its builder")
                 .contains("apiwarden.instrumentation.unmanaged-warnings.enabled=false")
                 .doesNotContain("/api/v1/user");
         assertThat(r.agentLog())
-                .as("no other warning")
+                .as("no other warning: Apache HttpClient 4's default client is managed")
                 .filteredOn(l -> l.contains(" WARN "))
                 .hasSize(1);
-        // The unmanaged calls went as the app sent them; the managed one carried the token.
+        // The unmanaged calls went as the app sent them; the managed ones carried the token.
         assertThat(this.api.apiRequests)
                 .extracting(q -> q.getHeaders().get("Authorization"))
-                .containsExactly(null, null, null, "Bearer " + TOKEN, null);
+                .containsExactly(null, null, null, "Bearer " + TOKEN, "Bearer " + TOKEN, null);
         assertThat(r.all()).doesNotContain(TOKEN, REFRESH_TOKEN);
     }
 
@@ -163,7 +166,9 @@ class UnmanagedClientWarningIT extends AgainstFakeApi {
     void eachUnmanagedClientIsNamedOnceInItsOwnWarning() throws Exception {
         String api = url("/api/v1/user");
 
-        AgentJvm.Result r = app().run(
+        // Apache HttpClient 4's default client is managed; switched off, it is watched again.
+        AgentJvm.Result r = app().property("apiwarden.instrumentation.apache-httpclient4.enabled", "false")
+                .run(
                         UnmanagedClientsApp.class,
                         "apache4:" + url("/other"),
                         "apache4:" + api,

@@ -1,13 +1,11 @@
 package io.apiwarden.clients.apache5.library;
 
 import io.apiwarden.core.engine.RecordedBody;
+import io.apiwarden.core.engine.RecordedStreams;
 import java.io.ByteArrayOutputStream;
-import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.ByteBuffer;
-import java.util.List;
 import org.apache.hc.core5.http.HttpEntity;
 import org.apache.hc.core5.http.io.entity.HttpEntityWrapper;
 
@@ -47,26 +45,7 @@ final class RecordingEntities {
 
         @Override
         public void writeTo(OutputStream out) throws IOException {
-            RecordedBody.Take take = recording.begin();
-            try {
-                super.writeTo(new FilterOutputStream(out) {
-                    @Override
-                    public void write(int b) throws IOException {
-                        out.write(b);
-                        take.add(new byte[] {(byte) b}, 0, 1);
-                    }
-
-                    @Override
-                    public void write(byte[] bytes, int offset, int len) throws IOException {
-                        out.write(bytes, offset, len);
-                        take.add(bytes, offset, len);
-                    }
-                });
-            } catch (IOException | RuntimeException | Error e) {
-                take.abandon();
-                throw e;
-            }
-            take.complete();
+            RecordedStreams.record(super::writeTo, out, recording);
         }
     }
 
@@ -97,20 +76,7 @@ final class RecordingEntities {
 
         @Override
         public void writeTo(OutputStream out) throws IOException {
-            List<ByteBuffer> buffers;
-            try {
-                buffers = recording.buffers();
-            } catch (IllegalStateException dropped) {
-                throw new IOException("the recorded request body was released when its call ended");
-            }
-            byte[] piece = new byte[8192];
-            for (ByteBuffer b : buffers) {
-                while (b.hasRemaining()) {
-                    int n = Math.min(piece.length, b.remaining());
-                    b.get(piece, 0, n);
-                    out.write(piece, 0, n);
-                }
-            }
+            RecordedStreams.replay(recording, out);
         }
     }
 }
