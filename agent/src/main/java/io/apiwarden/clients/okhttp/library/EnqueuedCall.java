@@ -8,14 +8,12 @@ import io.apiwarden.core.engine.Judge;
 import io.apiwarden.core.time.DelayScheduler;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import okhttp3.Call;
 import okhttp3.Callback;
 import okhttp3.Request;
@@ -30,14 +28,12 @@ import okhttp3.Response;
  * thread; {@code Call.cancel()} cancels the engine's future, which stops a wait at once and
  * cancels the copy in flight.
  */
-final class EnqueuedCall implements Exchange.Async<Response> {
+final class EnqueuedCall extends OkHttpRequest implements Exchange.Async<Response> {
     private final Warden warden;
     private final EnqueuedCalls calls;
     private final Call original;
     private final Callback app;
     private final Executor dispatcher;
-    /** The app's request, as the app made the call (its interceptors run again on each copy). */
-    private final Request request;
 
     final CallDriver<Response> driver;
     /** An interceptor of the app's set its own {@code Authorization} on an attempt: later attempts know. */
@@ -46,12 +42,13 @@ final class EnqueuedCall implements Exchange.Async<Response> {
     private volatile CompletableFuture<Response> result;
 
     EnqueuedCall(Warden warden, EnqueuedCalls calls, Call original, Callback app, Executor dispatcher) {
+        // The app's request, as the app made the call (its interceptors run again on each copy).
+        super(original.request());
         this.warden = warden;
         this.calls = calls;
         this.original = original;
         this.app = app;
         this.dispatcher = dispatcher;
-        this.request = original.request();
         this.driver = OkHttpExchange.driverFor(request, original, warden);
     }
 
@@ -124,16 +121,6 @@ final class EnqueuedCall implements Exchange.Async<Response> {
     }
 
     @Override
-    public boolean bodyRepeatable() {
-        return AttemptRequest.isRepeatable(request.body());
-    }
-
-    @Override
-    public boolean expectContinue() {
-        return false;
-    }
-
-    @Override
     public EnqueuedAttempt sendAsync(AttemptHeaders headers, Duration timeout, Judge judge) {
         Call copy = original.clone();
         if (timeout != null) {
@@ -173,21 +160,5 @@ final class EnqueuedCall implements Exchange.Async<Response> {
             // The app shut its dispatcher down: OkHttp then fails a call on the caller's thread too.
             task.run();
         }
-    }
-
-    @Override
-    public Exception timedOut() {
-        // Each copy carries what is left of the app's call timeout: OkHttp fails it as without the agent.
-        return null;
-    }
-
-    @Override
-    public int status(Response response) {
-        return response.code();
-    }
-
-    @Override
-    public Function<String, List<String>> headers(Response response) {
-        return response::headers;
     }
 }

@@ -12,9 +12,7 @@ import io.apiwarden.core.engine.Judge;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
 import okhttp3.Call;
 import okhttp3.HttpUrl;
 import okhttp3.Interceptor;
@@ -27,18 +25,17 @@ import okhttp3.Response;
  * chain ({@code chain.proceed}), and the driver waits on the caller's thread, ended early when the
  * call is cancelled. (An enqueued call runs on the async face instead: {@link EnqueuedCall}.)
  */
-final class OkHttpExchange implements Exchange.Blocking<Response> {
+final class OkHttpExchange extends OkHttpRequest implements Exchange.Blocking<Response> {
     private final Warden warden;
     private final Interceptor.Chain chain;
     private final CancelWatch cancels;
-    private final Request request;
     private final CallDriver<Response> driver;
 
     OkHttpExchange(Warden warden, Interceptor.Chain chain, CancelWatch cancels) {
+        super(chain.request());
         this.warden = warden;
         this.chain = chain;
         this.cancels = cancels;
-        this.request = chain.request();
         this.driver = driverFor(request, chain.call(), warden);
     }
 
@@ -62,21 +59,6 @@ final class OkHttpExchange implements Exchange.Blocking<Response> {
     }
 
     @Override
-    public boolean hasHeader(String name) {
-        return request.header(name) != null;
-    }
-
-    @Override
-    public boolean bodyRepeatable() {
-        return AttemptRequest.isRepeatable(request.body());
-    }
-
-    @Override
-    public boolean expectContinue() {
-        return false;
-    }
-
-    @Override
     public Attempt.Blocking<Response> send(AttemptHeaders headers, Duration timeout, Judge judge) throws IOException {
         Request sent = AttemptRequest.of(request, headers, false, driver);
         Response response = chain.proceed(sent);
@@ -96,22 +78,6 @@ final class OkHttpExchange implements Exchange.Blocking<Response> {
     @Override
     public void sleep(Duration delay) throws IOException {
         BlockingWait.sleep(warden.scheduler(), delay, cancels.of(chain.call(), true));
-    }
-
-    @Override
-    public Exception timedOut() {
-        // OkHttp's own callTimeout has cancelled the call already, and fails it as without the agent.
-        return null;
-    }
-
-    @Override
-    public int status(Response response) {
-        return response.code();
-    }
-
-    @Override
-    public Function<String, List<String>> headers(Response response) {
-        return response::headers;
     }
 
     /**
