@@ -2,7 +2,12 @@ package io.apiwarden.telemetry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.apiwarden.core.backoff.BackoffPolicy;
+import io.apiwarden.core.call.BodyReplay;
+import io.apiwarden.core.call.CallState;
 import io.apiwarden.core.call.Decision;
+import io.apiwarden.core.call.OnTheWire;
+import io.apiwarden.core.call.ResendPolicy;
 import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.telemetry.AttemptObserver;
 import io.apiwarden.core.telemetry.CallObserver;
@@ -85,6 +90,34 @@ class OtelTelemetryTest {
         assertThat(spans).hasSize(2).allSatisfy(s -> assertThat(
                         s.getAttributes().asMap().keySet())
                 .noneMatch(k -> k.getKey().startsWith("apiwarden.ratelimit.")));
+    }
+
+    @Test
+    void aRefusalFromOutsideTheApiAfterARedirectSaysOnTheAttemptSpanWhyItWasNotResent() {
+        ResendPolicy policy =
+                new ResendPolicy(new BackoffPolicy(Duration.ofSeconds(2), 5, Duration.ofMinutes(5)), clock);
+        Decision d = policy.decide(
+                new CallState(),
+                Verdict.INVALID_TOKEN,
+                null,
+                BodyReplay.REPEATABLE,
+                true,
+                true,
+                OnTheWire.LEFT_THE_API);
+
+        CallObserver call = telemetry.call("GET", "https://api.example.com/v1/user", "api.example.com", 443);
+        AttemptObserver attempt = call.attempt(false);
+        attempt.response(401, "HTTP/1.1", name -> List.of(), Verdict.INVALID_TOKEN);
+        attempt.decided(d, null);
+        call.end(401, Verdict.INVALID_TOKEN, null);
+
+        SpanData attemptSpan = spans.stream()
+                .filter(s -> s.getParentSpanContext().isValid())
+                .findFirst()
+                .orElseThrow();
+        assertThat(attemptSpan.getAttributes().get(AttributeKey.stringKey("apiwarden.not_resent_reason")))
+                .isEqualTo("left_the_api");
+        assertThat(d.fromOutsideTheApi()).as("the gate learns nothing from it").isTrue();
     }
 
     @Test

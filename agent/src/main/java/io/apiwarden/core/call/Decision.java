@@ -21,6 +21,11 @@ public final class Decision {
      * nothing about the API's rate limit either. No reason code, as for any answer the agent lets be.
      */
     static final Decision FROM_OUTSIDE_THE_API = new Decision(Action.RETURN, Duration.ZERO, 0, null);
+    /**
+     * One of the spec's two errors, from outside the API (a redirect the client followed took the final
+     * URL out of its scope): the app's, never resent, and not the API's refusal either.
+     */
+    static final Decision LEFT_THE_API = notResent("left_the_api");
     /** The response goes to the app because the next wait would outlive the app's own time limit. */
     static final Decision RETURN_AT_DEADLINE = notResent("deadline");
     /** The request body cannot be sent twice. */
@@ -65,7 +70,7 @@ public final class Decision {
 
     /** Whether the answer came from outside the API: the throttle gate must not learn from it. */
     public boolean fromOutsideTheApi() {
-        return this == FROM_OUTSIDE_THE_API;
+        return this == FROM_OUTSIDE_THE_API || this == LEFT_THE_API;
     }
 
     /** The response goes to the app. */

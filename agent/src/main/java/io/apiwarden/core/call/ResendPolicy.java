@@ -82,26 +82,12 @@ public final class ResendPolicy {
     }
 
     /**
-     * Decides and counts the step in {@code state}.
+     * Decides and counts the step in {@code state}, weighing what the client saw of the attempt on the wire.
      *
      * @param retryAfter the response's {@code Retry-After} header, or null
      * @param body whether the request body can be sent again, as it stands now that the response came
      * @param agentSetToken whether the request carried the agent's token (refreshing cannot help otherwise)
      * @param canRefresh whether a refresh is possible at all
-     */
-    public Decision decide(
-            CallState state,
-            Verdict verdict,
-            String retryAfter,
-            BodyReplay body,
-            boolean agentSetToken,
-            boolean canRefresh) {
-        return decide(state, verdict, retryAfter, body, agentSetToken, canRefresh, OnTheWire.AS_PREPARED);
-    }
-
-    /**
-     * Decides as above, weighing what the client saw of the attempt on the wire.
-     *
      * @param wire what went out, as the adapter saw it
      */
     public Decision decide(
@@ -112,12 +98,15 @@ public final class ResendPolicy {
             boolean agentSetToken,
             boolean canRefresh,
             OnTheWire wire) {
+        Decision d;
         if (wire == OnTheWire.LEFT_THE_API) {
-            // A redirect the client followed out of the API: never the agent's to resend, and nothing is counted.
-            return Decision.FROM_OUTSIDE_THE_API;
+            // A redirect the client followed out of the API: never the agent's to resend, and nothing is
+            // counted. One of the spec's two errors from there still says why it went to the app.
+            d = isResendable(verdict) ? Decision.LEFT_THE_API : Decision.FROM_OUTSIDE_THE_API;
+        } else {
+            boolean agentsTokenSent = agentSetToken && wire != OnTheWire.APP_AUTHORIZATION;
+            d = choose(state, verdict, retryAfter, body, agentsTokenSent, canRefresh);
         }
-        boolean agentsTokenSent = agentSetToken && wire != OnTheWire.APP_AUTHORIZATION;
-        Decision d = choose(state, verdict, retryAfter, body, agentsTokenSent, canRefresh);
         if (d.action() == Decision.Action.RETURN && d.reason() != null && AgentLog.enabled(AgentLog.Level.DEBUG)) {
             AgentLog.debug("not resent (" + d.reason() + "): " + verdict.name().toLowerCase(java.util.Locale.ROOT)
                     + " on " + state.requestKey());
@@ -132,7 +121,7 @@ public final class ResendPolicy {
             BodyReplay body,
             boolean agentSetToken,
             boolean canRefresh) {
-        if (verdict != Verdict.INVALID_TOKEN && verdict != Verdict.GLOBAL_RATE_LIMIT) {
+        if (!isResendable(verdict)) {
             return Decision.RETURN;
         }
         switch (body) {
@@ -169,6 +158,11 @@ public final class ResendPolicy {
         }
         state.countRateLimitRetry(delay);
         return Decision.waitAndResend(delay, retry, delay.compareTo(exponential) > 0 ? "retry-after" : "backoff");
+    }
+
+    /** The spec's two errors, the only answers the agent ever resends. */
+    private static boolean isResendable(Verdict verdict) {
+        return verdict == Verdict.INVALID_TOKEN || verdict == Verdict.GLOBAL_RATE_LIMIT;
     }
 
     /**

@@ -36,24 +36,12 @@ final class BlockingRun<R> {
         return response;
     }
 
-    /**
-     * Runs the call's attempts on this thread, without ending its telemetry: for a client that
-     * runs one logical call as several physical calls (OkHttp's {@code enqueue}), which calls
-     * {@link CallDriver#end} itself when the app gets its answer.
-     */
-    R attempts() throws IOException, InterruptedException {
+    /** Runs the call's attempts on this thread, to the response the app gets. */
+    private R attempts() throws IOException, InterruptedException {
         driver.token = awaitToken();
         while (true) {
             if (driver.gate != null && !driver.gatePassed) {
                 CompletableFuture<ThrottleGate.Pass> entry = driver.enterGate();
-                if (!entry.isDone()) {
-                    R handedOff = exchange.handOffGate();
-                    if (handedOff != null) {
-                        // The client's own thread is not to wait here: the call queues again later.
-                        driver.leaveGate(entry);
-                        return handedOff;
-                    }
-                }
                 driver.took(entry.isDone() ? entry.getNow(null) : awaitGate(entry));
             }
             if (driver.state.deadline().hasPassed()) {
@@ -87,10 +75,6 @@ final class BlockingRun<R> {
                 }
                 if (decision.action() == Decision.Action.WAIT_AND_RESEND) {
                     driver.nextIsRateLimitRetry = true;
-                    R handedOff = exchange.handOffWait(sent, decision.delay());
-                    if (handedOff != null) {
-                        return handedOff;
-                    }
                     sent.discard();
                     exchange.sleep(decision.delay());
                     continue;

@@ -96,7 +96,7 @@ public final class CallDriver<R> implements Judge {
      * The recording of this call's request body, for an adapter whose client cannot send the body
      * twice: the adapter tees the first attempt's body into it ({@link RecordedBody#begin}), and
      * sends {@link RecordedBody#buffers} on a resend, which the driver only decides on once the
-     * recording is whole. One per call (all attempts, and an OkHttp call's copies, share it),
+     * recording is whole. One per call (all its attempts share it),
      * dropped when the call ends.
      *
      * @param declaredLength the length the client declares for the body, or -1 when it does not know
@@ -117,23 +117,11 @@ public final class CallDriver<R> implements Judge {
     }
 
     // ---------------------------------------------------------------------------------------------
-    // The blocking face.
-
-    // ---------------------------------------------------------------------------------------------
     // The two faces (BlockingRun and AsyncRun), over the steps they share below.
 
     /** Runs the call on this thread to the response the app gets, and ends its telemetry. */
     public R run(Exchange.Blocking<R> exchange) throws IOException, InterruptedException {
         return new BlockingRun<>(this, exchange).run();
-    }
-
-    /**
-     * Runs the call's attempts on this thread, without ending its telemetry: for a client that
-     * runs one logical call as several physical calls (OkHttp's {@code enqueue}), which calls
-     * {@link #end} itself when the app gets its answer.
-     */
-    public R attempts(Exchange.Blocking<R> exchange) throws IOException, InterruptedException {
-        return new BlockingRun<>(this, exchange).attempts();
     }
 
     /**
@@ -147,24 +135,6 @@ public final class CallDriver<R> implements Judge {
 
     // ---------------------------------------------------------------------------------------------
     // The steps both faces share.
-
-    /**
-     * For a client that resends a rate-limited call as a copy of its own (OkHttp's {@code enqueue}):
-     * completes when the copy may go, holding no thread meanwhile; the copy then passes the gate at
-     * once. Cancelling the returned future gives up the place.
-     */
-    public CompletableFuture<?> gateForResend() {
-        if (gate == null) {
-            return CompletableFuture.completedFuture(null);
-        }
-        CompletableFuture<ThrottleGate.Pass> entry = enterGate();
-        if (entry.isDone()) {
-            took(entry.getNow(null));
-            return entry;
-        }
-        entry.thenAccept(this::took);
-        return entry;
-    }
 
     CompletableFuture<ThrottleGate.Pass> enterGate() {
         boolean retry = nextIsRateLimitRetry;
@@ -340,9 +310,9 @@ public final class CallDriver<R> implements Judge {
     /**
      * Ends the call's telemetry with what the app got: a response of {@code status} and
      * {@code headers}, or {@code failure} (then status is 0 and headers null). Telemetry never
-     * fails a call. For {@link #attempts} callers; {@link #run} and {@link #runAsync} end it themselves.
+     * fails a call. {@link #run} and {@link #runAsync} end it themselves.
      */
-    public void end(int status, Function<String, List<String>> headers, Throwable failure) {
+    void end(int status, Function<String, List<String>> headers, Throwable failure) {
         // A pass still held was never used (the call was cancelled or failed before its attempt went, or it
         // timed out as it got through): had it gone first after a window, the others would wait for it.
         noAnswer();

@@ -81,24 +81,6 @@ public interface Exchange<R> {
 
         /** Blocks the calling thread for {@code delay}, as the client lets its calls be interrupted or cancelled. */
         void sleep(Duration delay) throws IOException, InterruptedException;
-
-        /**
-         * A call that must wait {@code delay} before it is resent may hand the wait to someone else
-         * instead (OkHttp's {@code enqueue}, which must not hold a dispatcher thread): returns what
-         * the driver returns to the client then, or null to wait here.
-         */
-        default R handOffWait(Attempt.Blocking<R> attempt, Duration delay) {
-            return null;
-        }
-
-        /**
-         * A call that must wait at the rate-limit gate before its first attempt may hand the wait to
-         * someone else instead, as with {@link #handOffWait}: returns what the driver returns to the
-         * client then (the call goes on later, through {@link CallDriver#gateForResend}), or null to wait here.
-         */
-        default R handOffGate() {
-            return null;
-        }
     }
 
     /**

@@ -14,7 +14,7 @@ class ResendPolicyTest {
     private final CallState state = new CallState();
 
     private Decision decide(Verdict v) {
-        return policy.decide(state, v, null, BodyReplay.REPEATABLE, true, true);
+        return policy.decide(state, v, null, BodyReplay.REPEATABLE, true, true, OnTheWire.AS_PREPARED);
     }
 
     @Test
@@ -39,7 +39,8 @@ class ResendPolicyTest {
 
     @Test
     void retryAfterIsNamedAsTheReasonWhenItIsLonger() {
-        Decision d = policy.decide(state, Verdict.GLOBAL_RATE_LIMIT, "60", BodyReplay.REPEATABLE, true, true);
+        Decision d = policy.decide(
+                state, Verdict.GLOBAL_RATE_LIMIT, "60", BodyReplay.REPEATABLE, true, true, OnTheWire.AS_PREPARED);
 
         assertThat(d.delay()).isEqualTo(Duration.ofSeconds(60));
         assertThat(d.reason()).isEqualTo("retry-after");
@@ -62,7 +63,8 @@ class ResendPolicyTest {
 
     @Test
     void aRetryAfterLongerThanWhatIsLeftOfTheWholeBackOffGoesToTheApp() {
-        Decision d = policy.decide(state, Verdict.GLOBAL_RATE_LIMIT, "99999999", BodyReplay.REPEATABLE, true, true);
+        Decision d = policy.decide(
+                state, Verdict.GLOBAL_RATE_LIMIT, "99999999", BodyReplay.REPEATABLE, true, true, OnTheWire.AS_PREPARED);
 
         assertThat(d.reason())
                 .as("never 5 minutes for one call: the app gets the 429 with its Retry-After")
@@ -82,19 +84,54 @@ class ResendPolicyTest {
 
     @Test
     void nothingIsResentWhenItCannotHelpOrCannotBeRepeatedAndEachRefusalSaysWhy() {
-        assertThat(policy.decide(state, Verdict.GLOBAL_RATE_LIMIT, null, BodyReplay.NOT_REPEATABLE, true, true)
+        assertThat(policy.decide(
+                                state,
+                                Verdict.GLOBAL_RATE_LIMIT,
+                                null,
+                                BodyReplay.NOT_REPEATABLE,
+                                true,
+                                true,
+                                OnTheWire.AS_PREPARED)
                         .reason())
                 .isEqualTo("body_not_repeatable");
-        assertThat(policy.decide(state, Verdict.INVALID_TOKEN, null, BodyReplay.TOO_LARGE_TO_REPLAY, true, true)
+        assertThat(policy.decide(
+                                state,
+                                Verdict.INVALID_TOKEN,
+                                null,
+                                BodyReplay.TOO_LARGE_TO_REPLAY,
+                                true,
+                                true,
+                                OnTheWire.AS_PREPARED)
                         .reason())
                 .isEqualTo("body_too_large_to_replay");
-        assertThat(policy.decide(state, Verdict.GLOBAL_RATE_LIMIT, null, BodyReplay.NOT_FINISHED, true, true)
+        assertThat(policy.decide(
+                                state,
+                                Verdict.GLOBAL_RATE_LIMIT,
+                                null,
+                                BodyReplay.NOT_FINISHED,
+                                true,
+                                true,
+                                OnTheWire.AS_PREPARED)
                         .reason())
                 .isEqualTo("body_not_finished");
-        assertThat(policy.decide(state, Verdict.INVALID_TOKEN, null, BodyReplay.REPEATABLE, false, true)
+        assertThat(policy.decide(
+                                state,
+                                Verdict.INVALID_TOKEN,
+                                null,
+                                BodyReplay.REPEATABLE,
+                                false,
+                                true,
+                                OnTheWire.AS_PREPARED)
                         .reason())
                 .isEqualTo("app_authorization");
-        assertThat(policy.decide(state, Verdict.INVALID_TOKEN, null, BodyReplay.REPEATABLE, true, false)
+        assertThat(policy.decide(
+                                state,
+                                Verdict.INVALID_TOKEN,
+                                null,
+                                BodyReplay.REPEATABLE,
+                                true,
+                                false,
+                                OnTheWire.AS_PREPARED)
                         .reason())
                 .isEqualTo("no_refresh");
         assertThat(decide(Verdict.SERVER_ERROR)).isEqualTo(Decision.returnToApp());
@@ -107,30 +144,65 @@ class ResendPolicyTest {
     void aRequestRefusedAgainRightAfterARefreshCostsNoRefreshWithTheSameToken() {
         CallState first = new CallState(Deadline.NONE, "GET", "/v1/admin");
         first.sendingToken(0);
-        assertThat(policy.decide(first, Verdict.INVALID_TOKEN, null, BodyReplay.REPEATABLE, true, true)
+        assertThat(policy.decide(
+                                first,
+                                Verdict.INVALID_TOKEN,
+                                null,
+                                BodyReplay.REPEATABLE,
+                                true,
+                                true,
+                                OnTheWire.AS_PREPARED)
                         .action())
                 .isEqualTo(Decision.Action.REFRESH_AND_RESEND);
         first.sendingToken(1);
-        assertThat(policy.decide(first, Verdict.INVALID_TOKEN, null, BodyReplay.REPEATABLE, true, true)
+        assertThat(policy.decide(
+                                first,
+                                Verdict.INVALID_TOKEN,
+                                null,
+                                BodyReplay.REPEATABLE,
+                                true,
+                                true,
+                                OnTheWire.AS_PREPARED)
                         .reason())
                 .isEqualTo("refreshed_already");
 
         CallState again = new CallState(Deadline.NONE, "GET", "/v1/admin");
         again.sendingToken(1);
-        assertThat(policy.decide(again, Verdict.INVALID_TOKEN, null, BodyReplay.REPEATABLE, true, true)
+        assertThat(policy.decide(
+                                again,
+                                Verdict.INVALID_TOKEN,
+                                null,
+                                BodyReplay.REPEATABLE,
+                                true,
+                                true,
+                                OnTheWire.AS_PREPARED)
                         .reason())
                 .isEqualTo("refused_for_rights");
 
         CallState otherResource = new CallState(Deadline.NONE, "GET", "/v1/user");
         otherResource.sendingToken(1);
-        assertThat(policy.decide(otherResource, Verdict.INVALID_TOKEN, null, BodyReplay.REPEATABLE, true, true)
+        assertThat(policy.decide(
+                                otherResource,
+                                Verdict.INVALID_TOKEN,
+                                null,
+                                BodyReplay.REPEATABLE,
+                                true,
+                                true,
+                                OnTheWire.AS_PREPARED)
                         .action())
                 .as("a refusal elsewhere means revoked or expired")
                 .isEqualTo(Decision.Action.REFRESH_AND_RESEND);
 
         CallState newerToken = new CallState(Deadline.NONE, "GET", "/v1/admin");
         newerToken.sendingToken(2);
-        assertThat(policy.decide(newerToken, Verdict.INVALID_TOKEN, null, BodyReplay.REPEATABLE, true, true)
+        assertThat(policy.decide(
+                                newerToken,
+                                Verdict.INVALID_TOKEN,
+                                null,
+                                BodyReplay.REPEATABLE,
+                                true,
+                                true,
+                                OnTheWire.AS_PREPARED)
                         .action())
                 .as("a new token may have other rights")
                 .isEqualTo(Decision.Action.REFRESH_AND_RESEND);
@@ -160,15 +232,30 @@ class ResendPolicyTest {
                 new ResendPolicy(new BackoffPolicy(Duration.ofSeconds(2), 5, Duration.ofMinutes(5)), clock);
         CallState limited = new CallState(Deadline.after(Duration.ofSeconds(7), clock), "GET", "/v1/user");
 
-        assertThat(timed.decide(limited, Verdict.GLOBAL_RATE_LIMIT, null, BodyReplay.REPEATABLE, true, true)
+        assertThat(timed.decide(
+                                limited,
+                                Verdict.GLOBAL_RATE_LIMIT,
+                                null,
+                                BodyReplay.REPEATABLE,
+                                true,
+                                true,
+                                OnTheWire.AS_PREPARED)
                         .delay())
                 .isEqualTo(Duration.ofSeconds(2));
         clock.advance(Duration.ofSeconds(2));
-        assertThat(timed.decide(limited, Verdict.GLOBAL_RATE_LIMIT, null, BodyReplay.REPEATABLE, true, true)
+        assertThat(timed.decide(
+                                limited,
+                                Verdict.GLOBAL_RATE_LIMIT,
+                                null,
+                                BodyReplay.REPEATABLE,
+                                true,
+                                true,
+                                OnTheWire.AS_PREPARED)
                         .delay())
                 .isEqualTo(Duration.ofSeconds(4));
         clock.advance(Duration.ofSeconds(4));
-        Decision third = timed.decide(limited, Verdict.GLOBAL_RATE_LIMIT, null, BodyReplay.REPEATABLE, true, true);
+        Decision third = timed.decide(
+                limited, Verdict.GLOBAL_RATE_LIMIT, null, BodyReplay.REPEATABLE, true, true, OnTheWire.AS_PREPARED);
 
         assertThat(third.action()).isEqualTo(Decision.Action.RETURN);
         assertThat(third.reason()).isEqualTo("deadline");
@@ -184,7 +271,14 @@ class ResendPolicyTest {
                 new ResendPolicy(new BackoffPolicy(Duration.ofSeconds(2), 5, Duration.ofMinutes(5)), clock);
         CallState limited = new CallState(Deadline.after(Duration.ofSeconds(3), clock), "GET", "/v1/user");
 
-        assertThat(timed.decide(limited, Verdict.GLOBAL_RATE_LIMIT, "60", BodyReplay.REPEATABLE, true, true)
+        assertThat(timed.decide(
+                                limited,
+                                Verdict.GLOBAL_RATE_LIMIT,
+                                "60",
+                                BodyReplay.REPEATABLE,
+                                true,
+                                true,
+                                OnTheWire.AS_PREPARED)
                         .reason())
                 .isEqualTo("deadline");
     }
@@ -195,7 +289,8 @@ class ResendPolicyTest {
         CallState limited = new CallState(Deadline.after(Duration.ofSeconds(3), clock), "GET", "/v1/user");
         clock.advance(Duration.ofSeconds(3));
 
-        Decision d = policy.decide(limited, Verdict.INVALID_TOKEN, null, BodyReplay.REPEATABLE, true, true);
+        Decision d = policy.decide(
+                limited, Verdict.INVALID_TOKEN, null, BodyReplay.REPEATABLE, true, true, OnTheWire.AS_PREPARED);
 
         assertThat(d.action()).isEqualTo(Decision.Action.RETURN);
         assertThat(d.reason()).isEqualTo("deadline");

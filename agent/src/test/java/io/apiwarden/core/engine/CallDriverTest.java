@@ -257,7 +257,7 @@ class CallDriverTest {
     }
 
     @Test
-    void aRefusalFromOutsideTheApiAfterARedirectGoesToTheAppWithNothingCounted() throws Exception {
+    void aRefusalFromOutsideTheApiAfterARedirectGoesToTheAppWithNothingCountedAndSaysWhy() throws Exception {
         client.seenOnTheWire = OnTheWire.LEFT_THE_API;
         client.reply(429, RATE_LIMIT);
 
@@ -265,7 +265,7 @@ class CallDriverTest {
 
         assertThat(reply.status).isEqualTo(429);
         assertThat(client.sleeps).isEmpty();
-        assertThat(telemetry.decisions).containsExactly("RETURN");
+        assertThat(telemetry.decisions).containsExactly("RETURN left_the_api");
     }
 
     @Test

@@ -8,7 +8,6 @@ import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
 import io.apiwarden.testing.TestWardens;
 import io.apiwarden.testing.VirtualTimeScheduler;
-import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -353,20 +352,6 @@ class ThrottledCallsTest {
 
         assertThat(client.sent).as("the cancelled call sent nothing").hasSize(1);
         assertTheNextCallGoesAtOnce(warden, queued);
-    }
-
-    @Test
-    void aResendCancelledBeforeItsCopyWentLeavesNoOneWaitingForItsAnswer() {
-        Warden warden = wardenWithTheGateClosedForOneSecond();
-        time.advance(Duration.ofSeconds(1));
-        // As OkHttp's enqueue does: the copy's place at the gate first, then the copy; the app cancels in between.
-        CallDriver<FakeExchange.Reply> resent =
-                new CallDriver<>(warden, CallTarget.of("GET", URI.create("https://api.example/v1/user")), null);
-        assertThat(resent.gateForResend()).isCompleted();
-
-        resent.end(0, null, new IOException("Canceled"));
-
-        assertTheNextCallGoesAtOnce(warden, new ArrayDeque<>());
     }
 
     @ParameterizedTest

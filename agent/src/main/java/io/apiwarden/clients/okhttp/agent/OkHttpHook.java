@@ -36,14 +36,14 @@ public final class OkHttpHook {
         }
     }
 
-    /** Before a call is enqueued: returns the callback to use. */
-    public static Object onEnqueue(Object call, Object callback) {
+    /** Before a call is enqueued: whether the agent runs it itself, and OkHttp's {@code enqueue} returns at once. */
+    public static boolean enqueue(Object call, Object callback) {
         try {
             OkHttpBridge glue = GLUES.of(call.getClass());
-            return glue == null ? callback : glue.onEnqueue(call, callback);
+            return glue != null && glue.enqueue(call, callback);
         } catch (Throwable t) {
             AgentLog.once(AgentLog.Level.WARN, "okhttp-enqueue", "an asynchronous OkHttp call could not be managed", t);
-            return callback;
+            return false;
         }
     }
 
@@ -55,8 +55,7 @@ public final class OkHttpHook {
                 glue.onCancel(call);
             }
         } catch (Throwable t) {
-            AgentLog.once(
-                    AgentLog.Level.WARN, "okhttp-cancel", "a cancel could not be passed on to a pending retry", t);
+            AgentLog.once(AgentLog.Level.WARN, "okhttp-cancel", "a cancel could not be passed on to a waiting call", t);
         }
     }
 }

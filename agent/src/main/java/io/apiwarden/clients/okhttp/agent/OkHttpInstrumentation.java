@@ -5,6 +5,7 @@ import java.lang.instrument.Instrumentation;
 import java.util.Map;
 import net.bytebuddy.jar.asm.ClassReader;
 import net.bytebuddy.jar.asm.ClassVisitor;
+import net.bytebuddy.jar.asm.Label;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
 import net.bytebuddy.jar.asm.Type;
@@ -16,8 +17,8 @@ import net.bytebuddy.jar.asm.Type;
  * {@code okhttp3.internal.connection} from 4.0, in {@code okhttp3} before).
  *
  * <p>The inserted code calls {@link OkHttpHook} directly: OkHttp's loader sees the system loader,
- * where the agent is (checked before weaving), and every hook method catches its own failures. None of
- * it branches, so the methods' stack map frames stay as they were.
+ * where the agent is (checked before weaving), and every hook method catches its own failures. Only
+ * {@code enqueue} branches, at its very start, where the frame is the method's first (given as is).
  */
 final class OkHttpInstrumentation {
     private static final String HOOK = Type.getInternalName(OkHttpHook.class);
@@ -71,9 +72,9 @@ final class OkHttpInstrumentation {
     }
 
     /**
-     * {@code RealCall.enqueue(callback)}: first, {@code callback = (Callback) OkHttpHook.onEnqueue(this, callback)},
-     * a callback that retries without holding a dispatcher thread. {@code RealCall.cancel()}: at each return,
-     * {@code OkHttpHook.onCancel(this)}, which passes the cancel on to a pending retry.
+     * {@code RealCall.enqueue(callback)}: first, {@code if (OkHttpHook.enqueue(this, callback)) return;}, the
+     * agent running a call to the API on the engine's asynchronous face. {@code RealCall.cancel()}: at each
+     * return, {@code OkHttpHook.onCancel(this)}, which passes the cancel on to the call's wait.
      */
     private static final class CallWeaving extends ReachableHooks {
         @Override
@@ -81,7 +82,7 @@ final class OkHttpInstrumentation {
             return HookTransformer.rewritingMethods(next, (access, name, descriptor, mv) -> {
                 boolean instance = (access & Opcodes.ACC_STATIC) == 0;
                 if (instance && name.equals("enqueue") && descriptor.equals("(Lokhttp3/Callback;)V")) {
-                    return new SwapCallback(mv);
+                    return new TakeEnqueue(mv, original.getClassName());
                 }
                 if (instance && name.equals("cancel") && descriptor.equals("()V")) {
                     return new PassOnCancel(mv);
@@ -91,24 +92,27 @@ final class OkHttpInstrumentation {
         }
     }
 
-    private static final class SwapCallback extends MethodVisitor {
-        SwapCallback(MethodVisitor next) {
+    private static final class TakeEnqueue extends MethodVisitor {
+        private final String owner;
+
+        TakeEnqueue(MethodVisitor next, String owner) {
             super(Opcodes.ASM9, next);
+            this.owner = owner;
         }
 
         @Override
         public void visitCode() {
             super.visitCode();
+            Label asEver = new Label();
             super.visitVarInsn(Opcodes.ALOAD, 0);
             super.visitVarInsn(Opcodes.ALOAD, 1);
             super.visitMethodInsn(
-                    Opcodes.INVOKESTATIC,
-                    HOOK,
-                    "onEnqueue",
-                    "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;",
-                    false);
-            super.visitTypeInsn(Opcodes.CHECKCAST, "okhttp3/Callback");
-            super.visitVarInsn(Opcodes.ASTORE, 1);
+                    Opcodes.INVOKESTATIC, HOOK, "enqueue", "(Ljava/lang/Object;Ljava/lang/Object;)Z", false);
+            super.visitJumpInsn(Opcodes.IFEQ, asEver);
+            super.visitInsn(Opcodes.RETURN);
+            super.visitLabel(asEver);
+            // The method's own code starts here, with its arguments and an empty stack (frames are expanded).
+            super.visitFrame(Opcodes.F_NEW, 2, new Object[] {owner, "okhttp3/Callback"}, 0, new Object[0]);
         }
     }
 

@@ -9,9 +9,12 @@ public interface OkHttpBridge {
     /** Adds the agent's interceptor to an {@code OkHttpClient.Builder} about to build a client, once. */
     void beforeBuild(Object builder);
 
-    /** Returns the callback to enqueue a call with: the app's, or one that retries without holding a dispatcher thread. */
-    Object onEnqueue(Object call, Object callback);
+    /**
+     * Whether the agent runs {@code call}, about to be enqueued with {@code callback}, itself (on the
+     * engine's asynchronous face): then OkHttp's {@code enqueue} does nothing more.
+     */
+    boolean enqueue(Object call, Object callback);
 
-    /** Tells the glue that the app cancelled {@code call}, so a pending retry stops. */
+    /** Tells the glue that the app cancelled {@code call}, so a wait of it ends. */
     void onCancel(Object call);
 }

@@ -24,8 +24,8 @@ public final class OkHttpGlue implements OkHttpBridge {
     }
 
     @Override
-    public Object onEnqueue(Object call, Object callback) {
-        return okHttp.callbackFor((Call) call, (Callback) callback);
+    public boolean enqueue(Object call, Object callback) {
+        return okHttp.take((Call) call, (Callback) callback);
     }
 
     @Override

@@ -9,27 +9,33 @@ import okhttp3.Request;
 import okhttp3.Response;
 
 /**
- * The agent's application interceptor: requests outside the API go on untouched; each managed
- * request becomes an {@link OkHttpExchange}.
+ * The agent's application interceptor: requests outside the API go on untouched; a copy an
+ * {@link EnqueuedCall} sends as one attempt goes out once ({@link EnqueuedAttempt#send}); every
+ * other managed request (an {@code execute}) becomes an {@link OkHttpExchange}.
  */
 final class WardenInterceptor implements Interceptor {
     private final Warden warden;
-    private final AsyncRetries asyncRetries;
+    private final EnqueuedCalls enqueued;
+    private final CancelWatch cancels;
 
-    WardenInterceptor(Warden warden, AsyncRetries asyncRetries) {
+    WardenInterceptor(Warden warden, EnqueuedCalls enqueued, CancelWatch cancels) {
         this.warden = warden;
-        this.asyncRetries = asyncRetries;
+        this.enqueued = enqueued;
+        this.cancels = cancels;
     }
 
     @Override
     public Response intercept(Chain chain) throws IOException {
+        EnqueuedAttempt attempt = enqueued.attemptOf(chain.call());
+        if (attempt != null) {
+            // Already managed, on the engine's asynchronous face: never a second time here.
+            return attempt.send(chain);
+        }
         Request request = chain.request();
         OkHttpExchange call = EntryGuard.open(
                 "okhttp-interceptor",
                 "an OkHttp call",
-                () -> inScope(warden, request.url())
-                        ? new OkHttpExchange(warden, chain, asyncRetries.stateOf(chain.call()), asyncRetries)
-                        : null);
+                () -> inScope(warden, request.url()) ? new OkHttpExchange(warden, chain, cancels) : null);
         // Outside the guard: what the rest of the chain throws is the app's, and it happens once.
         return call == null ? chain.proceed(request) : call.proceed();
     }

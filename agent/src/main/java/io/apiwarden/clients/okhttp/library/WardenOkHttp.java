@@ -1,6 +1,7 @@
 package io.apiwarden.clients.okhttp.library;
 
 import io.apiwarden.core.Warden;
+import io.apiwarden.core.engine.EntryGuard;
 import java.util.List;
 import okhttp3.Call;
 import okhttp3.Callback;
@@ -10,8 +11,8 @@ import okhttp3.OkHttpClient;
 /**
  * OkHttp managed without the agent (library mode), and what the agent's hooks call: the
  * interceptors go on a builder, and {@link #enqueue} and {@link #cancel} stand for the
- * {@code Call} methods the agent weaves, so that an enqueued call waits out a rate limit on the
- * agent's timer rather than a dispatcher thread.
+ * {@code Call} methods the agent weaves, so that an enqueued call to the API runs on the engine's
+ * asynchronous face ({@link EnqueuedCall}): its waits on the agent's timer, never on a dispatcher thread.
  *
  * <pre>{@code
  * WardenOkHttp okHttp = WardenOkHttp.create(warden);
@@ -21,15 +22,14 @@ import okhttp3.OkHttpClient;
  * }</pre>
  */
 public final class WardenOkHttp {
-    private final Warden warden;
     private final WardenInterceptor interceptor;
     private final TokenFence fence;
-    private final AsyncRetries asyncRetries;
+    private final EnqueuedCalls enqueued;
+    private final CancelWatch cancels = new CancelWatch();
 
     private WardenOkHttp(Warden warden) {
-        this.warden = warden;
-        this.asyncRetries = new AsyncRetries(warden);
-        this.interceptor = new WardenInterceptor(warden, asyncRetries);
+        this.enqueued = new EnqueuedCalls(warden);
+        this.interceptor = new WardenInterceptor(warden, enqueued, cancels);
         this.fence = new TokenFence(warden);
     }
 
@@ -54,30 +54,34 @@ public final class WardenOkHttp {
         return builder;
     }
 
-    /** {@code call.enqueue(callback)}, with the rate-limit waits of a managed call scheduled, not held. */
+    /** {@code call.enqueue(callback)}, a call to the API run by the agent without holding a dispatcher thread while it waits. */
     public void enqueue(Call call, Callback callback) {
-        call.enqueue(callbackFor(call, callback));
+        if (!take(call, callback)) {
+            call.enqueue(callback);
+        }
     }
 
-    /** {@code call.cancel()}, which also stops a pending resend of an enqueued call. */
+    /** {@code call.cancel()}, which also ends a wait of the call at once. */
     public void cancel(Call call) {
         call.cancel();
         cancelled(call);
     }
 
-    /** The callback to enqueue {@code call} with: the app's, or one that resends without holding a dispatcher thread. */
-    Callback callbackFor(Call call, Callback callback) {
-        // An already executed call is about to be refused by OkHttp: nothing to wrap or track.
-        if (callback instanceof AsyncRetries.RetryingCallback
-                || call.isExecuted()
-                || !WardenInterceptor.inScope(warden, call.request().url())) {
-            return callback;
-        }
-        return asyncRetries.wrap(call, callback);
+    /**
+     * Whether the agent runs {@code call}, about to be enqueued with {@code callback}, itself; when
+     * not, OkHttp enqueues it as ever. A failure of the agent's leaves it to OkHttp.
+     */
+    boolean take(Call call, Callback callback) {
+        return EntryGuard.open(
+                        "okhttp-enqueue",
+                        "an enqueued OkHttp call",
+                        () -> enqueued.take(call, callback, interceptor) ? Boolean.TRUE : null)
+                != null;
     }
 
-    /** Tells pending resends that the app cancelled {@code call}. */
+    /** Tells the call's wait, or its run on the asynchronous face, that the app cancelled {@code call}. */
     void cancelled(Call call) {
-        asyncRetries.cancelled(call);
+        cancels.cancelled(call);
+        enqueued.cancelled(call);
     }
 }
