@@ -5,6 +5,7 @@ import io.apiwarden.adapters.ClientFace;
 import io.apiwarden.adapters.Management;
 import io.apiwarden.adapters.faces.ApacheAsyncFace;
 import io.apiwarden.adapters.faces.ApacheClassicFace;
+import io.apiwarden.adapters.faces.HttpUrlConnectionFace;
 import io.apiwarden.adapters.faces.JdkFaces;
 import io.apiwarden.adapters.faces.OkHttpFaces;
 import io.apiwarden.adapters.faces.ReactorNettyFace;
@@ -104,6 +105,14 @@ class ClientAdapterContractAgentIT {
         @Override
         protected String cannot(Capability capability) {
             return capability == Capability.RESEND_STREAMED_BODY ? ReactorNettyFace.STREAMED_BODY_NOT_RESENT : null;
+        }
+    }
+
+    @Nested
+    class HttpUrlConnection extends WithTheAgent {
+        @Override
+        ClientFace plainFace(boolean followRedirects) {
+            return HttpUrlConnectionFace.plain(followRedirects);
         }
     }
 }
