@@ -3,6 +3,7 @@ package io.apiwarden.agent;
 import io.apiwarden.clients.jdk.library.InternalClients;
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.config.WardenConfig;
+import io.apiwarden.core.scope.ApiScope;
 import io.apiwarden.core.telemetry.Telemetry;
 import io.apiwarden.telemetry.TelemetryFactory;
 import java.net.http.HttpClient;
@@ -20,6 +21,15 @@ public final class AgentRuntime {
 
     static void configure(WardenConfig c) {
         config = c;
+    }
+
+    /**
+     * The API's scope, or null when the agent is not configured: read without starting the runtime, for a
+     * hook that sees many requests and must start it only for one to the API.
+     */
+    public static ApiScope scope() {
+        WardenConfig c = config;
+        return c == null ? null : c.scope();
     }
 
     /** The shared runtime, or null when the agent is not configured. */

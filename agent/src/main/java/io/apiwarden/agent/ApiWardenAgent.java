@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * The agent's entry points. Start-up does the least it can: read and check the configuration,
@@ -67,20 +66,19 @@ public final class ApiWardenAgent {
             ClientsInUse.configure(api);
             List<String> off = new ArrayList<>();
             Set<String> managedClasses = new HashSet<>();
+            // The warning names only the clients switched on: a client switched off is not one to move to.
+            List<String> managedForms = new ArrayList<>();
             for (ClientModule module : ClientModules.ALL) {
                 if (config.clientEnabled(module.name())) {
                     module.install(inst);
                     managedClasses.addAll(module.managedClassesTheWatchKnows());
+                    managedForms.add(module.managedForm());
                 } else {
                     off.add(module.displayName());
                 }
             }
             if (config.unmanagedWarningsEnabled()) {
-                UnmanagedClientHook.configure(
-                        config.scope(),
-                        ClientModules.either(ClientModules.ALL.stream()
-                                .map(ClientModule::managedForm)
-                                .collect(Collectors.toList())));
+                UnmanagedClientHook.configure(config.scope(), ClientModules.either(managedForms));
                 // A client library is watched only where the agent does not manage it (Apache HttpClient 5's minimal
                 // clients).
                 UnmanagedClientInstrumentation.install(inst, managedClasses);

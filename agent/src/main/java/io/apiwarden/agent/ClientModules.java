@@ -2,6 +2,7 @@ package io.apiwarden.agent;
 
 import io.apiwarden.clients.apache4.agent.Apache4Module;
 import io.apiwarden.clients.apache5.agent.Apache5Module;
+import io.apiwarden.clients.huc.agent.HttpUrlConnectionModule;
 import io.apiwarden.clients.jdk.agent.JdkModule;
 import io.apiwarden.clients.okhttp.agent.OkHttpModule;
 import io.apiwarden.clients.reactornetty.agent.ReactorNettyModule;
@@ -12,7 +13,12 @@ import java.util.stream.Collectors;
 public final class ClientModules {
     /** In the order they are installed, and the log, the help and the warnings name them. */
     public static final List<ClientModule> ALL = List.of(
-            new JdkModule(), new OkHttpModule(), new ReactorNettyModule(), new Apache5Module(), new Apache4Module());
+            new JdkModule(),
+            new OkHttpModule(),
+            new ReactorNettyModule(),
+            new Apache5Module(),
+            new Apache4Module(),
+            new HttpUrlConnectionModule());
 
     private ClientModules() {}
 

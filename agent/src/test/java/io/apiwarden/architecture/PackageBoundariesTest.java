@@ -38,6 +38,7 @@ class PackageBoundariesTest {
 
     static {
         CLIENT_LIBRARIES.put("jdk", null);
+        CLIENT_LIBRARIES.put("huc", null);
         CLIENT_LIBRARIES.put("okhttp", "okhttp3");
         CLIENT_LIBRARIES.put("apache5", "httpclient5");
         CLIENT_LIBRARIES.put("apache4", "httpclient4");

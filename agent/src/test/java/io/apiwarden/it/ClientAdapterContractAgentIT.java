@@ -6,6 +6,7 @@ import io.apiwarden.adapters.Management;
 import io.apiwarden.adapters.faces.Apache4ClassicFace;
 import io.apiwarden.adapters.faces.ApacheAsyncFace;
 import io.apiwarden.adapters.faces.ApacheClassicFace;
+import io.apiwarden.adapters.faces.HttpUrlConnectionFace;
 import io.apiwarden.adapters.faces.JdkFaces;
 import io.apiwarden.adapters.faces.OkHttpFaces;
 import io.apiwarden.adapters.faces.ReactorNettyFace;
@@ -115,6 +116,14 @@ class ClientAdapterContractAgentIT {
         @Override
         protected String cannot(Capability capability) {
             return capability == Capability.RESEND_STREAMED_BODY ? ReactorNettyFace.STREAMED_BODY_NOT_RESENT : null;
+        }
+    }
+
+    @Nested
+    class HttpUrlConnection extends WithTheAgent {
+        @Override
+        ClientFace plainFace(boolean followRedirects) {
+            return HttpUrlConnectionFace.plain(followRedirects);
         }
     }
 }

@@ -48,7 +48,9 @@ class UnmanagedClientWarningIT extends AgainstFakeApi {
                 .property("apiwarden.base-url", url("/api/v1"))
                 .property("apiwarden.auth-url", url("/auth"))
                 .property("apiwarden.access-token", TOKEN)
-                .property("apiwarden.refresh-token", REFRESH_TOKEN);
+                .property("apiwarden.refresh-token", REFRESH_TOKEN)
+                // HttpURLConnection is the unmanaged client of these cases: watched while its module is off.
+                .property("apiwarden.instrumentation.http-url-connection.enabled", "false");
         try (Stream<Path> jars = Files.list(AgentJvm.itLib("httpclient4"))) {
             jars.sorted().forEach(jvm::classPath);
         }
@@ -140,6 +142,24 @@ class UnmanagedClientWarningIT extends AgainstFakeApi {
     }
 
     @Test
+    void httpUrlConnectionWithItsModuleOnIsManagedAndNeverWarnedAbout() throws Exception {
+        String api = url("/api/v1/user");
+
+        AgentJvm.Result r = app().property("apiwarden.instrumentation.http-url-connection.enabled", "true")
+                .run(UnmanagedClientsApp.class, "url:" + api, "url:" + api);
+
+        assertThat(r.stdout).as(r.toString()).containsExactly("STATUS 200 user", "STATUS 200 user");
+        assertThat(r.agentLog()).as(r.toString()).noneMatch(l -> l.contains(" WARN "));
+        assertThat(r.agentLog())
+                .as(r.toString())
+                .anyMatch(l -> l.contains("managing calls to") && l.contains("through HttpURLConnection"));
+        assertThat(this.api.apiRequests)
+                .extracting(q -> q.getHeaders().get("Authorization"))
+                .containsExactly("Bearer " + TOKEN, "Bearer " + TOKEN);
+        assertThat(r.all()).doesNotContain(TOKEN, REFRESH_TOKEN);
+    }
+
+    @Test
     void callsToOtherOriginsAndToPathsOutsideTheApiAreNeverWarnedAbout() throws Exception {
         String other = elsewhere.url("/api/v1/user").toString();
 
@@ -199,9 +219,11 @@ class UnmanagedClientWarningIT extends AgainstFakeApi {
 
     @Test
     void theLogNamesOnlyTheManagedClientsTheAppBuilds() throws Exception {
-        AgentJvm.Result unmanagedOnly = app().run(UnmanagedClientsApp.class, "url:" + url("/other"));
-        AgentJvm.Result withJdkClient =
-                app().run(UnmanagedClientsApp.class, "jdk:" + url("/other"), "jdk:" + url("/other"));
+        // Every module on: an HttpURLConnection outside the API is not named either.
+        AgentJvm.Result unmanagedOnly = app().property("apiwarden.instrumentation.http-url-connection.enabled", "true")
+                .run(UnmanagedClientsApp.class, "url:" + url("/other"));
+        AgentJvm.Result withJdkClient = app().property("apiwarden.instrumentation.http-url-connection.enabled", "true")
+                .run(UnmanagedClientsApp.class, "jdk:" + url("/other"), "jdk:" + url("/other"));
 
         assertThat(unmanagedOnly.agentLog())
                 .as(unmanagedOnly.toString())

@@ -148,7 +148,7 @@ public enum ConfigProperty {
             "apiwarden.instrumentation.unmanaged-warnings.enabled",
             "true",
             false,
-            "false: no warning when an API call goes out through a client the agent does not manage (HttpURLConnection, Apache HttpClient, Jetty)"),
+            "false: no warning when an API call goes out through a client the agent does not manage (HttpURLConnection with its module off, Apache HttpClient, Jetty)"),
     TRACING_ENABLED(
             "apiwarden.tracing.enabled",
             "true",

@@ -1,0 +1,32 @@
+package io.apiwarden.clients.huc.agent;
+
+import io.apiwarden.agent.ClientModule;
+import java.lang.instrument.Instrumentation;
+import java.util.Set;
+
+/**
+ * The JDK's {@code HttpURLConnection} ({@code HttpsURLConnection} too): every connection the app opens to a
+ * URL of the API is a managed one (library mode: {@code WardenHttpUrlConnection.open}).
+ */
+public final class HttpUrlConnectionModule implements ClientModule {
+    @Override
+    public String name() {
+        return "http-url-connection";
+    }
+
+    @Override
+    public String displayName() {
+        return "HttpURLConnection";
+    }
+
+    /** The JDK connection every request of an {@code HttpURLConnection} goes through: the watch leaves it alone while this module is on. */
+    @Override
+    public Set<String> managedClassesTheWatchKnows() {
+        return Set.of("sun/net/www/protocol/http/HttpURLConnection");
+    }
+
+    @Override
+    public void install(Instrumentation inst) {
+        HucInstrumentation.install(inst);
+    }
+}
