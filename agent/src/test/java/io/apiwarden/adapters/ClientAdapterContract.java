@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
  * on plain clients, in a JVM started with the agent ({@link #management()}).
  *
  * <p>The cases hold both ways: in library mode the agent's waits are on the test's time ({@link
- * ControlledTimer}), with the agent they are on its own timer. So a case asserts on what the server
+ * io.apiwarden.testing.FakeTimer}), with the agent they are on its own timer. So a case asserts on what the server
  * received, and on when it arrived on the time the waits are on ("nothing is sent before a wait ends"
  * as a gap between two arrivals at least as long as the wait), never on how long anything took.
  *

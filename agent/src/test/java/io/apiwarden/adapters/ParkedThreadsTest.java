@@ -3,9 +3,9 @@ package io.apiwarden.adapters;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiwarden.core.time.SystemDelayScheduler;
+import io.apiwarden.testing.Eventually;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** The check the adapter suite relies on to say a wait holds no thread can see one that does. */
@@ -36,11 +36,13 @@ class ParkedThreadsTest {
         tests.start();
         try {
             ParkedThreads.Watch watch = new ParkedThreads.Watch(Duration.ofMillis(50));
-            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (watch.held().isEmpty() && System.nanoTime() < until) {
-                watch.sample();
-                TimeUnit.MILLISECONDS.sleep(10);
-            }
+            Eventually.settled(
+                    Eventually.PATIENCE,
+                    () -> {
+                        watch.sample();
+                        return watch.held();
+                    },
+                    held -> !held.isEmpty());
 
             assertThat(watch.held())
                     .singleElement()

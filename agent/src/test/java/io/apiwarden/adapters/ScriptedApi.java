@@ -1,11 +1,11 @@
 package io.apiwarden.adapters;
 
+import io.apiwarden.testing.Eventually;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import mockwebserver3.Dispatcher;
@@ -75,7 +75,6 @@ public final class ScriptedApi extends Dispatcher {
         synchronized (arrivals) {
             before = (int) arrivals.stream().filter(a -> a.path.equals(path)).count();
             arrivals.add(new Arrival(path, request, now));
-            arrivals.notifyAll();
         }
         Script script = scripts.get(path);
         if (script == null) {
@@ -99,18 +98,8 @@ public final class ScriptedApi extends Dispatcher {
     }
 
     /** Waits until {@code path} has had {@code n} requests; false when it had not within {@code patience}. */
-    public boolean awaitRequests(String path, int n, Duration patience) throws InterruptedException {
-        long end = System.nanoTime() + patience.toNanos();
-        synchronized (arrivals) {
-            while (requests(path).size() < n) {
-                long left = end - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                TimeUnit.NANOSECONDS.timedWait(arrivals, left);
-            }
-            return true;
-        }
+    public boolean awaitRequests(String path, int n, Duration patience) {
+        return Eventually.holdsWithin(patience, () -> requests(path).size() >= n);
     }
 
     public static Supplier<MockResponse> ok(String body) {

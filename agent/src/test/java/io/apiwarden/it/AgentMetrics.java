@@ -1,15 +1,14 @@
 package io.apiwarden.it;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
+import io.apiwarden.testing.Eventually;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The agent's Prometheus endpoint in an app JVM, read from the test: a way to know what the agent
@@ -34,22 +33,22 @@ final class AgentMetrics {
     static void awaitLine(int port, String line, CompletableFuture<AgentJvm.Result> app) throws Exception {
         HttpRequest scrape = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
                 .build();
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-        while (true) {
+        Eventually.await("'" + line + "' on the metrics endpoint", Duration.ofMinutes(1), () -> {
             if (app.isDone()) {
-                throw new AssertionError("the app ended before its agent said '" + line + "': " + app.get());
+                throw new AssertionError("the app ended before its agent said '" + line + "': " + app.join());
             }
             try {
-                String body = SCRAPER.send(scrape, HttpResponse.BodyHandlers.ofString())
-                        .body();
-                if (body.lines().anyMatch(line::equals)) {
-                    return;
-                }
+                return SCRAPER.send(scrape, HttpResponse.BodyHandlers.ofString())
+                        .body()
+                        .lines()
+                        .anyMatch(line::equals);
             } catch (IOException notYetListening) {
                 // the endpoint starts with the agent; try again
+                return false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
             }
-            assertThat(System.nanoTime()).as("waited a minute for '%s'", line).isLessThan(deadline);
-            Thread.sleep(20);
-        }
+        });
     }
 }

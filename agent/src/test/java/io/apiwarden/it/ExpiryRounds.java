@@ -3,12 +3,14 @@ package io.apiwarden.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiwarden.it.apps.JdkClientApp;
+import io.apiwarden.testing.Eventually;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -67,18 +69,14 @@ final class ExpiryRounds {
         assertThat(r.statusCode()).isEqualTo(200);
     }
 
-    private static void awaitFile(Path file, CompletableFuture<AgentJvm.Result> jvm) throws Exception {
+    private static void awaitFile(Path file, CompletableFuture<AgentJvm.Result> jvm) {
         // As long as a JVM may run (AgentJvm's limit): past it, the JVM has ended and says why.
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-        while (!Files.exists(file)) {
-            if (jvm.isDone()) {
+        Eventually.await(file.getFileName().toString(), Duration.ofMinutes(1), () -> {
+            if (jvm.isDone() && !Files.exists(file)) {
                 // It ended before the round did: its result says why.
-                throw new AssertionError("a JVM ended before " + file.getFileName() + ": " + jvm.get());
+                throw new AssertionError("a JVM ended before " + file.getFileName() + ": " + jvm.join());
             }
-            assertThat(System.nanoTime())
-                    .as("waited a minute for " + file.getFileName())
-                    .isLessThan(deadline);
-            Thread.sleep(5);
-        }
+            return Files.exists(file);
+        });
     }
 }

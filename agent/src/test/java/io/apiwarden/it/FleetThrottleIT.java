@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiwarden.core.config.RedisStoreSettings;
 import io.apiwarden.it.apps.JdkClientApp;
+import io.apiwarden.testing.Eventually;
 import io.apiwarden.testing.RedisServerProcess;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -75,10 +77,11 @@ class FleetThrottleIT extends AgainstFakeApi {
                 .throttleKey(URI.create(url("/api/v1")));
 
         try (Jedis jedis = new Jedis(URI.create(redis.url()))) {
-            awaitThat(() -> jedis.pubsubNumSub(key).getOrDefault(key, 0L) == 3, fleet);
+            awaitThat(
+                    "the three JVMs to subscribe", () -> jedis.pubsubNumSub(key).getOrDefault(key, 0L) == 3, fleet);
             Files.createFile(goFirst);
             // The first JVM's call opens the window and is refused; the JVM tells the fleet.
-            awaitThat(() -> jedis.pttl(key) > 0, fleet);
+            awaitThat("the window in Redis", () -> jedis.pttl(key) > 0, fleet);
             // The second JVM has made no call yet: it says the limit holds only because it heard the first.
             AgentMetrics.awaitLine(secondsMetrics, "apiwarden_throttled 1.0", fleet.get(1));
             long startedMillis = System.currentTimeMillis();
@@ -100,17 +103,16 @@ class FleetThrottleIT extends AgainstFakeApi {
                 .isLessThanOrEqualTo(3);
     }
 
-    private static void awaitThat(BooleanSupplier condition, List<CompletableFuture<AgentJvm.Result>> fleet)
-            throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!condition.getAsBoolean()) {
+    /** Waits a minute at most for {@code what}; fails at once, saying why, when a JVM of the fleet ends first. */
+    private static void awaitThat(
+            String what, BooleanSupplier condition, List<CompletableFuture<AgentJvm.Result>> fleet) {
+        Eventually.await(what, Duration.ofMinutes(1), () -> {
             for (CompletableFuture<AgentJvm.Result> r : fleet) {
                 if (r.isDone()) {
-                    throw new AssertionError("a JVM ended early: " + r.get());
+                    throw new AssertionError("a JVM ended early: " + r.join());
                 }
             }
-            assertThat(System.nanoTime()).as("waited a minute").isLessThan(deadline);
-            Thread.sleep(10);
-        }
+            return condition.getAsBoolean();
+        });
     }
 }

@@ -3,14 +3,15 @@ package io.apiwarden.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiwarden.it.apps.JdkClientApp;
+import io.apiwarden.testing.Eventually;
 import io.apiwarden.testing.RedisServerProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -148,11 +149,11 @@ class SharedRedisStoreIT extends AgainstFakeApi {
         CompletableFuture<AgentJvm.Result> app =
                 replica().runInBackground(JdkClientApp.class, user, "await:" + down, user, "await:" + back, user);
 
-        awaitThat(() -> api.apiRequests.size() >= 1);
+        Eventually.await("the app's first API call", MINUTE, () -> api.apiRequests.size() >= 1);
         redis.kill();
         revokeAll();
         Files.createFile(down);
-        awaitThat(() -> api.tokenRequests.size() >= 2);
+        Eventually.await("a second token request", MINUTE, () -> api.tokenRequests.size() >= 2);
         redis.restart();
         revokeAll();
         Files.createFile(back);
@@ -179,11 +180,6 @@ class SharedRedisStoreIT extends AgainstFakeApi {
                         java.net.http.HttpResponse.BodyHandlers.discarding());
     }
 
-    private static void awaitThat(BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("waited a minute for the app").isLessThan(deadline);
-            Thread.sleep(10);
-        }
-    }
+    /** As long as the app may take to get there on a loaded machine. */
+    private static final Duration MINUTE = Duration.ofMinutes(1);
 }

@@ -148,17 +148,15 @@ public final class RedisServerProcess implements AutoCloseable {
     }
 
     /** Polls with PING until the server answers (an error such as NOAUTH counts: it is listening). */
-    private void awaitReady(Path log) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + READY_WITHIN.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException(
-                        "redis-server exited with " + process.exitValue() + ":\n" + Files.readString(log));
-            }
-            if (answersPing()) {
-                return;
-            }
-            Thread.sleep(10);
+    private void awaitReady(Path log) throws IOException {
+        // Stops looking once the process is gone, too: it will never answer.
+        boolean answeredOrGone = Eventually.holdsWithin(READY_WITHIN, () -> !process.isAlive() || answersPing());
+        if (!process.isAlive()) {
+            throw new IllegalStateException(
+                    "redis-server exited with " + process.exitValue() + ":\n" + Files.readString(log));
+        }
+        if (answeredOrGone) {
+            return;
         }
         process.destroyForcibly();
         throw new IllegalStateException(

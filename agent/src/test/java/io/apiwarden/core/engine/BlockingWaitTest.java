@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.apiwarden.core.call.Deadline;
+import io.apiwarden.testing.FakeTimer;
 import io.apiwarden.testing.MutableClock;
-import io.apiwarden.testing.RecordingScheduler;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /** The blocking face's waits, with each client's own cancel (Apache's abort, OkHttp's cancel). */
 class BlockingWaitTest {
-    private final RecordingScheduler timer = RecordingScheduler.manual(MutableClock.atEpochDay());
+    private final FakeTimer timer = FakeTimer.onTestTime(MutableClock.atEpochDay());
 
     @Test
     void aDoneFutureIsItsValueWithoutListeningForACancel() throws IOException {
@@ -77,13 +77,13 @@ class BlockingWaitTest {
 
         assertThatThrownBy(() -> BlockingWait.sleep(timer, Duration.ofMinutes(1), cancel))
                 .hasMessage("cancelled by the app");
-        assertThat(timer.cancelledCount()).isEqualTo(1);
+        assertThat(timer.givenUp()).isEqualTo(1);
         assertThat(cancel.stopped).isTrue();
     }
 
     @Test
     void aSleepEndsWhenItsTimerFires() throws IOException {
-        RecordingScheduler firing = RecordingScheduler.runImmediately(MutableClock.atEpochDay());
+        FakeTimer firing = FakeTimer.atOnce(MutableClock.atEpochDay());
         FakeCancel cancel = new FakeCancel(true);
 
         BlockingWait.sleep(firing, Duration.ofSeconds(3), cancel);

@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.call.OnTheWire;
 import io.apiwarden.core.token.TokenRefreshException;
+import io.apiwarden.testing.FakeTimer;
 import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
-import io.apiwarden.testing.RecordingScheduler;
 import io.apiwarden.testing.RecordingTelemetry;
 import io.apiwarden.testing.TestWardens;
 import java.io.IOException;
@@ -27,7 +27,7 @@ class CallDriverTest {
     private static final String RATE_LIMIT = "API rate limit exceeded (global)";
 
     private final MutableClock clock = MutableClock.atEpochDay();
-    private final RecordingScheduler scheduler = RecordingScheduler.manual(clock);
+    private final FakeTimer scheduler = FakeTimer.onTestTime(clock);
     private final FakeTokenEndpoint tokens = new FakeTokenEndpoint();
     private final RecordingTelemetry telemetry = new RecordingTelemetry();
     private final FakeExchange client = new FakeExchange(scheduler);
@@ -302,7 +302,7 @@ class CallDriverTest {
                 call(warden("apiwarden.backoff.initial-delay", "1s"), null).runAsync(client);
 
         assertThat(result).isNotDone();
-        assertThat(scheduler.pendingCount()).isEqualTo(1);
+        assertThat(scheduler.waiting()).isEqualTo(1);
         scheduler.runDue();
         assertThat(result).isNotDone();
         scheduler.runDue();
@@ -331,7 +331,7 @@ class CallDriverTest {
         CompletableFuture<FakeExchange.Reply> result = call(warden(), null).runAsync(client);
         result.cancel(true);
 
-        assertThat(scheduler.cancelledCount()).isEqualTo(1);
+        assertThat(scheduler.givenUp()).isEqualTo(1);
         scheduler.runDue();
         assertThat(client.sent).hasSize(1);
         assertThat(telemetry.ended).containsExactly("failed CancellationException");

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.apiwarden.core.Warden;
+import io.apiwarden.testing.FakeTimer;
 import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
 import io.apiwarden.testing.TestWardens;
-import io.apiwarden.testing.VirtualTimeScheduler;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,7 +29,7 @@ class ThrottledCallsTest {
     private static final String RATE_LIMIT = "API rate limit exceeded (global)";
 
     private final MutableClock clock = MutableClock.atEpochDay();
-    private final VirtualTimeScheduler time = new VirtualTimeScheduler(clock);
+    private final FakeTimer time = FakeTimer.onTestTime(clock);
     private final FakeExchange client = new FakeExchange(time);
 
     private Warden warden(String... extra) {

@@ -3,8 +3,8 @@ package io.apiwarden.core.throttle;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiwarden.core.time.SystemDelayScheduler;
+import io.apiwarden.testing.FakeTimer;
 import io.apiwarden.testing.MutableClock;
-import io.apiwarden.testing.VirtualTimeScheduler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +16,7 @@ class ThrottleGateTest {
     private static final Duration LONGEST_WINDOW = Duration.ofMinutes(5);
 
     private final MutableClock clock = MutableClock.atEpochDay();
-    private final VirtualTimeScheduler time = new VirtualTimeScheduler(clock);
+    private final FakeTimer time = FakeTimer.onTestTime(clock);
     private final ThrottleGate gate = new ThrottleGate(clock, time, LONGEST_WINDOW);
 
     @Test
@@ -27,7 +27,7 @@ class ThrottleGateTest {
         assertThat(a).isCompleted().isSameAs(b);
         gate.answered(a.join(), null);
         assertThat(gate.isClosed()).isFalse();
-        assertThat(time.pending()).isZero();
+        assertThat(time.waiting()).isZero();
     }
 
     @Test
@@ -61,7 +61,7 @@ class ThrottleGateTest {
         assertThat(waiting).allMatch(CompletableFuture::isDone);
         assertThat(waiting.subList(1, 5)).allMatch(f -> !f.join().first());
         assertThat(gate.isClosed()).isFalse();
-        assertThat(time.pending()).as("no timer left behind").isZero();
+        assertThat(time.waiting()).as("no timer left behind").isZero();
     }
 
     @Test
@@ -188,7 +188,7 @@ class ThrottleGateTest {
         assertThat(waiting).isNotDone();
         time.advance(Duration.ofSeconds(1));
         assertThat(waiting).isDone();
-        assertThat(time.pending())
+        assertThat(time.waiting())
                 .as("only the waiter's longest-wait timer, none for the shorter window")
                 .isEqualTo(0);
     }
@@ -235,7 +235,7 @@ class ThrottleGateTest {
 
         assertThat(patient).isCompleted();
         assertThat(gate.isClosed()).isFalse();
-        assertThat(time.pending()).as("no timer left behind").isZero();
+        assertThat(time.waiting()).as("no timer left behind").isZero();
     }
 
     @Test

@@ -3,8 +3,8 @@ package io.apiwarden.core.token;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import io.apiwarden.testing.FakeTimer;
 import io.apiwarden.testing.MutableClock;
-import io.apiwarden.testing.RecordingScheduler;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
@@ -24,7 +24,7 @@ class ClientCredentialsEndpointTest {
 
     private final MockWebServer server = new MockWebServer();
     private final MutableClock clock = MutableClock.atEpochDay();
-    private final RecordingScheduler scheduler = RecordingScheduler.runImmediately(clock);
+    private final FakeTimer scheduler = FakeTimer.atOnce(clock);
     private final HttpClient client = HttpClient.newHttpClient();
 
     @BeforeEach

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.apiwarden.core.telemetry.RefreshObserver;
 import io.apiwarden.core.token.store.InMemoryTokenStore;
 import io.apiwarden.core.token.store.TokenState;
+import io.apiwarden.testing.FakeTimer;
 import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
-import io.apiwarden.testing.RecordingScheduler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +24,7 @@ class ClientCredentialsTokenManagerTest {
     private final MutableClock clock = MutableClock.atEpochDay();
     private final FakeTokenEndpoint tokenService =
             new FakeTokenEndpoint().clientCredentials().expiresIn(Duration.ofMinutes(5));
-    private final RecordingScheduler scheduler = RecordingScheduler.manual(clock);
+    private final FakeTimer scheduler = FakeTimer.onTestTime(clock);
     private final InMemoryTokenStore store = new InMemoryTokenStore(clock);
 
     private TokenManager alone() {

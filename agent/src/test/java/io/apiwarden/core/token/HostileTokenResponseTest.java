@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.apiwarden.core.log.ServerText;
+import io.apiwarden.testing.FakeTimer;
 import io.apiwarden.testing.MutableClock;
-import io.apiwarden.testing.RecordingScheduler;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +27,7 @@ class HostileTokenResponseTest {
 
     private final MockWebServer server = new MockWebServer();
     private final MutableClock clock = MutableClock.atEpochDay();
-    private final RecordingScheduler scheduler = RecordingScheduler.runImmediately(clock);
+    private final FakeTimer scheduler = FakeTimer.atOnce(clock);
     private final HttpClient client = HttpClient.newHttpClient();
 
     @BeforeEach

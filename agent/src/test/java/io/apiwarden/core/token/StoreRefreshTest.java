@@ -6,9 +6,9 @@ import io.apiwarden.core.token.store.InMemoryTokenStore;
 import io.apiwarden.core.token.store.StoreUnavailableException;
 import io.apiwarden.core.token.store.TokenState;
 import io.apiwarden.core.token.store.TokenStore;
+import io.apiwarden.testing.FakeTimer;
 import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
-import io.apiwarden.testing.RecordingScheduler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +25,7 @@ class StoreRefreshTest {
     private final MutableClock clock = MutableClock.atEpochDay();
     private final FakeTokenEndpoint tokenService =
             new FakeTokenEndpoint().strictRotation("refresh-0").expiresIn(Duration.ofMinutes(5));
-    private final RecordingScheduler scheduler = RecordingScheduler.manual(clock);
+    private final FakeTimer scheduler = FakeTimer.onTestTime(clock);
     private final SwitchableStore store = new SwitchableStore(new InMemoryTokenStore(clock));
 
     /** A JVM started with the configured tokens of a deployment. */
@@ -135,7 +135,7 @@ class StoreRefreshTest {
         java.time.Instant start = clock.instant();
         CompletableFuture<AccessToken> waiting = m.tokenForRequest();
         while (!waiting.isDone()) {
-            assertThat(scheduler.pendingCount())
+            assertThat(scheduler.waiting())
                     .as("waiting by polls on the timer, never on a thread")
                     .isEqualTo(1);
             scheduler.runDue();

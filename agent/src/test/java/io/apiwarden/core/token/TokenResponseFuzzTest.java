@@ -3,8 +3,8 @@ package io.apiwarden.core.token;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import io.apiwarden.testing.FakeTimer;
 import io.apiwarden.testing.MutableClock;
-import io.apiwarden.testing.RecordingScheduler;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -122,7 +122,7 @@ class TokenResponseFuzzTest {
         Secrets s = new Secrets(refreshToken, issued, rotated, clientSecret);
         CompletableFuture<TokenGrant> result = new CompletableFuture<>();
 
-        endpoint(clientSecret, RecordingScheduler.manual(clock))
+        endpoint(clientSecret, FakeTimer.onTestTime(clock))
                 .handle(refreshToken, HttpTokenEndpoint.MAX_ATTEMPTS, result, status, retryAfter, s.fill(template));
 
         assertThat(result).isDone();
@@ -158,7 +158,7 @@ class TokenResponseFuzzTest {
             @ForAll("retryAfters") String retryAfter,
             @ForAll("bodies") String template,
             @ForAll("tokens") String refreshToken) {
-        RecordingScheduler scheduler = RecordingScheduler.manual(clock);
+        FakeTimer scheduler = FakeTimer.onTestTime(clock);
         CompletableFuture<TokenGrant> result = new CompletableFuture<>();
         Secrets s = new Secrets(refreshToken, "at-unused-in-this-property", "rt-unused-in-this-property", "cs");
 
@@ -177,7 +177,7 @@ class TokenResponseFuzzTest {
         }
     }
 
-    private HttpTokenEndpoint endpoint(String clientSecret, RecordingScheduler scheduler) {
+    private HttpTokenEndpoint endpoint(String clientSecret, FakeTimer scheduler) {
         Supplier<HttpClient> noNetwork = () -> {
             throw new IllegalStateException("answers are handed to the endpoint directly");
         };

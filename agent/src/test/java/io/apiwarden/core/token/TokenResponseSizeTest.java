@@ -3,8 +3,8 @@ package io.apiwarden.core.token;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import io.apiwarden.testing.FakeTimer;
 import io.apiwarden.testing.MutableClock;
-import io.apiwarden.testing.RecordingScheduler;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 /** A token response is read up to {@link HttpTokenEndpoint#MAX_RESPONSE_BYTES}, and no further. */
 class TokenResponseSizeTest {
     private final MutableClock clock = MutableClock.atEpochDay();
-    private final RecordingScheduler scheduler = RecordingScheduler.runImmediately(clock);
+    private final FakeTimer scheduler = FakeTimer.atOnce(clock);
     private final HttpClient client = HttpClient.newHttpClient();
 
     private TokenRefreshException failure(URI tokenUrl) {

@@ -8,13 +8,12 @@ import io.apiwarden.core.config.WardenConfig;
 import io.apiwarden.core.telemetry.CallObserver;
 import io.apiwarden.core.telemetry.RefreshObserver;
 import io.apiwarden.core.telemetry.Telemetry;
-import io.apiwarden.core.time.DelayScheduler;
 import io.apiwarden.core.token.TokenRefreshException;
+import io.apiwarden.testing.Eventually;
+import io.apiwarden.testing.FakeTimer;
 import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
-import io.apiwarden.testing.RecordingScheduler;
 import io.apiwarden.testing.TestWardens;
-import io.apiwarden.testing.VirtualTimeScheduler;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
@@ -27,7 +26,6 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.zip.GZIPOutputStream;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
@@ -59,7 +57,7 @@ class WardenApacheHttpAsyncTest {
     private final MockWebServer elsewhere = new MockWebServer();
     private final MutableClock clock = MutableClock.atEpochDay();
     private final FakeTokenEndpoint tokens = new FakeTokenEndpoint();
-    private DelayScheduler scheduler = RecordingScheduler.runImmediately(clock);
+    private FakeTimer scheduler = FakeTimer.atOnce(clock);
     private PoolingAsyncClientConnectionManager connections;
     private Warden warden;
     private CloseableHttpAsyncClient client;
@@ -148,7 +146,9 @@ class WardenApacheHttpAsyncTest {
                 .as("refreshed and resent once, no more")
                 .isEqualTo(2);
         assertThat(tokens.requests()).isEqualTo(1);
-        awaitTrue(() -> connections.getTotalStats().getLeased() == 0);
+        Eventually.await(
+                "every connection back in the pool",
+                () -> connections.getTotalStats().getLeased() == 0);
     }
 
     @Test
@@ -164,7 +164,9 @@ class WardenApacheHttpAsyncTest {
                 .as("held while the refresh was tried")
                 .isEqualTo(INVALID_TOKEN);
         assertThat(server.getRequestCount()).isEqualTo(1);
-        awaitTrue(() -> connections.getTotalStats().getLeased() == 0);
+        Eventually.await(
+                "every connection back in the pool",
+                () -> connections.getTotalStats().getLeased() == 0);
     }
 
     @Test
@@ -176,7 +178,9 @@ class WardenApacheHttpAsyncTest {
 
         Future<SimpleHttpResponse> call =
                 send(SimpleRequestBuilder.get(url("/api/v1/user")).build());
-        awaitTrue(() -> tokens.requests() == 1 && connections.getTotalStats().getLeased() == 0);
+        Eventually.await(
+                "a refresh under way and no connection leased",
+                () -> tokens.requests() == 1 && connections.getTotalStats().getLeased() == 0);
         assertThat(server.getRequestCount()).isEqualTo(1);
         assertThat(call.isDone()).isFalse();
 
@@ -258,13 +262,12 @@ class WardenApacheHttpAsyncTest {
 
         assertThat(response.getBodyText()).isEqualTo("ok");
         assertThat(server.getRequestCount()).isEqualTo(3);
-        assertThat(((RecordingScheduler) scheduler).delays())
-                .containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2));
+        assertThat(scheduler.delays()).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2));
     }
 
     @Test
     void whileACallWaitsOutTheRateLimitItHoldsNoConnectionAndACallStartedMeanwhileWaitsAtTheGate() throws Exception {
-        VirtualTimeScheduler time = new VirtualTimeScheduler(clock);
+        FakeTimer time = FakeTimer.onTestTime(clock);
         scheduler = time;
         client();
         server.enqueue(new MockResponse.Builder().code(429).body(RATE_LIMITED).build());
@@ -273,10 +276,13 @@ class WardenApacheHttpAsyncTest {
 
         Future<SimpleHttpResponse> refused =
                 send(SimpleRequestBuilder.get(url("/api/v1/a")).build());
-        awaitTrue(() -> time.pending() > 0 && connections.getTotalStats().getLeased() == 0);
+        Eventually.await(
+                "a wait pending and no connection leased",
+                () -> time.waiting() > 0 && connections.getTotalStats().getLeased() == 0);
         Future<SimpleHttpResponse> later =
                 send(SimpleRequestBuilder.get(url("/api/v1/b")).build());
-        awaitTrue(() -> warden.throttleGate().waiting() == 1);
+        Eventually.await(
+                "one call waiting at the gate", () -> warden.throttleGate().waiting() == 1);
 
         assertThat(server.getRequestCount())
                 .as("nothing more reaches the API while the window holds")
@@ -292,7 +298,7 @@ class WardenApacheHttpAsyncTest {
 
     @Test
     void cancellingTheAppsFutureDuringAWaitEndsItAtOnceHoldingNothing() throws Exception {
-        RecordingScheduler manual = RecordingScheduler.manual(clock);
+        FakeTimer manual = FakeTimer.onTestTime(clock);
         scheduler = manual;
         client();
         server.enqueue(new MockResponse.Builder().code(429).body(RATE_LIMITED).build());
@@ -315,15 +321,16 @@ class WardenApacheHttpAsyncTest {
                         callback.add("cancelled");
                     }
                 });
-        awaitTrue(
-                () -> manual.pendingCount() == 1 && connections.getTotalStats().getLeased() == 0);
+        Eventually.await(
+                "one wait pending and no connection leased",
+                () -> manual.waiting() == 1 && connections.getTotalStats().getLeased() == 0);
 
         assertThat(call.cancel(true)).isTrue();
 
-        assertThat(manual.cancelledCount())
+        assertThat(manual.givenUp())
                 .as("the wait is a timer, cancelled: no thread held it")
                 .isEqualTo(1);
-        assertThat(manual.pendingCount()).isZero();
+        assertThat(manual.waiting()).isZero();
         assertThatThrownBy(() -> call.get(1, TimeUnit.SECONDS)).isInstanceOf(CancellationException.class);
         assertThat(callback).containsExactly("cancelled");
         manual.runDue();
@@ -452,7 +459,7 @@ class WardenApacheHttpAsyncTest {
                             .getBodyText())
                     .isEqualTo("ok");
         }
-        assertThat(((RecordingScheduler) scheduler).delays()).containsExactly(Duration.ofSeconds(1));
+        assertThat(scheduler.delays()).containsExactly(Duration.ofSeconds(1));
     }
 
     @Test
@@ -479,17 +486,6 @@ class WardenApacheHttpAsyncTest {
         BasicRequestProducer request = new BasicRequestProducer(
                 Method.POST, URI.create(url("/api/v1/items")), new io.apiwarden.adapters.faces.OneShotProducer(body));
         return client.execute(request, SimpleResponseConsumer.create(), null).get(10, TimeUnit.SECONDS);
-    }
-
-    /** Waits for something the client does on its own threads; fails after 10 s. */
-    private static void awaitTrue(BooleanSupplier condition) {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > until) {
-                throw new AssertionError("not reached in 10 s");
-            }
-            Thread.onSpinWait();
-        }
     }
 
     private static Buffer gzip(String text) throws IOException {

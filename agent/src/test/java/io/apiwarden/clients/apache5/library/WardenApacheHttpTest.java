@@ -3,9 +3,10 @@ package io.apiwarden.clients.apache5.library;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiwarden.core.Warden;
+import io.apiwarden.testing.Eventually;
+import io.apiwarden.testing.FakeTimer;
 import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
-import io.apiwarden.testing.RecordingScheduler;
 import io.apiwarden.testing.TestWardens;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -40,7 +41,7 @@ class WardenApacheHttpTest {
     private final MockWebServer elsewhere = new MockWebServer();
     private final MutableClock clock = MutableClock.atEpochDay();
     private final FakeTokenEndpoint tokens = new FakeTokenEndpoint();
-    private RecordingScheduler scheduler = RecordingScheduler.runImmediately(clock);
+    private FakeTimer scheduler = FakeTimer.atOnce(clock);
     private CloseableHttpClient client;
 
     private CloseableHttpClient client(HttpClientBuilder builder) throws IOException {
@@ -317,7 +318,7 @@ class WardenApacheHttpTest {
 
     @Test
     void cancellingTheRequestEndsTheWaitAndNothingIsResent() throws Exception {
-        scheduler = RecordingScheduler.manual(clock);
+        scheduler = FakeTimer.onTestTime(clock);
         client();
         server.enqueue(new MockResponse.Builder()
                 .code(429)
@@ -331,16 +332,14 @@ class WardenApacheHttpTest {
                 return e;
             }
         });
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (scheduler.pendingCount() == 0 && System.nanoTime() < until) {
-            Thread.onSpinWait();
-        }
-        assertThat(scheduler.pendingCount()).isEqualTo(1);
+        assertThat(Eventually.settled(Eventually.PATIENCE, scheduler::waiting, n -> n > 0))
+                .as("waits pending")
+                .isEqualTo(1);
 
         get.cancel();
 
         assertThat(outcome.get(5, TimeUnit.SECONDS)).isInstanceOf(InterruptedIOException.class);
-        assertThat(scheduler.cancelledCount()).isEqualTo(1);
+        assertThat(scheduler.givenUp()).isEqualTo(1);
         assertThat(server.getRequestCount()).isEqualTo(1);
     }
 

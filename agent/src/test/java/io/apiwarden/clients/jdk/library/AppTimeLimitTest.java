@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.time.SystemDelayScheduler;
+import io.apiwarden.testing.FakeTimer;
 import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
-import io.apiwarden.testing.RecordingScheduler;
 import io.apiwarden.testing.TestWardens;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 class AppTimeLimitTest {
     private final MockWebServer server = new MockWebServer();
     private final MutableClock clock = MutableClock.atEpochDay();
-    private final RecordingScheduler scheduler = RecordingScheduler.runImmediately(clock);
+    private final FakeTimer scheduler = FakeTimer.atOnce(clock);
     private final FakeTokenEndpoint tokens = new FakeTokenEndpoint();
 
     @BeforeEach

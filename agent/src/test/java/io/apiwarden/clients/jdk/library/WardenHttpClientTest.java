@@ -4,9 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.token.TokenRefreshException;
+import io.apiwarden.testing.Eventually;
+import io.apiwarden.testing.FakeTimer;
 import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
-import io.apiwarden.testing.RecordingScheduler;
 import io.apiwarden.testing.TestWardens;
 import java.io.InputStream;
 import java.net.URI;
@@ -34,7 +35,7 @@ class WardenHttpClientTest {
     private final MockWebServer server = new MockWebServer();
     private final MutableClock clock = MutableClock.atEpochDay();
     private final FakeTokenEndpoint tokens = new FakeTokenEndpoint();
-    private RecordingScheduler scheduler = RecordingScheduler.runImmediately(clock);
+    private FakeTimer scheduler = FakeTimer.atOnce(clock);
     private HttpClient client;
 
     @BeforeEach
@@ -532,7 +533,7 @@ class WardenHttpClientTest {
 
     @Test
     void cancellingAnAsyncCallCancelsItsPendingRetry() throws Exception {
-        scheduler = RecordingScheduler.manual(clock);
+        scheduler = FakeTimer.onTestTime(clock);
         HttpClient manual = managed(HttpClient.newHttpClient(), "apiwarden.access-token", "access-0");
         server.enqueue(response(429, "slow"));
         server.enqueue(response(200, "never asked for"));
@@ -545,22 +546,18 @@ class WardenHttpClientTest {
         assertThat(call).isCancelled();
         // The timer may be cancelled by cancel() itself or, if cancel() came between the
         // scheduling and the call storing its timer, by the call right after: wait for it.
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (scheduler.cancelledCount() == 0 && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-        }
-        assertThat(scheduler.cancelledCount()).isEqualTo(1);
+        assertThat(Eventually.settled(Eventually.PATIENCE, scheduler::givenUp, n -> n > 0))
+                .as("pending waits the call gave up")
+                .isEqualTo(1);
         scheduler.runDue();
         assertThat(server.getRequestCount()).isEqualTo(1);
     }
 
     /** The timer is set on the client's thread once the 429 is read: wait for that event, bounded. */
-    private void awaitPendingTimer() throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (scheduler.pendingCount() == 0 && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-        }
-        assertThat(scheduler.pendingCount()).isEqualTo(1);
+    private void awaitPendingTimer() {
+        assertThat(Eventually.settled(Eventually.PATIENCE, scheduler::waiting, n -> n > 0))
+                .as("waits pending")
+                .isEqualTo(1);
     }
 
     @Test
@@ -637,10 +634,8 @@ class WardenHttpClientTest {
     }
 
     private void awaitRequests(int n) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (server.getRequestCount() < n && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-        }
-        assertThat(server.getRequestCount()).isGreaterThanOrEqualTo(n);
+        assertThat(Eventually.settled(Eventually.PATIENCE, server::getRequestCount, count -> count >= n))
+                .as("requests the server received")
+                .isGreaterThanOrEqualTo(n);
     }
 }

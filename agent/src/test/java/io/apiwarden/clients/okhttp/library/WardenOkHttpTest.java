@@ -3,9 +3,10 @@ package io.apiwarden.clients.okhttp.library;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiwarden.core.Warden;
+import io.apiwarden.testing.Eventually;
+import io.apiwarden.testing.FakeTimer;
 import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
-import io.apiwarden.testing.RecordingScheduler;
 import io.apiwarden.testing.TestWardens;
 import java.io.IOException;
 import java.time.Duration;
@@ -26,7 +27,7 @@ import org.junit.jupiter.api.Test;
 class WardenOkHttpTest {
     private final MockWebServer server = new MockWebServer();
     private final MutableClock clock = MutableClock.atEpochDay();
-    private final RecordingScheduler scheduler = RecordingScheduler.manual(clock);
+    private final FakeTimer scheduler = FakeTimer.onTestTime(clock);
     private final FakeTokenEndpoint tokens = new FakeTokenEndpoint();
     private WardenOkHttp okHttp;
     private OkHttpClient client;
@@ -221,12 +222,10 @@ class WardenOkHttpTest {
     }
 
     /** The wait is scheduled on the dispatcher's thread once the 429 is back: polled, never slept through. */
-    private void awaitPendingWait() throws InterruptedException {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (scheduler.pendingCount() == 0 && System.nanoTime() < until) {
-            Thread.onSpinWait();
-        }
-        assertThat(scheduler.pendingCount()).isEqualTo(1);
+    private void awaitPendingWait() {
+        assertThat(Eventually.settled(Eventually.PATIENCE, scheduler::waiting, n -> n > 0))
+                .as("waits pending")
+                .isEqualTo(1);
     }
 
     private static final class Answer implements Callback {

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.time.DelayScheduler;
+import io.apiwarden.testing.FakeTimer;
 import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
-import io.apiwarden.testing.RecordingScheduler;
 import io.apiwarden.testing.RecordingTelemetry;
 import io.apiwarden.testing.TestWardens;
 import java.time.Duration;
@@ -38,7 +38,7 @@ class ReactorNettyGlueTest {
 
     private final MockWebServer server = new MockWebServer();
     private final MutableClock clock = MutableClock.atEpochDay();
-    private final RecordingScheduler scheduler = RecordingScheduler.manual(clock);
+    private final FakeTimer scheduler = FakeTimer.onTestTime(clock);
     private final CountDownLatch waitScheduled = new CountDownLatch(1);
     private final CountDownLatch waitCancelled = new CountDownLatch(1);
     private final FakeTokenEndpoint tokens = new FakeTokenEndpoint();
@@ -184,7 +184,7 @@ class ReactorNettyGlueTest {
         assertThat(waitCancelled.await(10, TimeUnit.SECONDS))
                 .as("the wait was cancelled")
                 .isTrue();
-        assertThat(scheduler.cancelledCount()).isEqualTo(1);
+        assertThat(scheduler.givenUp()).isEqualTo(1);
         scheduler.runDue();
         assertThat(server.getRequestCount()).isEqualTo(1);
         assertThat(app).isNotDone();

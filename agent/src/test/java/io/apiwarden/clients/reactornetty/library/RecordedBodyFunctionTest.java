@@ -3,9 +3,9 @@ package io.apiwarden.clients.reactornetty.library;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiwarden.core.Warden;
+import io.apiwarden.testing.FakeTimer;
 import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
-import io.apiwarden.testing.RecordingScheduler;
 import io.apiwarden.testing.TestWardens;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -76,8 +76,8 @@ class RecordedBodyFunctionTest {
         };
         String[] all = java.util.Arrays.copyOf(config, config.length + moreConfig.length);
         System.arraycopy(moreConfig, 0, all, config.length, moreConfig.length);
-        Warden warden = TestWardens.warden(TestWardens.config(all), tokens, RecordingScheduler.manual(clock), clock);
-        return new ReactorNettyGlue(warden, RecordingScheduler.manual(clock), Runnable::run, body -> recordEveryBody);
+        Warden warden = TestWardens.warden(TestWardens.config(all), tokens, FakeTimer.onTestTime(clock), clock);
+        return new ReactorNettyGlue(warden, FakeTimer.onTestTime(clock), Runnable::run, body -> recordEveryBody);
     }
 
     /** Sets its content type, as Spring's functions set the request's headers, then sends the body. */

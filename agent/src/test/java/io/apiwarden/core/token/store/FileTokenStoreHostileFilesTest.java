@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.apiwarden.core.token.TokenManager;
 import io.apiwarden.core.token.TokenSharing;
+import io.apiwarden.testing.FakeTimer;
 import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
-import io.apiwarden.testing.RecordingScheduler;
 import java.io.RandomAccessFile;
 import java.net.InetAddress;
 import java.nio.file.Files;
@@ -188,7 +188,7 @@ class FileTokenStoreHostileFilesTest {
                 null,
                 clock,
                 () -> io.apiwarden.core.telemetry.RefreshObserver.NOOP,
-                TokenSharing.through(store(), RecordingScheduler.manual(clock), Runnable::run));
+                TokenSharing.through(store(), FakeTimer.onTestTime(clock), Runnable::run));
 
         assertThat(assertTimeoutPreemptively(
                                 NEVER_HANGS, () -> jvm.tokenForRequest().join())

@@ -3,6 +3,7 @@ package io.apiwarden.core.token.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.apiwarden.testing.Eventually;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -308,28 +309,22 @@ public abstract class TokenStoreContract {
     }
 
     /** Polls {@code attempt} until it gives a value, failing after {@link #PATIENCE}. */
-    private static <T> T await(Callable<T> attempt) throws Exception {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (true) {
-            T value = attempt.call();
-            if (value != null) {
-                return value;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("nothing within " + PATIENCE);
-            }
-            Thread.sleep(5);
+    private static <T> T await(Callable<T> attempt) {
+        T value = Eventually.settled(PATIENCE, () -> call(attempt), v -> v != null);
+        assertThat(value).as("a value within %s", PATIENCE).isNotNull();
+        return value;
+    }
+
+    private static <T> T call(Callable<T> attempt) {
+        try {
+            return attempt.call();
+        } catch (Exception e) {
+            throw new AssertionError("the store failed while the test waited for a value", e);
         }
     }
 
     /** Polls until the leases' clock reaches {@code millis}. */
-    private void awaitClock(long millis) throws InterruptedException {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (leaseClockMillis() < millis) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the lease clock did not reach " + millis + " within " + PATIENCE);
-            }
-            Thread.sleep(1);
-        }
+    private void awaitClock(long millis) {
+        Eventually.await("the lease clock to reach " + millis, PATIENCE, () -> leaseClockMillis() >= millis);
     }
 }
