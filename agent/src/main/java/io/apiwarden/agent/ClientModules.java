@@ -4,14 +4,15 @@ import io.apiwarden.clients.apache5.agent.Apache5Module;
 import io.apiwarden.clients.jdk.agent.JdkModule;
 import io.apiwarden.clients.okhttp.agent.OkHttpModule;
 import io.apiwarden.clients.reactornetty.agent.ReactorNettyModule;
+import io.apiwarden.clients.vertx.agent.VertxHttpModule;
 import java.util.List;
 import java.util.stream.Collectors;
 
 /** Every client the agent manages: adding a client is adding its folder and one line here. */
 public final class ClientModules {
     /** In the order they are installed, and the log, the help and the warnings name them. */
-    public static final List<ClientModule> ALL =
-            List.of(new JdkModule(), new OkHttpModule(), new ReactorNettyModule(), new Apache5Module());
+    public static final List<ClientModule> ALL = List.of(
+            new JdkModule(), new OkHttpModule(), new ReactorNettyModule(), new Apache5Module(), new VertxHttpModule());
 
     private ClientModules() {}
 

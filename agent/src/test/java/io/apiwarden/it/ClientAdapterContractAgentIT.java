@@ -8,7 +8,9 @@ import io.apiwarden.adapters.faces.ApacheClassicFace;
 import io.apiwarden.adapters.faces.JdkFaces;
 import io.apiwarden.adapters.faces.OkHttpFaces;
 import io.apiwarden.adapters.faces.ReactorNettyFace;
+import io.apiwarden.adapters.faces.VertxFace;
 import io.apiwarden.core.Warden;
+import io.vertx.core.Vertx;
 import java.time.Duration;
 import org.junit.jupiter.api.Nested;
 import reactor.netty.http.client.HttpClient;
@@ -104,6 +106,15 @@ class ClientAdapterContractAgentIT {
         @Override
         protected String cannot(Capability capability) {
             return capability == Capability.RESEND_STREAMED_BODY ? ReactorNettyFace.STREAMED_BODY_NOT_RESENT : null;
+        }
+    }
+
+    @Nested
+    class VertxHttp extends WithTheAgent {
+        @Override
+        ClientFace plainFace(boolean followRedirects) {
+            Vertx vertx = Vertx.vertx();
+            return new VertxFace(vertx, vertx.createHttpClient(), followRedirects);
         }
     }
 }
