@@ -14,7 +14,8 @@ class ClientModulesTest {
     @Test
     void theModulesAreNamedAsTheSwitchesUsersAlreadyHave() {
         assertThat(ClientModules.names())
-                .containsExactly("jdk-http-client", "okhttp", "reactor-netty", "apache-httpclient");
+                .containsExactly(
+                        "jdk-http-client", "okhttp", "reactor-netty", "apache-httpclient", "vertx-http-client");
         assertThat(ConfigProperty.CLIENT_ENABLED.keyFor("apache-httpclient"))
                 .isEqualTo("apiwarden.instrumentation.apache-httpclient.enabled");
         assertThat(ConfigProperty.CLIENT_ENABLED.envNameFor("reactor-netty"))
