@@ -3,6 +3,7 @@ package io.apiwarden.clients.vertx.library;
 import io.apiwarden.clients.vertx.bridge.VertxHttpBridge;
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.engine.EntryGuard;
+import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.time.DelayScheduler;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
@@ -26,6 +27,11 @@ public final class VertxHttpGlue implements VertxHttpBridge {
     private final Warden warden;
     /** Where waits go; null for the Vert.x timers of each request's own Vert.x. */
     private final DelayScheduler timer;
+    /**
+     * Whether this copy of Vert.x has the 4.x API the managed request is compiled against. Vert.x 5 changed
+     * {@code HttpClientRequest} and {@code HttpClient}: its requests go as without the agent until it is supported.
+     */
+    private final boolean supported;
 
     /** Waits on Vert.x's timers. */
     public VertxHttpGlue(Warden warden) {
@@ -36,6 +42,24 @@ public final class VertxHttpGlue implements VertxHttpBridge {
     VertxHttpGlue(Warden warden, DelayScheduler timer) {
         this.warden = warden;
         this.timer = timer;
+        this.supported = hasTheFourApi();
+        if (!supported) {
+            AgentLog.once(
+                    AgentLog.Level.WARN,
+                    "vertx-http-version",
+                    "this Vert.x is not 4.x: its HttpClient's calls go as without the agent (Vert.x 5 is not managed yet)",
+                    null);
+        }
+    }
+
+    private static boolean hasTheFourApi() {
+        try {
+            HttpClient.class.getMethod("redirectHandler");
+            HttpClientRequest.class.getMethod("end", Handler.class);
+            return true;
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
     }
 
     @Override
@@ -62,6 +86,9 @@ public final class VertxHttpGlue implements VertxHttpBridge {
 
     /** The request the future of {@code client.request(options)} completes with, managed when it is a call to the API. */
     Future<HttpClientRequest> manage(HttpClient client, RequestOptions options, Future<HttpClientRequest> made) {
+        if (!supported) {
+            return made;
+        }
         return made.map(request -> managed(client, options, request));
     }
 
@@ -88,7 +115,7 @@ public final class VertxHttpGlue implements VertxHttpBridge {
      * Vert.x's futures; an app's call comes from its own code (or WebClient's, or Quarkus's).
      */
     private boolean mayBeManaged(RequestOptions options) {
-        if (options instanceof AttemptOptions) {
+        if (!supported || options instanceof AttemptOptions) {
             return false;
         }
         String host = options.getHost();
