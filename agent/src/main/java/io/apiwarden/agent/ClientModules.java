@@ -6,6 +6,7 @@ import io.apiwarden.clients.huc.agent.HttpUrlConnectionModule;
 import io.apiwarden.clients.jdk.agent.JdkModule;
 import io.apiwarden.clients.okhttp.agent.OkHttpModule;
 import io.apiwarden.clients.reactornetty.agent.ReactorNettyModule;
+import io.apiwarden.clients.vertx.agent.VertxHttpModule;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -18,7 +19,8 @@ public final class ClientModules {
             new ReactorNettyModule(),
             new Apache5Module(),
             new Apache4Module(),
-            new HttpUrlConnectionModule());
+            new HttpUrlConnectionModule(),
+            new VertxHttpModule());
 
     private ClientModules() {}
 

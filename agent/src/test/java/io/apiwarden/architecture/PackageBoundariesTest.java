@@ -43,6 +43,7 @@ class PackageBoundariesTest {
         CLIENT_LIBRARIES.put("apache5", "httpclient5");
         CLIENT_LIBRARIES.put("apache4", "httpclient4");
         CLIENT_LIBRARIES.put("reactornetty", "reactor");
+        CLIENT_LIBRARIES.put("vertx", "vertx");
     }
 
     @BeforeAll
@@ -118,6 +119,9 @@ class PackageBoundariesTest {
         }
         if (internalName.startsWith("reactor/")) {
             return "reactor";
+        }
+        if (internalName.startsWith("io/vertx/")) {
+            return "vertx";
         }
         return null;
     }

@@ -10,7 +10,9 @@ import io.apiwarden.adapters.faces.HttpUrlConnectionFace;
 import io.apiwarden.adapters.faces.JdkFaces;
 import io.apiwarden.adapters.faces.OkHttpFaces;
 import io.apiwarden.adapters.faces.ReactorNettyFace;
+import io.apiwarden.adapters.faces.VertxFace;
 import io.apiwarden.core.Warden;
+import io.vertx.core.Vertx;
 import java.time.Duration;
 import org.junit.jupiter.api.Nested;
 import reactor.netty.http.client.HttpClient;
@@ -124,6 +126,15 @@ class ClientAdapterContractAgentIT {
         @Override
         ClientFace plainFace(boolean followRedirects) {
             return HttpUrlConnectionFace.plain(followRedirects);
+        }
+    }
+
+    @Nested
+    class VertxHttp extends WithTheAgent {
+        @Override
+        ClientFace plainFace(boolean followRedirects) {
+            Vertx vertx = Vertx.vertx();
+            return new VertxFace(vertx, vertx.createHttpClient(), followRedirects);
         }
     }
 }

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.apiwarden.core.Warden;
 import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
-import io.apiwarden.testing.RecordingScheduler;
+import io.apiwarden.testing.FakeTimer;
 import io.apiwarden.testing.TestWardens;
 import java.io.IOException;
 import java.io.InputStream;
@@ -31,7 +31,7 @@ class WardenHttpUrlConnectionTest {
         return TestWardens.warden(
                 TestWardens.config("apiwarden.base-url", baseUrl, "apiwarden.access-token", "access-0"),
                 new FakeTokenEndpoint(),
-                RecordingScheduler.runImmediately(clock),
+                FakeTimer.atOnce(clock),
                 clock);
     }
 

@@ -1,0 +1,612 @@
+package io.apiwarden.clients.vertx.library;
+
+import io.apiwarden.core.Warden;
+import io.apiwarden.core.engine.CallDriver;
+import io.apiwarden.core.engine.CallTarget;
+import io.apiwarden.core.engine.EntryGuard;
+import io.apiwarden.core.time.DelayScheduler;
+import io.vertx.core.AsyncResult;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Promise;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpConnection;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.http.StreamPriority;
+import io.vertx.core.http.StreamResetException;
+import io.vertx.core.net.HostAndPort;
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Function;
+
+/**
+ * The request the app gets from its client for a call to the API: it takes the app's headers, settings and
+ * body as the client's own request would, and when the app ends it ({@code end}, {@code send}) runs one managed
+ * call, whose attempts are real requests of the app's client ({@link VertxExchange}). The app's response
+ * future gets the response of the attempt that goes to the app, on the context the client's own would complete
+ * on; {@code reset()} cancels the call (a pending wait, the attempt in flight).
+ *
+ * <p>Settings go on to the first attempt's request, the client's own, which is the template of the others; the
+ * app's headers are kept apart, so the agent's never show in {@link #headers()}.
+ */
+final class ManagedClientRequest implements HttpClientRequest {
+    private final Warden warden;
+    final HttpClient client;
+    private final RequestOptions options;
+    /** The client's own request: the first attempt, and the template of the others. */
+    final HttpClientRequest first;
+    /** Where the client's request completes its futures: the app's continuations run there. */
+    final Context context;
+
+    private final DelayScheduler timer;
+    final MultiMap appHeaders;
+    private final Promise<HttpClientResponse> response = Promise.promise();
+    private final Promise<Void> ended = Promise.promise();
+    /** The app's own time limit in milliseconds (its request's time-out), or -1. */
+    private volatile long appTimeoutMillis;
+
+    private volatile Handler<Throwable> exceptionHandler;
+    private volatile Handler<HttpClientRequest> pushHandler;
+    private volatile Handler<Void> continueHandler;
+    private volatile Handler<MultiMap> earlyHintsHandler;
+    private volatile Throwable resetCause;
+    // Set once, when the app starts its body or ends the request.
+    private boolean started;
+    /** The body as one buffer the app gave at the end (null for none); unused when {@link #streamed}. */
+    volatile Buffer body;
+    /** The body the app writes piece by piece, or null. */
+    volatile StreamedBody streamed;
+
+    private volatile CompletableFuture<HttpClientResponse> call;
+
+    ManagedClientRequest(
+            Warden warden,
+            HttpClient client,
+            RequestOptions options,
+            HttpClientRequest first,
+            Context context,
+            DelayScheduler timer) {
+        this.warden = warden;
+        this.client = client;
+        this.options = options;
+        this.first = first;
+        this.context = context;
+        this.timer = timer;
+        this.appHeaders = HttpHeaders.headers().addAll(first.headers());
+        long limit = options.getTimeout() >= 0 ? options.getTimeout() : options.getIdleTimeout();
+        this.appTimeoutMillis = limit > 0 ? limit : -1;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // The call.
+
+    /** Starts the call once: with the body the app gave whole ({@code whole}), or with one it writes piece by piece. */
+    private void start(boolean piecewise, Buffer whole) {
+        synchronized (this) {
+            if (started) {
+                return;
+            }
+            started = true;
+        }
+        if (piecewise) {
+            streamed = new StreamedBody(this::endedWith);
+        } else {
+            body = whole;
+        }
+        CallDriver<HttpClientResponse> driver = EntryGuard.open("vertx-http-call", "a Vert.x request", () -> {
+            URI uri = URI.create(first.absoluteURI());
+            long limit = appTimeoutMillis;
+            return new CallDriver<HttpClientResponse>(
+                    warden, CallTarget.of(first.getMethod().name(), uri), limit > 0 ? Duration.ofMillis(limit) : null);
+        });
+        if (driver == null) {
+            unmanaged();
+            return;
+        }
+        CompletableFuture<HttpClientResponse> running =
+                driver.runAsync(new VertxExchange(warden, driver, this, timer, this::onContext));
+        call = running;
+        running.whenComplete(this::done);
+    }
+
+    private void done(HttpClientResponse answer, Throwable failure) {
+        if (failure != null) {
+            Throwable cause =
+                    failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+            ended.tryFail(cause);
+            Handler<Throwable> handler = exceptionHandler;
+            if (response.tryFail(cause) && handler != null && resetCause == null) {
+                handler.handle(cause);
+            }
+            return;
+        }
+        if (response.tryComplete(answer)) {
+            // The app's handlers are set by now (they run as the future completes): the body may flow.
+            answer.resume();
+        } else {
+            answer.handler(null);
+            answer.resume();
+        }
+    }
+
+    /** The agent failed before anything was sent: the client's own request goes as without the agent. */
+    private void unmanaged() {
+        first.headers().clear().addAll(appHeaders);
+        first.response().onComplete(response::handle);
+        if (streamed != null) {
+            streamed.attach(first, null);
+        } else {
+            (body == null ? first.end() : first.end(body)).onComplete(this::endedWith);
+        }
+    }
+
+    void endedWith(AsyncResult<Void> result) {
+        if (result.succeeded()) {
+            ended.tryComplete();
+        } else {
+            ended.tryFail(result.cause());
+        }
+    }
+
+    private void onContext(Runnable task) {
+        if (Context.isOnEventLoopThread() && context == io.vertx.core.Vertx.currentContext()) {
+            task.run();
+        } else {
+            context.runOnContext(v -> task.run());
+        }
+    }
+
+    /** The options of the next attempt: the app's, with the method and URI its request has now. */
+    RequestOptions nextOptions() {
+        AttemptOptions next = new AttemptOptions(options);
+        next.setMethod(first.getMethod()).setURI(first.getURI()).setFollowRedirects(first.isFollowRedirects());
+        return next;
+    }
+
+    /** Puts the app's settings of its request on another attempt's. */
+    void copySettingsTo(HttpClientRequest real) {
+        real.setMaxRedirects(first.getMaxRedirects());
+        real.setChunked(first.isChunked());
+        if (first.traceOperation() != null) {
+            real.traceOperation(first.traceOperation());
+        }
+        if (pushHandler != null) {
+            real.pushHandler(pushHandler);
+        }
+        if (continueHandler != null) {
+            real.continueHandler(continueHandler);
+        }
+        if (earlyHintsHandler != null) {
+            real.earlyHintsHandler(earlyHintsHandler);
+        }
+    }
+
+    long declaredLength() {
+        String length = appHeaders.get(HttpHeaders.CONTENT_LENGTH);
+        try {
+            return length == null ? -1 : Long.parseLong(length.trim());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    Throwable resetCause() {
+        Throwable cause = resetCause;
+        return cause != null ? cause : new StreamResetException(0);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // The body and the end.
+
+    @Override
+    public Future<Void> write(Buffer data) {
+        start(true, null);
+        return streamed.write(data);
+    }
+
+    @Override
+    public void write(Buffer data, Handler<AsyncResult<Void>> handler) {
+        write(data).onComplete(handler);
+    }
+
+    @Override
+    public Future<Void> write(String chunk) {
+        return write(Buffer.buffer(chunk));
+    }
+
+    @Override
+    public void write(String chunk, Handler<AsyncResult<Void>> handler) {
+        write(chunk).onComplete(handler);
+    }
+
+    @Override
+    public Future<Void> write(String chunk, String enc) {
+        return write(Buffer.buffer(chunk, enc));
+    }
+
+    @Override
+    public void write(String chunk, String enc, Handler<AsyncResult<Void>> handler) {
+        write(chunk, enc).onComplete(handler);
+    }
+
+    @Override
+    public Future<Void> end(Buffer chunk) {
+        synchronized (this) {
+            if (!started) {
+                start(false, chunk);
+                return ended.future();
+            }
+        }
+        if (streamed != null) {
+            streamed.write(chunk);
+            streamed.end();
+        }
+        return ended.future();
+    }
+
+    @Override
+    public void end(Buffer chunk, Handler<AsyncResult<Void>> handler) {
+        end(chunk).onComplete(handler);
+    }
+
+    @Override
+    public Future<Void> end() {
+        synchronized (this) {
+            if (!started) {
+                start(false, null);
+                return ended.future();
+            }
+        }
+        if (streamed != null) {
+            streamed.end();
+        }
+        return ended.future();
+    }
+
+    @Override
+    public void end(Handler<AsyncResult<Void>> handler) {
+        end().onComplete(handler);
+    }
+
+    @Override
+    public Future<Void> end(String chunk) {
+        return end(Buffer.buffer(chunk));
+    }
+
+    @Override
+    public void end(String chunk, Handler<AsyncResult<Void>> handler) {
+        end(chunk).onComplete(handler);
+    }
+
+    @Override
+    public Future<Void> end(String chunk, String enc) {
+        return end(Buffer.buffer(chunk, enc));
+    }
+
+    @Override
+    public void end(String chunk, String enc, Handler<AsyncResult<Void>> handler) {
+        end(chunk, enc).onComplete(handler);
+    }
+
+    @Override
+    public Future<Void> sendHead() {
+        // The head goes with the first attempt; what the app writes after it is the body, piece by piece.
+        start(true, null);
+        return Future.succeededFuture();
+    }
+
+    @Override
+    public HttpClientRequest sendHead(Handler<AsyncResult<Void>> completionHandler) {
+        sendHead().onComplete(completionHandler);
+        return this;
+    }
+
+    @Override
+    public Future<HttpClientResponse> response() {
+        return response.future();
+    }
+
+    @Override
+    public HttpClientRequest response(Handler<AsyncResult<HttpClientResponse>> handler) {
+        response.future().onComplete(handler);
+        return this;
+    }
+
+    @Override
+    public boolean writeQueueFull() {
+        StreamedBody s = streamed;
+        return s != null && s.writeQueueFull();
+    }
+
+    @Override
+    public HttpClientRequest drainHandler(Handler<Void> handler) {
+        start(true, null);
+        streamed.drainHandler(handler);
+        return this;
+    }
+
+    @Override
+    public HttpClientRequest setWriteQueueMaxSize(int maxSize) {
+        first.setWriteQueueMaxSize(maxSize);
+        return this;
+    }
+
+    @Override
+    public boolean reset(long code) {
+        return reset(code, new StreamResetException(code));
+    }
+
+    @Override
+    public boolean reset(long code, Throwable cause) {
+        resetCause = cause;
+        CompletableFuture<HttpClientResponse> running = call;
+        boolean cancelled = response.tryFail(cause);
+        ended.tryFail(cause);
+        if (running != null) {
+            running.cancel(true);
+        } else {
+            first.reset(code, cause);
+        }
+        return cancelled;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Headers and settings: the app's, as its client's request keeps them.
+
+    @Override
+    public MultiMap headers() {
+        return appHeaders;
+    }
+
+    @Override
+    public HttpClientRequest putHeader(String name, String value) {
+        appHeaders.set(name, value);
+        return this;
+    }
+
+    @Override
+    public HttpClientRequest putHeader(CharSequence name, CharSequence value) {
+        appHeaders.set(name, value);
+        return this;
+    }
+
+    @Override
+    public HttpClientRequest putHeader(String name, Iterable<String> values) {
+        appHeaders.set(name, values);
+        return this;
+    }
+
+    @Override
+    public HttpClientRequest putHeader(CharSequence name, Iterable<CharSequence> values) {
+        appHeaders.set(name, values);
+        return this;
+    }
+
+    @Override
+    public HttpClientRequest exceptionHandler(Handler<Throwable> handler) {
+        exceptionHandler = handler;
+        return this;
+    }
+
+    @Override
+    public HttpClientRequest authority(HostAndPort authority) {
+        first.authority(authority);
+        return this;
+    }
+
+    @Override
+    @SuppressWarnings("deprecation")
+    public HttpClientRequest setHost(String host) {
+        first.setHost(host);
+        return this;
+    }
+
+    @Override
+    @SuppressWarnings("deprecation")
+    public String getHost() {
+        return first.getHost();
+    }
+
+    @Override
+    @SuppressWarnings("deprecation")
+    public HttpClientRequest setPort(int port) {
+        first.setPort(port);
+        return this;
+    }
+
+    @Override
+    @SuppressWarnings("deprecation")
+    public int getPort() {
+        return first.getPort();
+    }
+
+    @Override
+    public HttpClientRequest setFollowRedirects(boolean followRedirects) {
+        first.setFollowRedirects(followRedirects);
+        return this;
+    }
+
+    @Override
+    public boolean isFollowRedirects() {
+        return first.isFollowRedirects();
+    }
+
+    @Override
+    public HttpClientRequest setMaxRedirects(int maxRedirects) {
+        first.setMaxRedirects(maxRedirects);
+        return this;
+    }
+
+    @Override
+    public int getMaxRedirects() {
+        return first.getMaxRedirects();
+    }
+
+    @Override
+    public int numberOfRedirections() {
+        return first.numberOfRedirections();
+    }
+
+    @Override
+    public HttpClientRequest setChunked(boolean chunked) {
+        first.setChunked(chunked);
+        return this;
+    }
+
+    @Override
+    public boolean isChunked() {
+        return first.isChunked();
+    }
+
+    @Override
+    public HttpMethod getMethod() {
+        return first.getMethod();
+    }
+
+    @Override
+    public HttpClientRequest setMethod(HttpMethod method) {
+        first.setMethod(method);
+        return this;
+    }
+
+    @Override
+    public String absoluteURI() {
+        return first.absoluteURI();
+    }
+
+    @Override
+    public String getURI() {
+        return first.getURI();
+    }
+
+    @Override
+    public HttpClientRequest setURI(String uri) {
+        first.setURI(uri);
+        return this;
+    }
+
+    @Override
+    public String path() {
+        return first.path();
+    }
+
+    @Override
+    public String query() {
+        return first.query();
+    }
+
+    @Override
+    public HttpClientRequest traceOperation(String op) {
+        first.traceOperation(op);
+        return this;
+    }
+
+    @Override
+    public String traceOperation() {
+        return first.traceOperation();
+    }
+
+    @Override
+    public HttpVersion version() {
+        return first.version();
+    }
+
+    @Override
+    public HttpClientRequest continueHandler(Handler<Void> handler) {
+        continueHandler = handler;
+        first.continueHandler(handler);
+        return this;
+    }
+
+    @Override
+    public HttpClientRequest earlyHintsHandler(Handler<MultiMap> handler) {
+        earlyHintsHandler = handler;
+        first.earlyHintsHandler(handler);
+        return this;
+    }
+
+    /** The app's own choice of the next hop, on the first attempt only (the others follow the client's). */
+    @Override
+    public HttpClientRequest redirectHandler(Function<HttpClientResponse, Future<HttpClientRequest>> handler) {
+        first.redirectHandler(handler);
+        return this;
+    }
+
+    @Override
+    public void connect(Handler<AsyncResult<HttpClientResponse>> handler) {
+        connect().onComplete(handler);
+    }
+
+    /** A {@code CONNECT} tunnel is not an API call: the client's own request makes it, unmanaged. */
+    @Override
+    public Future<HttpClientResponse> connect() {
+        first.headers().clear().addAll(appHeaders);
+        return first.connect();
+    }
+
+    /** The app's time limit for the whole call: each attempt gets what is left of it (docs/architecture.md, Vert.x). */
+    @Override
+    @SuppressWarnings("deprecation")
+    public HttpClientRequest setTimeout(long timeout) {
+        appTimeoutMillis = timeout > 0 ? timeout : -1;
+        first.setTimeout(timeout);
+        return this;
+    }
+
+    @Override
+    public HttpClientRequest idleTimeout(long timeout) {
+        appTimeoutMillis = timeout > 0 ? timeout : -1;
+        first.idleTimeout(timeout);
+        return this;
+    }
+
+    @Override
+    public HttpClientRequest pushHandler(Handler<HttpClientRequest> handler) {
+        pushHandler = handler;
+        first.pushHandler(handler);
+        return this;
+    }
+
+    @Override
+    public HttpConnection connection() {
+        return first.connection();
+    }
+
+    @Override
+    public HttpClientRequest writeCustomFrame(int type, int flags, Buffer payload) {
+        first.writeCustomFrame(type, flags, payload);
+        return this;
+    }
+
+    @Override
+    public int streamId() {
+        return first.streamId();
+    }
+
+    @Override
+    public HttpClientRequest setStreamPriority(StreamPriority streamPriority) {
+        first.setStreamPriority(streamPriority);
+        return this;
+    }
+
+    @Override
+    public StreamPriority getStreamPriority() {
+        return first.getStreamPriority();
+    }
+
+    /** The method and URL only: never the headers, which may carry the app's own secrets. */
+    @Override
+    public String toString() {
+        return "ManagedClientRequest[" + first.getMethod() + " " + first.absoluteURI() + "]";
+    }
+}
