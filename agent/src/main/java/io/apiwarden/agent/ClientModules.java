@@ -2,6 +2,7 @@ package io.apiwarden.agent;
 
 import io.apiwarden.clients.apache5.agent.Apache5Module;
 import io.apiwarden.clients.jdk.agent.JdkModule;
+import io.apiwarden.clients.jetty.agent.JettyModule;
 import io.apiwarden.clients.okhttp.agent.OkHttpModule;
 import io.apiwarden.clients.reactornetty.agent.ReactorNettyModule;
 import java.util.List;
@@ -10,8 +11,8 @@ import java.util.stream.Collectors;
 /** Every client the agent manages: adding a client is adding its folder and one line here. */
 public final class ClientModules {
     /** In the order they are installed, and the log, the help and the warnings name them. */
-    public static final List<ClientModule> ALL =
-            List.of(new JdkModule(), new OkHttpModule(), new ReactorNettyModule(), new Apache5Module());
+    public static final List<ClientModule> ALL = List.of(
+            new JdkModule(), new OkHttpModule(), new ReactorNettyModule(), new Apache5Module(), new JettyModule());
 
     private ClientModules() {}
 
