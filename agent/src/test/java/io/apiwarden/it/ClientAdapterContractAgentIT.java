@@ -6,6 +6,7 @@ import io.apiwarden.adapters.Management;
 import io.apiwarden.adapters.faces.ApacheAsyncFace;
 import io.apiwarden.adapters.faces.ApacheClassicFace;
 import io.apiwarden.adapters.faces.JdkFaces;
+import io.apiwarden.adapters.faces.JettyFaces;
 import io.apiwarden.adapters.faces.OkHttpFaces;
 import io.apiwarden.adapters.faces.ReactorNettyFace;
 import io.apiwarden.core.Warden;
@@ -84,6 +85,31 @@ class ClientAdapterContractAgentIT {
         @Override
         ClientFace plainFace(boolean followRedirects) {
             return new ApacheAsyncFace(ApacheAsyncFace.builder(followRedirects).build());
+        }
+    }
+
+    @Nested
+    class JettySend extends WithTheAgent {
+        @Override
+        ClientFace plainFace(boolean followRedirects) {
+            return JettyFaces.send(jetty(followRedirects));
+        }
+    }
+
+    @Nested
+    class JettyListener extends WithTheAgent {
+        @Override
+        ClientFace plainFace(boolean followRedirects) {
+            return JettyFaces.listener(jetty(followRedirects));
+        }
+    }
+
+    /** A Jetty client as the app builds it: {@code new HttpClient()}, started. */
+    private static org.eclipse.jetty.client.HttpClient jetty(boolean followRedirects) {
+        try {
+            return JettyFaces.started(new org.eclipse.jetty.client.HttpClient(), followRedirects);
+        } catch (Exception e) {
+            throw new IllegalStateException("the Jetty client did not start", e);
         }
     }
 
