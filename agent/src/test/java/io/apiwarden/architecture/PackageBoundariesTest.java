@@ -41,6 +41,7 @@ class PackageBoundariesTest {
         CLIENT_LIBRARIES.put("okhttp", "okhttp3");
         CLIENT_LIBRARIES.put("apache5", "httpclient5");
         CLIENT_LIBRARIES.put("reactornetty", "reactor");
+        CLIENT_LIBRARIES.put("jetty", "jetty");
     }
 
     @BeforeAll
@@ -113,6 +114,9 @@ class PackageBoundariesTest {
         }
         if (internalName.startsWith("reactor/")) {
             return "reactor";
+        }
+        if (internalName.startsWith("org/eclipse/jetty/")) {
+            return "jetty";
         }
         return null;
     }
