@@ -4,6 +4,7 @@ import io.apiwarden.clients.apache4.agent.Apache4Module;
 import io.apiwarden.clients.apache5.agent.Apache5Module;
 import io.apiwarden.clients.huc.agent.HttpUrlConnectionModule;
 import io.apiwarden.clients.jdk.agent.JdkModule;
+import io.apiwarden.clients.jetty.agent.JettyModule;
 import io.apiwarden.clients.okhttp.agent.OkHttpModule;
 import io.apiwarden.clients.reactornetty.agent.ReactorNettyModule;
 import io.apiwarden.clients.vertx.agent.VertxHttpModule;
@@ -20,7 +21,8 @@ public final class ClientModules {
             new Apache5Module(),
             new Apache4Module(),
             new HttpUrlConnectionModule(),
-            new VertxHttpModule());
+            new VertxHttpModule(),
+            new JettyModule());
 
     private ClientModules() {}
 

@@ -44,6 +44,7 @@ class PackageBoundariesTest {
         CLIENT_LIBRARIES.put("apache4", "httpclient4");
         CLIENT_LIBRARIES.put("reactornetty", "reactor");
         CLIENT_LIBRARIES.put("vertx", "vertx");
+        CLIENT_LIBRARIES.put("jetty", "jetty");
     }
 
     @BeforeAll
@@ -122,6 +123,9 @@ class PackageBoundariesTest {
         }
         if (internalName.startsWith("io/vertx/")) {
             return "vertx";
+        }
+        if (internalName.startsWith("org/eclipse/jetty/")) {
+            return "jetty";
         }
         return null;
     }

@@ -8,6 +8,7 @@ import io.apiwarden.adapters.faces.ApacheAsyncFace;
 import io.apiwarden.adapters.faces.ApacheClassicFace;
 import io.apiwarden.adapters.faces.HttpUrlConnectionFace;
 import io.apiwarden.adapters.faces.JdkFaces;
+import io.apiwarden.adapters.faces.JettyFaces;
 import io.apiwarden.adapters.faces.OkHttpFaces;
 import io.apiwarden.adapters.faces.ReactorNettyFace;
 import io.apiwarden.adapters.faces.VertxFace;
@@ -98,6 +99,31 @@ class ClientAdapterContractAgentIT {
             return new Apache4ClassicFace(
                     Apache4ClassicFace.configure(org.apache.http.impl.client.HttpClients.custom(), followRedirects)
                             .build());
+        }
+    }
+
+    @Nested
+    class JettySend extends WithTheAgent {
+        @Override
+        ClientFace plainFace(boolean followRedirects) {
+            return JettyFaces.send(jetty(followRedirects));
+        }
+    }
+
+    @Nested
+    class JettyListener extends WithTheAgent {
+        @Override
+        ClientFace plainFace(boolean followRedirects) {
+            return JettyFaces.listener(jetty(followRedirects));
+        }
+    }
+
+    /** A Jetty client as the app builds it: {@code new HttpClient()}, started. */
+    private static org.eclipse.jetty.client.HttpClient jetty(boolean followRedirects) {
+        try {
+            return JettyFaces.started(new org.eclipse.jetty.client.HttpClient(), followRedirects);
+        } catch (Exception e) {
+            throw new IllegalStateException("the Jetty client did not start", e);
         }
     }
 

@@ -1,0 +1,29 @@
+package io.apiwarden.clients.jetty.agent;
+
+import io.apiwarden.agent.ClientModule;
+import java.lang.instrument.Instrumentation;
+import java.util.Set;
+
+/** Jetty's client 12 (library mode: {@code WardenJettyHttp}); Jetty 9 to 11 stay watched, unmanaged. */
+public final class JettyModule implements ClientModule {
+    @Override
+    public String name() {
+        return "jetty-httpclient";
+    }
+
+    @Override
+    public String displayName() {
+        return "Jetty HttpClient 12";
+    }
+
+    /** The class whose {@code send(listener)} every request of Jetty 12 goes through, which the watch names only while this module is off. */
+    @Override
+    public Set<String> managedClassesTheWatchKnows() {
+        return Set.of(JettyInstrumentation.REQUEST);
+    }
+
+    @Override
+    public void install(Instrumentation inst) {
+        JettyInstrumentation.install(inst);
+    }
+}
