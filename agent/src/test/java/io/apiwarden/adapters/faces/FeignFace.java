@@ -70,8 +70,7 @@ public final class FeignFace implements ClientFace {
         URI uri = URI.create(call.url());
         return Blocking.start(
                 () -> {
-                    try (Response response =
-                            call.kind() == Body.NONE ? items.get(uri) : items.post(uri, call.body())) {
+                    try (Response response = call.kind() == Body.NONE ? items.get(uri) : items.post(uri, call.body())) {
                         return new Reply(response.status(), text(response));
                     }
                 },

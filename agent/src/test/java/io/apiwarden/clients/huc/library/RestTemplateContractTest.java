@@ -13,7 +13,7 @@ import org.springframework.web.client.RestTemplate;
 class RestTemplateContractTest extends ClientAdapterContract {
     @Override
     protected ClientFace face(Warden warden, boolean followRedirects) {
-        return new RestTemplateFace(new RestTemplate(RestTemplateFace.requestFactory(
-                followRedirects, url -> WardenHttpUrlConnection.open(url, warden))));
+        return new RestTemplateFace(new RestTemplate(
+                RestTemplateFace.requestFactory(followRedirects, url -> WardenHttpUrlConnection.open(url, warden))));
     }
 }
