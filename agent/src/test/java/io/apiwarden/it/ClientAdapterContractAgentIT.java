@@ -6,11 +6,14 @@ import io.apiwarden.adapters.Management;
 import io.apiwarden.adapters.faces.Apache4ClassicFace;
 import io.apiwarden.adapters.faces.ApacheAsyncFace;
 import io.apiwarden.adapters.faces.ApacheClassicFace;
+import io.apiwarden.adapters.faces.FeignFace;
+import io.apiwarden.adapters.faces.GoogleHttpFace;
 import io.apiwarden.adapters.faces.HttpUrlConnectionFace;
 import io.apiwarden.adapters.faces.JdkFaces;
 import io.apiwarden.adapters.faces.JettyFaces;
 import io.apiwarden.adapters.faces.OkHttpFaces;
 import io.apiwarden.adapters.faces.ReactorNettyFace;
+import io.apiwarden.adapters.faces.RestTemplateFace;
 import io.apiwarden.adapters.faces.VertxFace;
 import io.apiwarden.core.Warden;
 import io.vertx.core.Vertx;
@@ -152,6 +155,33 @@ class ClientAdapterContractAgentIT {
         @Override
         ClientFace plainFace(boolean followRedirects) {
             return HttpUrlConnectionFace.plain(followRedirects);
+        }
+    }
+
+    /** {@code new RestTemplate()}: Spring's {@code SimpleClientHttpRequestFactory} over {@code HttpURLConnection}. */
+    @Nested
+    class SpringRestTemplate extends WithTheAgent {
+        @Override
+        ClientFace plainFace(boolean followRedirects) {
+            return RestTemplateFace.plain(followRedirects);
+        }
+    }
+
+    /** OpenFeign's default client, over {@code HttpURLConnection}. */
+    @Nested
+    class OpenFeignDefault extends WithTheAgent {
+        @Override
+        ClientFace plainFace(boolean followRedirects) {
+            return new FeignFace(null, followRedirects);
+        }
+    }
+
+    /** google-http-client's {@code new NetHttpTransport()}, over {@code HttpURLConnection}. */
+    @Nested
+    class GoogleNetHttpTransport extends WithTheAgent {
+        @Override
+        ClientFace plainFace(boolean followRedirects) {
+            return GoogleHttpFace.plain(followRedirects);
         }
     }
 

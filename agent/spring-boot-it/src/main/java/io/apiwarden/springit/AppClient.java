@@ -1,6 +1,8 @@
 package io.apiwarden.springit;
 
+import feign.FeignException;
 import java.io.ByteArrayInputStream;
+import java.net.URI;
 import java.time.Duration;
 import org.springframework.core.io.InputStreamResource;
 import org.springframework.http.HttpEntity;
@@ -47,11 +49,11 @@ interface AppClient {
         };
     }
 
-    static AppClient of(RestTemplate template) {
+    static AppClient of(String name, RestTemplate template) {
         return new AppClient() {
             @Override
             public String name() {
-                return "RestTemplate";
+                return name;
             }
 
             @Override
@@ -64,6 +66,30 @@ interface AppClient {
                     return new Answer(response.getStatusCode().value(), response.getBody());
                 } catch (HttpStatusCodeException e) {
                     return new Answer(e.getStatusCode().value(), e.getResponseBodyAsString());
+                }
+            }
+        };
+    }
+
+    /**
+     * Feign turns an error status into a {@code FeignException}, as {@code RestTemplate} does into its own. A
+     * stream is read whole by Spring's encoder (Feign holds every body as bytes), and Feign's default client
+     * writes it once, in fixed-length streaming mode.
+     */
+    static AppClient of(FeignApi feign) {
+        return new AppClient() {
+            @Override
+            public String name() {
+                return "OpenFeign";
+            }
+
+            @Override
+            public Answer post(String url, Object body) {
+                try {
+                    ResponseEntity<String> response = feign.post(URI.create(url), body);
+                    return new Answer(response.getStatusCode().value(), response.getBody());
+                } catch (FeignException e) {
+                    return new Answer(e.status(), e.contentUTF8());
                 }
             }
         };

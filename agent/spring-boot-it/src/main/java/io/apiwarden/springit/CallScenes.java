@@ -2,15 +2,19 @@ package io.apiwarden.springit;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.ArrayList;
 import java.util.List;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.web.client.RestTemplateBuilder;
 import org.springframework.stereotype.Component;
 import org.springframework.web.client.RestClient;
+import org.springframework.web.client.RestTemplate;
 import org.springframework.web.reactive.function.client.WebClient;
 
 /**
- * The calls the test looks at, for each of the three clients in turn: a POST after the API revoked the
+ * The calls the test looks at, for each of the three clients in turn (and with {@code
+ * --scenes.http-url-connection=true}, then through {@code new RestTemplate()} and a Spring Cloud OpenFeign client,
+ * both over {@code HttpURLConnection}): a POST after the API revoked the
  * access token, a POST that the API refuses once for its global rate limit, and a POST after a revocation
  * whose body is a stream Spring can write once only ({@code InputStreamResource}). The scene is set through
  * the fake API's own paths ({@code /revoke}, {@code /rate-limit-next}), outside the API, through the same
@@ -26,10 +30,19 @@ class CallScenes {
             RestClient.Builder restClient,
             RestTemplateBuilder restTemplate,
             WebClient.Builder webClient,
+            FeignApi feign,
+            @Value("${scenes.http-url-connection:false}") boolean httpUrlConnection,
             @Value("${api.origin}") String origin,
             ObjectMapper json) {
-        this.clients = List.of(
-                AppClient.of(restClient.build()), AppClient.of(restTemplate.build()), AppClient.of(webClient.build()));
+        this.clients = new ArrayList<>(List.of(
+                AppClient.of(restClient.build()),
+                AppClient.of("RestTemplate", restTemplate.build()),
+                AppClient.of(webClient.build())));
+        if (httpUrlConnection) {
+            // Spring's SimpleClientHttpRequestFactory, as without Boot's builder.
+            clients.add(AppClient.of("new RestTemplate()", new RestTemplate()));
+            clients.add(AppClient.of(feign));
+        }
         this.origin = origin;
         this.json = json;
     }

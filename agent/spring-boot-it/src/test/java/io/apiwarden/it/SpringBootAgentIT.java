@@ -19,7 +19,9 @@ import org.junit.jupiter.api.Test;
  * A Spring Boot 3.5 fat jar (Boot's nested-jar class loader, Boot's auto-configured clients) started with the
  * agent: with Boot's own choice of client libraries (Apache HttpClient 5 and Reactor Netty on the class path),
  * with the JDK client chosen through Boot's settings, and with Reactor Netty chosen for {@code RestClient} and
- * {@code RestTemplate} too (Boot's choice when Apache HttpClient 5 is not on the class path). In each run each
+ * {@code RestTemplate} too (Boot's choice when Apache HttpClient 5 is not on the class path); the first run also
+ * through {@code new RestTemplate()} and a Spring Cloud OpenFeign client on Feign's default client, both over
+ * {@code HttpURLConnection}, which the agent manages in the JDK's URL handlers. In each run each
  * client posts a JSON body after the API revoked the access token, posts into the global rate limit, and posts
  * a body Spring can write once only after a revocation. What is asserted is what the API received, beside the
  * status the app saw.
@@ -27,29 +29,48 @@ import org.junit.jupiter.api.Test;
 class SpringBootAgentIT extends AgainstFakeApi {
     private static final String STALE_TOKEN = "stale-access-b007ed";
     private static final String REFRESH_TOKEN = "first-refresh-5e7a1c";
-    private static final List<String> CLIENTS = List.of("RestClient", "RestTemplate", "WebClient");
+    private static final List<String> BOOT_CLIENTS = List.of("RestClient", "RestTemplate", "WebClient");
+    /** Boot's clients, then {@code new RestTemplate()} and Spring Cloud OpenFeign's default client. */
+    private static final List<String> WITH_HTTP_URL_CONNECTION =
+            List.of("RestClient", "RestTemplate", "WebClient", "new RestTemplate()", "OpenFeign");
     /** The agent's first back-off; the default (1 s) would only make the test slower. */
     private static final long BACKOFF_MILLIS = 100;
 
     private static final String APACHE = "Apache-HttpClient/";
     private static final String REACTOR_NETTY = "ReactorNetty/";
     private static final String JDK = "Java-http-client/";
+    /** HttpURLConnection's own, when the app sets none. */
+    private static final String HTTP_URL_CONNECTION = "Java/";
 
+    /** Also {@code new RestTemplate()} and Spring Cloud OpenFeign's default client: {@code HttpURLConnection} under both. */
     @Test
     void withApacheHttpClient5AndWebfluxOnTheClassPath() throws Exception {
-        AgentJvm.Result r = runApp();
+        AgentJvm.Result r = runApp("--scenes.http-url-connection=true");
 
-        assertCalls(r, Map.of("RestClient", APACHE, "RestTemplate", APACHE, "WebClient", REACTOR_NETTY));
+        assertCalls(
+                r,
+                WITH_HTTP_URL_CONNECTION,
+                Map.of(
+                        "RestClient",
+                        APACHE,
+                        "RestTemplate",
+                        APACHE,
+                        "WebClient",
+                        REACTOR_NETTY,
+                        "new RestTemplate()",
+                        HTTP_URL_CONNECTION,
+                        "OpenFeign",
+                        HTTP_URL_CONNECTION));
         assertThat(managedClients(r))
                 .as(r.toString())
-                .containsExactlyInAnyOrder("Apache HttpClient 5", "Reactor Netty");
+                .containsExactlyInAnyOrder("Apache HttpClient 5", "Reactor Netty", "HttpURLConnection");
     }
 
     @Test
     void withTheJdkClientChosenThroughBootsSettings() throws Exception {
         AgentJvm.Result r = runApp("--spring.http.client.factory=jdk", "--spring.http.reactiveclient.connector=jdk");
 
-        assertCalls(r, Map.of("RestClient", JDK, "RestTemplate", JDK, "WebClient", JDK));
+        assertCalls(r, BOOT_CLIENTS, Map.of("RestClient", JDK, "RestTemplate", JDK, "WebClient", JDK));
         assertThat(managedClients(r)).as(r.toString()).containsExactly("java.net.http.HttpClient");
     }
 
@@ -57,7 +78,10 @@ class SpringBootAgentIT extends AgainstFakeApi {
     void withReactorNettyUnderEveryClient() throws Exception {
         AgentJvm.Result r = runApp("--spring.http.client.factory=reactor");
 
-        assertCalls(r, Map.of("RestClient", REACTOR_NETTY, "RestTemplate", REACTOR_NETTY, "WebClient", REACTOR_NETTY));
+        assertCalls(
+                r,
+                BOOT_CLIENTS,
+                Map.of("RestClient", REACTOR_NETTY, "RestTemplate", REACTOR_NETTY, "WebClient", REACTOR_NETTY));
         assertThat(managedClients(r)).as(r.toString()).containsExactly("Reactor Netty");
     }
 
@@ -89,10 +113,10 @@ class SpringBootAgentIT extends AgainstFakeApi {
      * rate limit twice, a back-off apart, with that token; the POST of a body Spring writes once only, as the
      * first (the agent recorded it as it went out). One refresh per revocation, none for the rate limit.
      */
-    private void assertCalls(AgentJvm.Result r, Map<String, String> userAgentByClient) {
+    private void assertCalls(AgentJvm.Result r, List<String> clients, Map<String, String> userAgentByClient) {
         assertThat(r.exitCode).as(r.toString()).isZero();
         List<String> expected = new ArrayList<>();
-        for (String client : CLIENTS) {
+        for (String client : clients) {
             expected.add(outcome(client, "expired-token", 200, "user"));
             expected.add(outcome(client, "rate-limit", 200, "user"));
             expected.add(outcome(client, "expired-token-stream", 200, "user"));
@@ -104,7 +128,7 @@ class SpringBootAgentIT extends AgainstFakeApi {
         assertThat(r.all()).as(r.toString()).doesNotContain("IllegalReferenceCountException");
 
         Set<String> freshTokens = new HashSet<>();
-        for (String client : CLIENTS) {
+        for (String client : clients) {
             String fresh = assertRefreshedAndResent(client, "expired-token", freshTokens);
 
             List<Integer> limited = arrivals(client, "rate-limit");
