@@ -20,13 +20,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
 import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
-import reactor.core.publisher.Mono;
 
 /**
  * Micronaut's side of one managed call, driven by the {@link CallDriver}'s asynchronous face from inside the
@@ -73,22 +71,7 @@ final class MicronautExchange implements Exchange.Async<Reply> {
 
     /** The app's publisher of the call: each subscription runs it once; cancelling it cancels the call. */
     Publisher<HttpResponse<?>> publisher() {
-        return Mono.<HttpResponse<?>>create(sink -> {
-            CompletableFuture<Reply> call = driver.runAsync(this);
-            sink.onCancel(() -> call.cancel(true));
-            call.whenComplete((reply, failure) -> {
-                if (failure != null) {
-                    sink.error(
-                            failure instanceof CompletionException && failure.getCause() != null
-                                    ? failure.getCause()
-                                    : failure);
-                } else if (reply.error != null) {
-                    sink.error(reply.error);
-                } else {
-                    sink.success(reply.response);
-                }
-            });
-        });
+        return new CallPublisher(() -> driver.runAsync(this));
     }
 
     @Override
