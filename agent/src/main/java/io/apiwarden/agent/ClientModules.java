@@ -5,6 +5,7 @@ import io.apiwarden.clients.apache5.agent.Apache5Module;
 import io.apiwarden.clients.huc.agent.HttpUrlConnectionModule;
 import io.apiwarden.clients.jdk.agent.JdkModule;
 import io.apiwarden.clients.jetty.agent.JettyModule;
+import io.apiwarden.clients.micronaut.agent.MicronautModule;
 import io.apiwarden.clients.okhttp.agent.OkHttpModule;
 import io.apiwarden.clients.reactornetty.agent.ReactorNettyModule;
 import io.apiwarden.clients.vertx.agent.VertxHttpModule;
@@ -22,7 +23,8 @@ public final class ClientModules {
             new Apache4Module(),
             new HttpUrlConnectionModule(),
             new VertxHttpModule(),
-            new JettyModule());
+            new JettyModule(),
+            new MicronautModule());
 
     private ClientModules() {}
 

@@ -45,6 +45,7 @@ class PackageBoundariesTest {
         CLIENT_LIBRARIES.put("reactornetty", "reactor");
         CLIENT_LIBRARIES.put("vertx", "vertx");
         CLIENT_LIBRARIES.put("jetty", "jetty");
+        CLIENT_LIBRARIES.put("micronaut", "micronaut");
     }
 
     @BeforeAll
@@ -126,6 +127,9 @@ class PackageBoundariesTest {
         }
         if (internalName.startsWith("org/eclipse/jetty/")) {
             return "jetty";
+        }
+        if (internalName.startsWith("io/micronaut/")) {
+            return "micronaut";
         }
         return null;
     }

@@ -11,6 +11,7 @@ import io.apiwarden.adapters.faces.GoogleHttpFace;
 import io.apiwarden.adapters.faces.HttpUrlConnectionFace;
 import io.apiwarden.adapters.faces.JdkFaces;
 import io.apiwarden.adapters.faces.JettyFaces;
+import io.apiwarden.adapters.faces.MicronautFace;
 import io.apiwarden.adapters.faces.OkHttpFaces;
 import io.apiwarden.adapters.faces.ReactorNettyFace;
 import io.apiwarden.adapters.faces.RestTemplateFace;
@@ -127,6 +128,19 @@ class ClientAdapterContractAgentIT {
             return JettyFaces.started(new org.eclipse.jetty.client.HttpClient(), followRedirects);
         } catch (Exception e) {
             throw new IllegalStateException("the Jetty client did not start", e);
+        }
+    }
+
+    @Nested
+    class Micronaut extends WithTheAgent {
+        @Override
+        ClientFace plainFace(boolean followRedirects) {
+            return new MicronautFace(MicronautFace.plainClient(followRedirects));
+        }
+
+        @Override
+        protected String cannot(Capability capability) {
+            return capability == Capability.RESEND_STREAMED_BODY ? MicronautFace.STREAMED_BODY_NOT_RESENT : null;
         }
     }
 
