@@ -196,6 +196,17 @@ public final class RecordedBody {
             }
         }
 
+        /**
+         * Whether bytes added now are still kept: false once this take completed, was abandoned or
+         * replaced, outgrew the bound, or the call ended. An adapter that reads a body ahead of its
+         * client, to record it whole, stops there.
+         */
+        public boolean isRecording() {
+            synchronized (RecordedBody.this) {
+                return this == current && status == Status.RECORDING;
+            }
+        }
+
         /** The body ended: every byte of it passed. */
         public void complete() {
             synchronized (RecordedBody.this) {

@@ -133,6 +133,25 @@ class RecordedBodyTest {
     }
 
     @Test
+    void aTakeIsRecordingOnlyUntilItEndsOutgrowsTheBoundOrIsReplaced() {
+        RecordedBody body = new RecordedBody(8);
+        RecordedBody.Take completed = body.begin();
+        assertThat(completed.isRecording()).isTrue();
+        completed.complete();
+        assertThat(completed.isRecording()).isFalse();
+
+        RecordedBody.Take replaced = body.begin();
+        RecordedBody.Take tooLarge = body.begin();
+        assertThat(replaced.isRecording()).isFalse();
+        tooLarge.add(bytes("nine bytes"));
+        assertThat(tooLarge.isRecording()).isFalse();
+
+        RecordedBody.Take dropped = body.begin();
+        body.drop();
+        assertThat(dropped.isRecording()).isFalse();
+    }
+
+    @Test
     void aDroppedRecordingFreesItsBytesAndRecordsNoMore() {
         RecordedBody body = new RecordedBody(100);
         RecordedBody.Take take = body.begin();

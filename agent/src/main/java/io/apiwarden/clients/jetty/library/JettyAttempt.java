@@ -130,6 +130,11 @@ final class JettyAttempt extends JudgedAttempt<Response> implements Attempt.Asyn
         synchronized (this) {
             response = r;
         }
+        // The answer may come before Jetty has sent (so recorded) the whole body: the decision is on the
+        // body the app gave, recorded ahead of the sender as far as the app has it (see RecordingContent).
+        if (request.getBody() instanceof RecordingContent) {
+            ((RecordingContent) request.getBody()).recordAhead();
+        }
     }
 
     @Override
