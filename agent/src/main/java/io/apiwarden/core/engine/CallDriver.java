@@ -71,6 +71,11 @@ public final class CallDriver<R> implements Judge {
      *
      * @param appTimeout the app's own time limit for the whole call, or null
      */
+    /** The Warden of the API this call belongs to: where its token may go. */
+    public Warden warden() {
+        return warden;
+    }
+
     public CallDriver(Warden warden, CallTarget target, Duration appTimeout) {
         this.warden = warden;
         this.state = new CallState(Deadline.after(appTimeout, warden.clock()), target.method, target.rawPath);
