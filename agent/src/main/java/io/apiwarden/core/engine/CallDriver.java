@@ -66,16 +66,16 @@ public final class CallDriver<R> implements Judge {
     /** The call's request body as an attempt sent it, when the client cannot send it twice; null until an adapter asks. */
     private volatile RecordedBody recording;
 
-    /**
-     * Starts observing a call to the API.
-     *
-     * @param appTimeout the app's own time limit for the whole call, or null
-     */
     /** The Warden of the API this call belongs to: where its token may go. */
     public Warden warden() {
         return warden;
     }
 
+    /**
+     * Starts observing a call to the API.
+     *
+     * @param appTimeout the app's own time limit for the whole call, or null
+     */
     public CallDriver(Warden warden, CallTarget target, Duration appTimeout) {
         this.warden = warden;
         this.state = new CallState(Deadline.after(appTimeout, warden.clock()), target.method, target.rawPath);
