@@ -1,77 +1,98 @@
 package io.apiwarden.agent;
 
 import io.apiwarden.clients.jdk.library.InternalClients;
+import io.apiwarden.core.ApiRouter;
 import io.apiwarden.core.Warden;
+import io.apiwarden.core.Wardens;
+import io.apiwarden.core.config.AgentConfig;
 import io.apiwarden.core.config.WardenConfig;
 import io.apiwarden.core.scope.ApiScope;
 import io.apiwarden.core.telemetry.Telemetry;
 import io.apiwarden.telemetry.TelemetryFactory;
 import java.net.http.HttpClient;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * The one {@link Warden} of the JVM, created on first use so that start-up stays cheap: every
- * client, JDK or OkHttp, shares its token manager.
+ * The JVM's APIs, each with its one {@link Warden} created on the first request to it so that start-up stays
+ * cheap: every client, JDK or OkHttp, shares each API's token manager. {@link #router()} is the one routing point
+ * of the client hooks.
  */
 public final class AgentRuntime {
-    private static volatile WardenConfig config;
-    private static volatile Warden warden;
+    private static volatile AgentConfig config;
+    private static volatile ApiRouter router;
+    private static volatile Telemetry telemetry;
 
     private AgentRuntime() {}
 
-    static void configure(WardenConfig c) {
+    static void configure(AgentConfig c) {
+        List<ApiRouter.Route> routes = new ArrayList<>();
+        for (WardenConfig api : c.apis()) {
+            ApiScope managed = api.tokenUrl().map(api.scope()::excluding).orElse(api.scope());
+            routes.add(new ApiRouter.Route(managed, () -> start(api)));
+        }
         config = c;
+        router = new ApiRouter(routes);
     }
 
     /**
-     * The API's scope, or null when the agent is not configured: read without starting the runtime, for a
-     * hook that sees many requests and must start it only for one to the API.
+     * Finds the Warden of the API each request belongs to, or null when the agent is not configured: cheap to get,
+     * it starts an API's runtime only on the first request to that API.
      */
-    public static ApiScope scope() {
-        WardenConfig c = config;
-        return c == null ? null : c.scope();
+    public static Wardens router() {
+        return router;
     }
 
-    /** The shared runtime, or null when the agent is not configured. */
+    /**
+     * The first API's scope, or null when the agent is not configured. For a hook that knows one API only; a hook
+     * routes through {@link #router()}.
+     */
+    public static ApiScope scope() {
+        AgentConfig c = config;
+        return c == null ? null : c.first().scope();
+    }
+
+    /** The first API's Warden, or null when the agent is not configured. A hook routes through {@link #router()}. */
     public static Warden warden() {
-        Warden w = warden;
-        if (w != null) {
-            return w;
-        }
-        WardenConfig c = config;
-        if (c == null) {
-            return null;
-        }
+        ApiRouter r = router;
+        AgentConfig c = config;
+        return r == null ? null : r.forRequest(c.first().scope().baseUrl());
+    }
+
+    private static Warden start(WardenConfig api) {
         synchronized (AgentRuntime.class) {
-            if (warden == null) {
-                // Telemetry comes up here, on the first call that needs the agent, not in premain:
-                // the SDK's start costs more than the rest of the agent together.
-                // The threads made here (exporter, timer) inherit the context loader: make it the
-                // system loader, not that of whichever app (a web app, say) got here first.
-                Thread thread = Thread.currentThread();
-                ClassLoader appLoader = thread.getContextClassLoader();
-                thread.setContextClassLoader(ClassLoader.getSystemClassLoader());
-                try {
-                    Telemetry telemetry = TelemetryFactory.create(c, Clock.systemUTC(), InternalClients::unwrapped);
-                    warden = Warden.create(c, AgentRuntime::tokenClient, telemetry);
-                } finally {
-                    thread.setContextClassLoader(appLoader);
+            // Telemetry comes up here, on the first call that needs the agent, not in premain:
+            // the SDK's start costs more than the rest of the agent together.
+            // The threads made here (exporter, timer) inherit the context loader: make it the
+            // system loader, not that of whichever app (a web app, say) got here first.
+            Thread thread = Thread.currentThread();
+            ClassLoader appLoader = thread.getContextClassLoader();
+            thread.setContextClassLoader(ClassLoader.getSystemClassLoader());
+            try {
+                if (telemetry == null) {
+                    telemetry = TelemetryFactory.create(config.first(), Clock.systemUTC(), InternalClients::unwrapped);
                 }
+                return Warden.create(api, () -> tokenClient(api), telemetry.forApi(api.name()));
+            } finally {
+                thread.setContextClassLoader(appLoader);
             }
-            return warden;
         }
     }
 
     private static volatile HttpClient tokenClient;
 
-    /** The token endpoint's own client: not managed, never follows redirects (a token must not be redirected). */
-    private static HttpClient tokenClient() {
+    /**
+     * The token endpoints' own client: not managed, never follows redirects (a token must not be redirected). Its
+     * connect time-out is the first API's token time-out: each request carries its own API's.
+     */
+    private static HttpClient tokenClient(WardenConfig api) {
         HttpClient c = tokenClient;
         if (c == null) {
             synchronized (AgentRuntime.class) {
                 if (tokenClient == null) {
                     tokenClient = InternalClients.build(HttpClient.newBuilder()
-                            .connectTimeout(config.tokenTimeout())
+                            .connectTimeout(api.tokenTimeout())
                             .followRedirects(HttpClient.Redirect.NEVER));
                 }
                 c = tokenClient;

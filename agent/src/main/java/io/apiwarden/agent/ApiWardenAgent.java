@@ -1,5 +1,6 @@
 package io.apiwarden.agent;
 
+import io.apiwarden.core.config.AgentConfig;
 import io.apiwarden.core.config.ConfigException;
 import io.apiwarden.core.config.ConfigProperty;
 import io.apiwarden.core.config.WardenConfig;
@@ -42,6 +43,18 @@ public final class ApiWardenAgent {
         install(inst);
     }
 
+    /** The base URL of the one API, or each API's name and base. */
+    private static String apis(AgentConfig config) {
+        if (config.apis().size() == 1) {
+            return config.first().scope().baseUrl().toString();
+        }
+        List<String> apis = new ArrayList<>();
+        for (WardenConfig api : config.apis()) {
+            apis.add(api.name() + " " + api.scope().baseUrl());
+        }
+        return String.join(", ", apis);
+    }
+
     private static void install(Instrumentation inst) {
         try {
             if (!WardenConfig.isEnabled(System::getProperty, System.getenv())) {
@@ -52,17 +65,18 @@ public final class ApiWardenAgent {
                 AgentLog.warn(
                         ConfigProperty.LOG_LEVEL.key() + " is not one of off, error, warn, info, debug; using info");
             }
-            WardenConfig config;
+            AgentConfig agentConfig;
             try {
-                config = WardenConfig.fromEnvironment(ClientModules.names());
+                agentConfig = AgentConfig.fromEnvironment(ClientModules.names());
             } catch (ConfigException e) {
                 AgentLog.error("configuration is invalid, the agent stays inactive and the app runs without it: "
                         + e.getMessage());
                 return;
             }
-            config.warnings().forEach(AgentLog::warn);
-            AgentRuntime.configure(config);
-            String api = config.scope().baseUrl().toString();
+            agentConfig.warnings().forEach(AgentLog::warn);
+            AgentRuntime.configure(agentConfig);
+            WardenConfig config = agentConfig.first();
+            String api = apis(agentConfig);
             ClientsInUse.configure(api);
             List<String> off = new ArrayList<>();
             Set<String> managedClasses = new HashSet<>();
@@ -87,7 +101,8 @@ public final class ApiWardenAgent {
             AgentLog.info("installed for calls to " + api
                     + (off.size() == ClientModules.ALL.size()
                             ? ": every client is switched off"
-                            : off.isEmpty() ? "" : " (switched off: " + String.join(", ", off) + ")"));
+                            : off.isEmpty() ? "" : " (switched off: " + String.join(", ", off) + ")")
+                    + (agentConfig.routing().isEmpty() ? "" : "; " + String.join("; ", agentConfig.routing())));
         } catch (Throwable t) {
             AgentLog.error("could not start; the app runs without the agent", t);
         }

@@ -1,6 +1,7 @@
 package io.apiwarden.agent;
 
 import io.apiwarden.core.Warden;
+import io.apiwarden.core.Wardens;
 import java.lang.ref.WeakReference;
 import java.util.Map;
 import java.util.WeakHashMap;
@@ -28,7 +29,7 @@ public final class Glues<B> {
 
     /**
      * @param gluePackage the glue's package, with a trailing dot: its classes are defined beside the library
-     * @param glueClass the simple name of the class implementing {@code bridge}, constructed with the {@link Warden}
+     * @param glueClass the simple name of the class implementing {@code bridge}, constructed with the router
      */
     public Glues(String gluePackage, String glueClass, Class<B> bridge) {
         this.gluePackage = gluePackage;
@@ -38,7 +39,19 @@ public final class Glues<B> {
 
     /** The glue for the copy of the library {@code libraryClass} belongs to, or null when the agent is not configured. */
     public B of(Class<?> libraryClass) {
-        return AgentRuntime.warden() == null ? null : byClass.get(libraryClass);
+        return AgentRuntime.router() == null ? null : byClass.get(libraryClass);
+    }
+
+    /**
+     * The glue, given the router when it routes each request to its API ({@code Glue(Wardens)}); a glue that takes
+     * one {@link Warden} manages the first API's requests only.
+     */
+    private static Object construct(Class<?> glue) throws ReflectiveOperationException {
+        try {
+            return glue.getConstructor(Wardens.class).newInstance(AgentRuntime.router());
+        } catch (NoSuchMethodException e) {
+            return glue.getConstructor(Warden.class).newInstance(AgentRuntime.warden());
+        }
     }
 
     private B glueOf(ClassLoader loader) {
@@ -48,10 +61,7 @@ public final class Glues<B> {
             if (glue == null) {
                 try {
                     ClassLoader glueLoader = new GlueClassLoader(loader, gluePackage, Glues.class.getClassLoader());
-                    glue = bridge.cast(glueLoader
-                            .loadClass(glueClass)
-                            .getConstructor(Warden.class)
-                            .newInstance(AgentRuntime.warden()));
+                    glue = bridge.cast(construct(glueLoader.loadClass(glueClass)));
                 } catch (ReflectiveOperationException e) {
                     throw new IllegalStateException("the glue " + glueClass + " could not be defined", e);
                 }

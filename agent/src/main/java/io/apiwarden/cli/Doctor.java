@@ -4,6 +4,7 @@ import io.apiwarden.clients.jdk.library.InternalClients;
 import io.apiwarden.clients.jdk.library.WardenHttpClient;
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.classify.Verdict;
+import io.apiwarden.core.config.AgentConfig;
 import io.apiwarden.core.config.ConfigException;
 import io.apiwarden.core.config.ConfigProperty;
 import io.apiwarden.core.config.WardenConfig;
@@ -50,31 +51,67 @@ final class Doctor {
     private final PrintStream err;
     private final Function<String, String> properties;
     private final Map<String, String> environment;
+    /** The names of the system properties, among which the named APIs are found. */
+    private final java.util.Collection<String> propertyNames;
+
     private final List<String> refreshes = new ArrayList<>();
 
     Doctor(PrintStream out, PrintStream err) {
-        this(out, err, System::getProperty, System.getenv());
+        this(
+                out,
+                err,
+                System::getProperty,
+                System.getenv(),
+                System.getProperties().stringPropertyNames());
     }
 
     Doctor(PrintStream out, PrintStream err, Function<String, String> properties, Map<String, String> environment) {
+        this(out, err, properties, environment, List.of());
+    }
+
+    Doctor(
+            PrintStream out,
+            PrintStream err,
+            Function<String, String> properties,
+            Map<String, String> environment,
+            java.util.Collection<String> propertyNames) {
         this.out = out;
         this.err = err;
         this.properties = properties;
         this.environment = environment;
+        this.propertyNames = propertyNames;
     }
 
     int run() {
         out.println("API Warden doctor " + Main.version());
-        WardenConfig config;
+        AgentConfig agentConfig;
         try {
-            config = WardenConfig.from(
+            agentConfig = AgentConfig.from(
                     k -> k.equals(ConfigProperty.BACKOFF_MAX_RETRIES.key()) ? NO_RETRIES : properties.apply(k),
-                    environment);
+                    propertyNames,
+                    environment,
+                    List.of());
         } catch (ConfigException e) {
             out.println("FAIL configuration:");
             e.problems().forEach(p -> out.println("  - " + p));
             return 2;
         }
+        agentConfig.routing().forEach(r -> out.println("note: " + r));
+        boolean ok = true;
+        for (WardenConfig config : agentConfig.apis()) {
+            if (agentConfig.apis().size() > 1) {
+                out.println("== API " + config.name());
+            }
+            ok &= checkApi(config);
+        }
+        if (agentConfig.apis().size() > 1) {
+            out.println(ok ? "OK: the agent can work with these APIs" : "FAIL: see the lines above");
+        }
+        return ok ? 0 : 1;
+    }
+
+    /** Checks one API: its grant, its token on a call, and a HEAD of its base; true when all went well. */
+    private boolean checkApi(WardenConfig config) {
         out.println("configuration: " + config);
         config.warnings().forEach(w -> out.println("WARN " + w));
         if (config.refreshTokenFile().isEmpty() && config.refreshToken().isPresent()) {
@@ -110,7 +147,7 @@ final class Doctor {
                 false);
         boolean ok = grantOk && tokenOk && headOk;
         out.println(ok ? "OK: the agent can work with this API" : "FAIL: see the lines above");
-        return ok ? 0 : 1;
+        return ok;
     }
 
     /**

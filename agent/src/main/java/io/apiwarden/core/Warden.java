@@ -31,10 +31,11 @@ import java.time.Duration;
 import java.util.function.Supplier;
 
 /**
- * Everything a managed call needs, wired once per JVM from the configuration: scope,
- * classifier, resend policy, token manager, clock and scheduler. Shared by every client.
+ * Everything a managed call to one API needs, wired once per JVM from that API's configuration: scope,
+ * classifier, resend policy, token manager, throttle gate, clock and scheduler. Shared by every client; each
+ * configured API has its own ({@link ApiRouter}).
  */
-public final class Warden {
+public final class Warden implements Wardens {
     private final WardenConfig config;
     private final ApiScope scope;
     private final ResponseClassifier classifier = new ResponseClassifier();
@@ -174,6 +175,17 @@ public final class Warden {
                         clock))
                 .orElse(null);
         return new Warden(config, endpoint, scheduler, clock, telemetry);
+    }
+
+    /** In library mode a Warden routes by itself: a request under its base is its own. */
+    @Override
+    public Warden forRequest(String scheme, String host, int port, String rawPath) {
+        return scope.contains(scheme, host, port, rawPath) ? this : null;
+    }
+
+    /** The API's name: {@code default} for the unnamed properties' API. */
+    public String name() {
+        return config.name();
     }
 
     public WardenConfig config() {

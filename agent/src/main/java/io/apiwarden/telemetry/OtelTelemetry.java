@@ -13,6 +13,7 @@ import io.apiwarden.core.throttle.RateLimitReading;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
@@ -68,6 +69,9 @@ public final class OtelTelemetry implements Telemetry {
     /** Why a response the agent would have resent went to the app ({@code deadline}). */
     private static final AttributeKey<String> NOT_RESENT_REASON = AttributeKey.stringKey(PREFIX + "not_resent_reason");
 
+    /** The API a call or refresh belongs to, when the agent names its APIs. */
+    private static final AttributeKey<String> API = AttributeKey.stringKey(PREFIX + "api");
+
     private static final AttributeKey<String> REFRESH_RESULT = AttributeKey.stringKey(PREFIX + "token.refresh.result");
     /** Response headers that tell which component answered (spec section 7, rule 4). */
     private static final List<String> PROXY_HEADERS = List.of("server", "via", "x-cache");
@@ -80,6 +84,10 @@ public final class OtelTelemetry implements Telemetry {
     private static final String[] STATUS_CLASSES = {"0xx", "1xx", "2xx", "3xx", "4xx", "5xx"};
 
     private final Tracer tracer;
+    /** The API's name, or null when the telemetry is not one API's. */
+    private final String api;
+
+    private final Tags apiTags;
     private final MeterRegistry meters;
     private final List<String> requestIdHeaders;
     private final Clock clock;
@@ -98,6 +106,16 @@ public final class OtelTelemetry implements Telemetry {
      * @param meters where meters go, or null for none
      */
     public OtelTelemetry(Tracer tracer, MeterRegistry meters, List<String> requestIdHeaders, Clock clock) {
+        this(tracer, meters, requestIdHeaders, clock, null);
+    }
+
+    /**
+     * As above, for the API named {@code api}: its spans carry {@code apiwarden.api} and its meters an {@code api}
+     * tag (the configured names only, so the cardinality stays low).
+     */
+    public OtelTelemetry(Tracer tracer, MeterRegistry meters, List<String> requestIdHeaders, Clock clock, String api) {
+        this.api = api;
+        this.apiTags = api == null ? Tags.empty() : Tags.of("api", api);
         this.tracer = tracer;
         this.meters = meters;
         this.requestIdHeaders = requestIdHeaders;
@@ -105,8 +123,15 @@ public final class OtelTelemetry implements Telemetry {
         if (meters != null) {
             Gauge.builder(PREFIX + "throttled", this, t -> clock.instant().isBefore(t.throttledUntil) ? 1 : 0)
                     .description("1 while a global rate limit holds managed calls back, else 0")
+                    .tags(apiTags)
                     .register(meters);
         }
+    }
+
+    /** The same sinks, for the API {@code name}: its own meters and gauge, tagged with its name. */
+    @Override
+    public Telemetry forApi(String name) {
+        return name.equals(api) ? this : new OtelTelemetry(tracer, meters, requestIdHeaders, clock, name);
     }
 
     @Override
@@ -138,6 +163,7 @@ public final class OtelTelemetry implements Telemetry {
         Span span = tracer == null
                 ? Span.getInvalid()
                 : tracer.spanBuilder("POST")
+                        .setAttribute(API, api)
                         .setParent(parent)
                         .setSpanKind(SpanKind.CLIENT)
                         .setAttribute(METHOD, "POST")
@@ -158,6 +184,7 @@ public final class OtelTelemetry implements Telemetry {
                     counters.computeIfAbsent("refresh|" + result, k -> Counter.builder(PREFIX + "token.refreshes")
                                     .description("token refreshes, by result")
                                     .tag("result", result)
+                                    .tags(apiTags)
                                     .register(meters))
                             .increment();
                 }
@@ -170,6 +197,7 @@ public final class OtelTelemetry implements Telemetry {
                     counters.computeIfAbsent("store|" + name, k -> Counter.builder(PREFIX + "token.store.events")
                                     .description("what the shared token store did during refreshes, by event")
                                     .tag("event", name)
+                                    .tags(apiTags)
                                     .register(meters))
                             .increment();
                 }
@@ -207,6 +235,7 @@ public final class OtelTelemetry implements Telemetry {
             this.span = tracer == null
                     ? Span.getInvalid()
                     : tracer.spanBuilder("apiwarden " + method)
+                            .setAttribute(API, api)
                             .setParent(AppTraceContext.parent())
                             .setSpanKind(SpanKind.INTERNAL)
                             .setAttribute(METHOD, method)
@@ -289,6 +318,7 @@ public final class OtelTelemetry implements Telemetry {
         if (t == null) {
             t = Timer.builder(PREFIX + "gate.waits")
                     .description("time calls waited at the gate of the API's global rate limit before being sent")
+                    .tags(apiTags)
                     .register(meters);
             gateTimer = t;
         }
@@ -311,6 +341,7 @@ public final class OtelTelemetry implements Telemetry {
                         .tag("method", method)
                         .tag("status_class", statusClass)
                         .tag("verdict", verdict)
+                        .tags(apiTags)
                         .register(meters));
     }
 
@@ -334,7 +365,8 @@ public final class OtelTelemetry implements Telemetry {
                     .setAttribute(METHOD, call.method)
                     .setAttribute(URL_FULL, call.url)
                     .setAttribute(SERVER_ADDRESS, call.host)
-                    .setAttribute(SERVER_PORT, (long) call.port);
+                    .setAttribute(SERVER_PORT, (long) call.port)
+                    .setAttribute(API, api);
             if (resendCount > 0) {
                 b.setAttribute(RESEND_COUNT, (long) resendCount);
             }
@@ -413,6 +445,7 @@ public final class OtelTelemetry implements Telemetry {
                             .computeIfAbsent(decision.reason(), reason -> Timer.builder(PREFIX + "backoff.waits")
                                     .description("waits before resending a rate-limited call")
                                     .tag("reason", reason)
+                                    .tags(apiTags)
                                     .register(meters))
                             .record(delay);
                 }
@@ -427,6 +460,7 @@ public final class OtelTelemetry implements Telemetry {
                                     .description("refusals the agent handed to the app without resending, by reason "
                                             + "(retry_budget: the JVM's rate-limit resends were spent)")
                                     .tag("reason", decision.reason())
+                                    .tags(apiTags)
                                     .register(meters))
                             .increment();
                 }
@@ -466,6 +500,7 @@ public final class OtelTelemetry implements Telemetry {
                 counters.computeIfAbsent("retry|" + reason, k -> Counter.builder(PREFIX + "retries")
                                 .description("resends of managed calls, by reason")
                                 .tag("reason", reason)
+                                .tags(apiTags)
                                 .register(meters))
                         .increment();
             }

@@ -72,7 +72,7 @@ public final class TelemetryFactory {
         if (tracer == null && meters == null) {
             return Telemetry.NOOP;
         }
-        return GuardedTelemetry.of(new OtelTelemetry(tracer, meters, config.requestIdHeaders(), clock));
+        return GuardedTelemetry.of(new OtelTelemetry(tracer, meters, config.requestIdHeaders(), clock, config.name()));
     }
 
     /** The user set {@code otel.metrics.exporter} to something: the agent's default is none. */

@@ -160,10 +160,13 @@ final class FakeOAuthApi extends Dispatcher {
         return new MockResponse.Builder().code(200).body("user").build();
     }
 
+    /** What the tokens this service issues begin with: two services in one test issue tokens of their own. */
+    volatile String issuedToken = ISSUED_TOKEN;
+
     private String issue() {
-        String token = ISSUED_TOKEN;
+        String token = issuedToken;
         if (revocable) {
-            token = ISSUED_TOKEN + "-" + issued.incrementAndGet();
+            token = issuedToken + "-" + issued.incrementAndGet();
             usesLeft.put(token, new AtomicInteger(revokeAfterUses > 0 ? revokeAfterUses : Integer.MAX_VALUE));
         }
         return token;
@@ -207,7 +210,7 @@ final class FakeOAuthApi extends Dispatcher {
 
     private boolean accepts(String authorization) {
         if (!revocable) {
-            return ("Bearer " + ISSUED_TOKEN).equals(authorization);
+            return ("Bearer " + issuedToken).equals(authorization);
         }
         AtomicInteger left = authorization == null ? null : usesLeft.get(authorization.substring("Bearer ".length()));
         return left != null && left.getAndDecrement() > 0;

@@ -1,6 +1,8 @@
 package io.apiwarden.core.config;
 
+import java.util.EnumSet;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * Every property the agent reads: its name, default and meaning.
@@ -10,6 +12,12 @@ import java.util.Locale;
  */
 public enum ConfigProperty {
     ENABLED("apiwarden.enabled", "true", false, "false: the agent installs nothing at all"),
+    CONFIG_FILE(
+            "apiwarden.config-file",
+            null,
+            false,
+            "a properties file holding any of these keys (named APIs' too); system properties and environment variables win"
+                    + " over it; read once at start-up"),
     BASE_URL(
             "apiwarden.base-url",
             null,
@@ -182,6 +190,49 @@ public enum ConfigProperty {
             "the agent's own log on standard error: off, error, warn, info or debug");
 
     /**
+     * What a named API ({@code apiwarden.api.<name>.<property>}) never takes from the unnamed properties: what
+     * says who the API and its OAuth client are. A token is never sent to a token endpoint it was not issued by.
+     */
+    private static final Set<ConfigProperty> IDENTITY = EnumSet.of(
+            BASE_URL,
+            AUTH_URL,
+            TOKEN_URL,
+            GRANT,
+            ACCESS_TOKEN,
+            ACCESS_TOKEN_FILE,
+            REFRESH_TOKEN,
+            REFRESH_TOKEN_FILE,
+            CLIENT_ID,
+            CLIENT_SECRET,
+            CLIENT_SECRET_FILE,
+            CLIENT_AUTH,
+            SCOPE,
+            STORE_KEY);
+
+    /** How an API's calls are made: a named API that does not set one takes the unnamed property's value. */
+    private static final Set<ConfigProperty> TUNING = EnumSet.of(
+            AUTHORIZATION,
+            BACKOFF_INITIAL_DELAY,
+            BACKOFF_MAX_RETRIES,
+            BACKOFF_MAX_DELAY,
+            THROTTLE_GATE_ENABLED,
+            RETRY_BUDGET_RATIO,
+            RETRY_BUDGET_MIN_PER_SECOND,
+            RESEND_MAX_RECORDED_BODY,
+            CLASSIFY_MAX_BODY_WAIT,
+            TOKEN_TIMEOUT,
+            STORE,
+            STORE_PASSWORD_FILE,
+            STORE_TIMEOUT,
+            STORE_ENCRYPTION_KEY_FILE);
+
+    /** The prefix of a named API's properties: {@code apiwarden.api.<name>.<property>}. */
+    public static final String API_PREFIX = "apiwarden.api.";
+
+    /** The environment's prefix of a named API's variables: {@code APIWARDEN_API_<NAME>_<PROPERTY>}. */
+    public static final String API_ENV_PREFIX = "APIWARDEN_API_";
+
+    /**
      * The place of a managed client's name in {@link #CLIENT_ENABLED}'s key: the agent's client modules
      * name the clients, and the configuration knows none of them.
      */
@@ -219,7 +270,47 @@ public enum ConfigProperty {
         return envName(keyFor(client));
     }
 
-    private static String envName(String key) {
+    /** Whether each API has its own value of this property ({@code apiwarden.api.<name>.<property>}). */
+    public boolean perApi() {
+        return IDENTITY.contains(this) || TUNING.contains(this);
+    }
+
+    /** Whether this property names the API or its OAuth client: a named API never takes the unnamed value. */
+    public boolean identity() {
+        return IDENTITY.contains(this);
+    }
+
+    /** The property of the API {@code api}, e.g. {@code apiwarden.api.payments.base-url}. */
+    public String keyOf(String api) {
+        return API_PREFIX + api + "." + key.substring("apiwarden.".length());
+    }
+
+    /** The environment variable of {@link #keyOf}, e.g. {@code APIWARDEN_API_PAYMENTS_BASE_URL}. */
+    public String envNameOf(String api) {
+        return envName(keyOf(api));
+    }
+
+    /** The property {@code key} stands for, a named API's ({@code apiwarden.api.<name>.scope}) included; or null. */
+    static ConfigProperty fromKey(String key) {
+        String plain = key;
+        if (key.startsWith(API_PREFIX)) {
+            int dot = key.indexOf('.', API_PREFIX.length());
+            plain = dot < 0 ? key : "apiwarden." + key.substring(dot + 1);
+        }
+        for (ConfigProperty p : values()) {
+            if (p.key.equals(plain)) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /** The part of the key after {@code apiwarden.}, e.g. {@code base-url}. */
+    public String suffix() {
+        return key.substring("apiwarden.".length());
+    }
+
+    static String envName(String key) {
         return key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
     }
 

@@ -66,6 +66,11 @@ public final class CallDriver<R> implements Judge {
     /** The call's request body as an attempt sent it, when the client cannot send it twice; null until an adapter asks. */
     private volatile RecordedBody recording;
 
+    /** The Warden of the API this call belongs to: where its token may go. */
+    public Warden warden() {
+        return warden;
+    }
+
     /**
      * Starts observing a call to the API.
      *

@@ -48,7 +48,15 @@ public final class SecretFile {
 
     /** The file's content, trimmed. Symbolic links are followed (mounted secrets are links). */
     public static String read(Path file) throws IOException {
-        return read(file, FOLLOW, "point it at a file that holds only the token");
+        return read(file, FOLLOW, MAX_BYTES, "a token file", "point it at a file that holds only the token");
+    }
+
+    /**
+     * The content of a file of settings (the agent's configuration file), by the same rules as a token's: a
+     * regular file, links followed, at most {@code maxBytes} read, never a pipe or a device.
+     */
+    public static String readSettings(Path file, int maxBytes) throws IOException {
+        return read(file, FOLLOW, maxBytes, "a settings file", "point it at the properties file");
     }
 
     /**
@@ -58,10 +66,11 @@ public final class SecretFile {
      * it points at, or send the token found there.
      */
     public static String readOwn(Path file) throws IOException {
-        return read(file, NO_FOLLOW, "the agent writes a new one in its place");
+        return read(file, NO_FOLLOW, MAX_BYTES, "a token file", "the agent writes a new one in its place");
     }
 
-    private static String read(Path file, LinkOption[] links, String whatToDo) throws IOException {
+    private static String read(Path file, LinkOption[] links, int maxBytes, String kindOfFile, String whatToDo)
+            throws IOException {
         BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class, links);
         if (!attributes.isRegularFile()) {
             String kind = attributes.isDirectory()
@@ -71,12 +80,12 @@ public final class SecretFile {
                             : "not a regular file (a pipe, a socket or a device)";
             throw new Unusable("is " + kind + ": " + whatToDo);
         }
-        if (attributes.size() > MAX_BYTES) {
-            throw new Unusable("has " + attributes.size() + " bytes, more than a token file can hold (" + MAX_BYTES
+        if (attributes.size() > maxBytes) {
+            throw new Unusable("has " + attributes.size() + " bytes, more than " + kindOfFile + " can hold (" + maxBytes
                     + "): " + whatToDo);
         }
         // The size may change after the look, so the read itself is bounded too.
-        ByteBuffer content = ByteBuffer.allocate(MAX_BYTES + 1);
+        ByteBuffer content = ByteBuffer.allocate(maxBytes + 1);
         Set<OpenOption> options = links.length == 0
                 ? Set.of(StandardOpenOption.READ)
                 : Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
@@ -86,7 +95,7 @@ public final class SecretFile {
             }
         }
         if (!content.hasRemaining()) {
-            throw new Unusable("grew beyond " + MAX_BYTES + " bytes while it was read: " + whatToDo);
+            throw new Unusable("grew beyond " + maxBytes + " bytes while it was read: " + whatToDo);
         }
         return new String(content.array(), 0, content.position(), StandardCharsets.UTF_8).trim();
     }

@@ -55,6 +55,16 @@ public final class GuardedTelemetry implements Telemetry {
     }
 
     @Override
+    public Telemetry forApi(String api) {
+        try {
+            return of(inner.forApi(api));
+        } catch (RuntimeException e) {
+            failed(e);
+            return this;
+        }
+    }
+
+    @Override
     public void fleetWindowHeard(java.time.Duration window) {
         try {
             inner.fleetWindowHeard(window);

@@ -31,6 +31,11 @@ public interface Telemetry {
     /** Starts observing one token refresh (which may take several requests). */
     RefreshObserver refresh(URI tokenUrl);
 
+    /** The telemetry of the API named {@code api}: its spans and meters name it. */
+    default Telemetry forApi(String api) {
+        return this;
+    }
+
     /**
      * Another JVM of the fleet met the global rate limit, which holds for {@code window} more: this
      * JVM's calls are held back too, though none of them was refused.

@@ -5,8 +5,8 @@ import io.apiwarden.agent.ClientsInUse;
 import io.apiwarden.clients.huc.library.RawConnections;
 import io.apiwarden.clients.huc.library.WardenHttpUrlConnection;
 import io.apiwarden.core.Warden;
+import io.apiwarden.core.Wardens;
 import io.apiwarden.core.log.AgentLog;
-import io.apiwarden.core.scope.ApiScope;
 import java.net.HttpURLConnection;
 import java.net.Proxy;
 import java.net.URL;
@@ -37,12 +37,11 @@ public final class HucHook {
         }
         INSIDE.set(Boolean.TRUE);
         try {
-            ApiScope scope = AgentRuntime.scope();
-            if (scope == null || !scope.contains(url.getProtocol(), url.getHost(), url.getPort(), url.getPath())) {
-                // Decided before the runtime starts: a JVM that opens other URLs only never starts it.
-                return opened;
-            }
-            Warden warden = AgentRuntime.warden();
+            Wardens router = AgentRuntime.router();
+            // Routed before any API's runtime starts: a JVM that opens other URLs only never starts one.
+            Warden warden = router == null
+                    ? null
+                    : router.forRequest(url.getProtocol(), url.getHost(), url.getPort(), url.getPath());
             if (warden == null) {
                 return opened;
             }

@@ -4,7 +4,7 @@ import io.apiwarden.agent.AgentRuntime;
 import io.apiwarden.agent.ClientsInUse;
 import io.apiwarden.clients.jdk.library.InternalClients;
 import io.apiwarden.clients.jdk.library.WardenHttpClient;
-import io.apiwarden.core.Warden;
+import io.apiwarden.core.Wardens;
 import io.apiwarden.core.log.AgentLog;
 import java.net.http.HttpClient;
 
@@ -25,11 +25,11 @@ public final class JdkHttpClientHook {
             if (built == null || InternalClients.isBuilding()) {
                 return built;
             }
-            Warden warden = AgentRuntime.warden();
-            if (warden == null) {
+            Wardens wardens = AgentRuntime.router();
+            if (wardens == null) {
                 return built;
             }
-            HttpClient wrapped = WardenHttpClient.wrap(built, warden);
+            HttpClient wrapped = WardenHttpClient.wrap(built, wardens);
             IN_USE.seen();
             return wrapped;
         } catch (Throwable t) {

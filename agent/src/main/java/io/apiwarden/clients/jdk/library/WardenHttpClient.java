@@ -1,6 +1,7 @@
 package io.apiwarden.clients.jdk.library;
 
 import io.apiwarden.core.Warden;
+import io.apiwarden.core.Wardens;
 import io.apiwarden.core.engine.EntryGuard;
 import java.io.IOException;
 import java.net.Authenticator;
@@ -31,25 +32,32 @@ import javax.net.ssl.SSLParameters;
  */
 public final class WardenHttpClient extends HttpClient {
     private final HttpClient delegate;
-    private final Warden warden;
+    /** The Warden of each request's API: one Warden in library mode, the agent's router otherwise. */
+    private final Wardens wardens;
+
     private final RedirectRule redirects;
     private volatile HttpClient noRedirectTwin;
     /** Set by the Java 21 life-cycle methods: no twin is built after the app shut the client down. */
     private volatile boolean shutDown;
 
-    private WardenHttpClient(HttpClient delegate, Warden warden) {
+    private WardenHttpClient(HttpClient delegate, Wardens wardens) {
         this.delegate = delegate;
-        this.warden = warden;
+        this.wardens = wardens;
         this.redirects =
                 delegate.followRedirects() == Redirect.NEVER ? null : new RedirectRule(delegate.followRedirects());
     }
 
     /** Wraps {@code client}; a client that is already wrapped is returned as it is. */
     public static HttpClient wrap(HttpClient client, Warden warden) {
+        return wrap(client, (Wardens) warden);
+    }
+
+    /** Wraps {@code client} for the APIs {@code wardens} routes to (the agent's router). */
+    public static HttpClient wrap(HttpClient client, Wardens wardens) {
         if (client instanceof WardenHttpClient) {
             return client;
         }
-        return new WardenHttpClient(client, warden);
+        return new WardenHttpClient(client, wardens);
     }
 
     /** The client this one passes calls to. */
@@ -81,12 +89,12 @@ public final class WardenHttpClient extends HttpClient {
     private <T> ManagedCall<T> managedCall(HttpRequest request, BodyHandler<T> handler, PushPromiseHandler<T> push) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(handler, "responseBodyHandler");
-        return EntryGuard.open(
-                "managed-call",
-                "a call",
-                () -> warden.scope().contains(request.uri())
-                        ? new ManagedCall<>(warden, delegate, sender(), redirects, request, handler, push)
-                        : null);
+        return EntryGuard.open("managed-call", "a call", () -> {
+            Warden warden = wardens.forRequest(request.uri());
+            return warden == null
+                    ? null
+                    : new ManagedCall<>(warden, delegate, sender(), redirects, request, handler, push);
+        });
     }
 
     /** The client for managed attempts: the wrapped one, or its non-redirecting twin. */

@@ -32,7 +32,7 @@ final class AttemptRequest {
         });
         if (!keepAppsAuthorization && headers.get(AUTHORIZATION) != null) {
             // Marks the agent's token, so the network interceptor takes it off a hop outside the API.
-            sent.tag(TokenFence.AgentToken.class, TokenFence.AgentToken.MARK);
+            sent.tag(TokenFence.AgentToken.class, new TokenFence.AgentToken(driver.warden()));
         }
         return sent.build();
     }

@@ -1,6 +1,7 @@
 package io.apiwarden.clients.okhttp.library;
 
 import io.apiwarden.core.Warden;
+import io.apiwarden.core.Wardens;
 import java.lang.reflect.Field;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -32,14 +33,14 @@ final class EnqueuedCalls {
         }
     };
 
-    private final Warden warden;
+    private final Wardens wardens;
     /** The app's calls the agent took, to their run: {@code cancel()} finds it here. */
     private final Map<Call, EnqueuedCall> calls = new ConcurrentHashMap<>();
     /** The copies in flight, to their attempt. */
     private final Map<Call, EnqueuedAttempt> attempts = new ConcurrentHashMap<>();
 
-    EnqueuedCalls(Warden warden) {
-        this.warden = warden;
+    EnqueuedCalls(Wardens wardens) {
+        this.wardens = wardens;
     }
 
     /**
@@ -55,8 +56,11 @@ final class EnqueuedCalls {
                 || callback instanceof EnqueuedAttempt
                 || attempts.containsKey(call)
                 || calls.containsKey(call)
-                || call.isExecuted()
-                || !WardenInterceptor.inScope(warden, call.request().url())) {
+                || call.isExecuted()) {
+            return false;
+        }
+        Warden warden = WardenInterceptor.route(wardens, call.request().url());
+        if (warden == null) {
             return false;
         }
         OkHttpClient client = clientOf(call);

@@ -1,7 +1,7 @@
 package io.apiwarden.clients.okhttp.library;
 
 import io.apiwarden.clients.okhttp.bridge.OkHttpBridge;
-import io.apiwarden.core.Warden;
+import io.apiwarden.core.Wardens;
 import okhttp3.Call;
 import okhttp3.Callback;
 import okhttp3.OkHttpClient;
@@ -14,8 +14,8 @@ import okhttp3.OkHttpClient;
 public final class OkHttpGlue implements OkHttpBridge {
     private final WardenOkHttp okHttp;
 
-    public OkHttpGlue(Warden warden) {
-        this.okHttp = WardenOkHttp.create(warden);
+    public OkHttpGlue(Wardens wardens) {
+        this.okHttp = WardenOkHttp.create(wardens);
     }
 
     @Override

@@ -13,23 +13,23 @@ import okhttp3.Response;
  * redirect to another path of the same host.
  */
 final class TokenFence implements Interceptor {
-    /** Marks a request that carries the agent's token; OkHttp copies tags onto redirects. */
+    /**
+     * Marks a request that carries the agent's token, with the Warden of the API it is for; OkHttp copies tags onto
+     * redirects.
+     */
     static final class AgentToken {
-        static final AgentToken MARK = new AgentToken();
+        final Warden warden;
 
-        private AgentToken() {}
-    }
-
-    private final Warden warden;
-
-    TokenFence(Warden warden) {
-        this.warden = warden;
+        AgentToken(Warden warden) {
+            this.warden = warden;
+        }
     }
 
     @Override
     public Response intercept(Chain chain) throws IOException {
         Request request = chain.request();
-        if (request.tag(AgentToken.class) != null && !WardenInterceptor.inScope(warden, request.url())) {
+        AgentToken token = request.tag(AgentToken.class);
+        if (token != null && !WardenInterceptor.inScope(token.warden, request.url())) {
             request = request.newBuilder().removeHeader("Authorization").build();
         }
         return chain.proceed(request);

@@ -1,6 +1,7 @@
 package io.apiwarden.clients.okhttp.library;
 
 import io.apiwarden.core.Warden;
+import io.apiwarden.core.Wardens;
 import io.apiwarden.core.engine.EntryGuard;
 import java.io.IOException;
 import okhttp3.HttpUrl;
@@ -14,12 +15,12 @@ import okhttp3.Response;
  * other managed request (an {@code execute}) becomes an {@link OkHttpExchange}.
  */
 final class WardenInterceptor implements Interceptor {
-    private final Warden warden;
+    private final Wardens wardens;
     private final EnqueuedCalls enqueued;
     private final CancelWatch cancels;
 
-    WardenInterceptor(Warden warden, EnqueuedCalls enqueued, CancelWatch cancels) {
-        this.warden = warden;
+    WardenInterceptor(Wardens wardens, EnqueuedCalls enqueued, CancelWatch cancels) {
+        this.wardens = wardens;
         this.enqueued = enqueued;
         this.cancels = cancels;
     }
@@ -32,12 +33,17 @@ final class WardenInterceptor implements Interceptor {
             return attempt.send(chain);
         }
         Request request = chain.request();
-        OkHttpExchange call = EntryGuard.open(
-                "okhttp-interceptor",
-                "an OkHttp call",
-                () -> inScope(warden, request.url()) ? new OkHttpExchange(warden, chain, cancels) : null);
+        OkHttpExchange call = EntryGuard.open("okhttp-interceptor", "an OkHttp call", () -> {
+            Warden warden = route(wardens, request.url());
+            return warden == null ? null : new OkHttpExchange(warden, chain, cancels);
+        });
         // Outside the guard: what the rest of the chain throws is the app's, and it happens once.
         return call == null ? chain.proceed(request) : call.proceed();
+    }
+
+    /** The Warden of the API {@code url} belongs to, or null. */
+    static Warden route(Wardens wardens, HttpUrl url) {
+        return wardens.forRequest(url.scheme(), url.host(), url.port(), url.encodedPath());
     }
 
     static boolean inScope(Warden warden, HttpUrl url) {

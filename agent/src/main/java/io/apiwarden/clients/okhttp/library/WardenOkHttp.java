@@ -1,6 +1,7 @@
 package io.apiwarden.clients.okhttp.library;
 
 import io.apiwarden.core.Warden;
+import io.apiwarden.core.Wardens;
 import io.apiwarden.core.engine.EntryGuard;
 import java.util.List;
 import okhttp3.Call;
@@ -27,15 +28,20 @@ public final class WardenOkHttp {
     private final EnqueuedCalls enqueued;
     private final CancelWatch cancels = new CancelWatch();
 
-    private WardenOkHttp(Warden warden) {
-        this.enqueued = new EnqueuedCalls(warden);
-        this.interceptor = new WardenInterceptor(warden, enqueued, cancels);
-        this.fence = new TokenFence(warden);
+    private WardenOkHttp(Wardens wardens) {
+        this.enqueued = new EnqueuedCalls(wardens);
+        this.interceptor = new WardenInterceptor(wardens, enqueued, cancels);
+        this.fence = new TokenFence();
     }
 
     /** One per {@link Warden} is enough for every OkHttp client of the same OkHttp. */
     public static WardenOkHttp create(Warden warden) {
         return new WardenOkHttp(warden);
+    }
+
+    /** For the APIs {@code wardens} routes to (the agent's router): each call gets its API's Warden. */
+    public static WardenOkHttp create(Wardens wardens) {
+        return new WardenOkHttp(wardens);
     }
 
     /**
