@@ -8,6 +8,7 @@ import io.apiwarden.core.config.AgentConfig;
 import io.apiwarden.core.config.WardenConfig;
 import io.apiwarden.core.scope.ApiScope;
 import io.apiwarden.core.telemetry.Telemetry;
+import io.apiwarden.core.time.LazyThread;
 import io.apiwarden.telemetry.TelemetryFactory;
 import java.net.http.HttpClient;
 import java.time.Clock;
@@ -91,7 +92,11 @@ public final class AgentRuntime {
         if (c == null) {
             synchronized (AgentRuntime.class) {
                 if (tokenClient == null) {
+                    // Its work runs on a thread named as the agent's, so that the last-resort watch of connections
+                    // (ConnectWatch) knows the token calls for the agent's own when the token URL shares the API's
+                    // host and port and the JDK client's module is off.
                     tokenClient = InternalClients.build(HttpClient.newBuilder()
+                            .executor(new LazyThread("apiwarden-token"))
                             .connectTimeout(api.tokenTimeout())
                             .followRedirects(HttpClient.Redirect.NEVER));
                 }

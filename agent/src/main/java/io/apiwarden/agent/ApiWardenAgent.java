@@ -82,17 +82,19 @@ public final class ApiWardenAgent {
             Set<String> managedClasses = new HashSet<>();
             // The warning names only the clients switched on: a client switched off is not one to move to.
             List<String> managedForms = new ArrayList<>();
+            Set<String> switchedOn = new HashSet<>();
             for (ClientModule module : ClientModules.ALL) {
                 if (config.clientEnabled(module.name())) {
                     module.install(inst);
                     managedClasses.addAll(module.managedClassesTheWatchKnows());
                     managedForms.add(module.managedForm());
+                    switchedOn.add(module.name());
                 } else {
                     off.add(module.displayName());
                 }
             }
             if (config.unmanagedWarningsEnabled()) {
-                UnmanagedClientHook.configure(config.scope(), ClientModules.either(managedForms));
+                UnmanagedClientHook.configure(config.scope(), ClientModules.either(managedForms), switchedOn);
                 // A client library is watched only where the agent does not manage it (Apache HttpClient 5's minimal
                 // clients).
                 UnmanagedClientInstrumentation.install(inst, managedClasses);

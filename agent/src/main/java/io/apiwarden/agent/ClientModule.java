@@ -35,6 +35,16 @@ public interface ClientModule {
     }
 
     /**
+     * Whether a socket connection opened with {@code type} on its stack, or by a thread of that class, is one of
+     * this client's (its classes' packages). The last-resort watch of connections to the API's host and port leaves
+     * those to this module while it is on, and names this client when it is off. Asked only for connections to the
+     * API's host and port, innermost frame first, until a frame answers.
+     */
+    default boolean opensConnectionsIn(Class<?> type) {
+        return false;
+    }
+
+    /**
      * Registers the client's class-file transformers. Called from {@code premain} when the client is
      * switched on: it loads no class of the client library, and as little of the agent as it can.
      */

@@ -1,16 +1,22 @@
 package io.apiwarden.agent;
 
+import io.apiwarden.core.config.ConfigProperty;
 import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.scope.ApiScope;
+import io.apiwarden.unmanaged.ConnectWatch;
 import io.apiwarden.unmanaged.EscapeWatch;
 import io.apiwarden.unmanaged.UnmanagedClient;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BiPredicate;
 
 /**
  * What the code woven into clients the agent does not manage asks for, once per woven class: the watch
- * of that client, shared by every class and loader of it so that the JVM warns once per client library.
+ * of that client, shared by every class and loader of it so that the JVM warns once per client library;
+ * and for the JDK's connect sites, the one last-resort {@link ConnectWatch}.
  * Public and static because the woven code reaches it by reflection through the system class loader.
  */
 public final class UnmanagedClientHook {
@@ -18,20 +24,36 @@ public final class UnmanagedClientHook {
     private static volatile ApiScope scope;
     /** The clients the agent manages, as the warning names them. */
     private static volatile String managedClients;
+    /** The names of the client modules switched on. */
+    private static volatile Set<String> modulesOn = Set.of();
 
     private UnmanagedClientHook() {}
 
-    static void configure(ApiScope apiScope, String managed) {
+    static void configure(ApiScope apiScope, String managed, Set<String> switchedOn) {
         scope = apiScope;
         managedClients = managed;
+        modulesOn = Set.copyOf(switchedOn);
     }
 
-    /** The watch of the client named {@code client} (an {@link UnmanagedClient} name); never throws. */
+    /** The watch of the client named {@code client} (an {@link UnmanagedClient} name, or {@link ConnectWatch#SITE}); never throws. */
     public static BiPredicate<Object, Object> watch(String client) {
         try {
             ApiScope s = scope;
             if (s == null) {
                 return Watches.NOTHING_TO_WATCH;
+            }
+            if (ConnectWatch.SITE.equals(client)) {
+                synchronized (Watches.BY_CLIENT) {
+                    if (Watches.connects == null) {
+                        Watches.connects = new ConnectWatch(
+                                s,
+                                knownClients(modulesOn),
+                                ConnectWatch.sameCodeSourceAs(UnmanagedClientHook.class),
+                                managedClients,
+                                AgentLog::warn);
+                    }
+                    return Watches.connects;
+                }
             }
             UnmanagedClient kind = UnmanagedClient.valueOf(client);
             synchronized (Watches.BY_CLIENT) {
@@ -48,10 +70,34 @@ public final class UnmanagedClientHook {
         }
     }
 
+    /**
+     * The clients the last resort knows by their classes: those watched call by call (named there, with their URLs),
+     * then every client module, left alone while it is on and named with its switch while it is off.
+     */
+    static List<ConnectWatch.KnownClient> knownClients(Set<String> switchedOn) {
+        List<ConnectWatch.KnownClient> known = new ArrayList<>();
+        for (UnmanagedClient watched : UnmanagedClient.values()) {
+            known.add(ConnectWatch.KnownClient.leftAlone(watched::opensConnectionsIn));
+        }
+        for (ClientModule module : ClientModules.ALL) {
+            known.add(
+                    switchedOn.contains(module.name())
+                            ? ConnectWatch.KnownClient.leftAlone(module::opensConnectionsIn)
+                            : ConnectWatch.KnownClient.switchedOff(
+                                    module::opensConnectionsIn,
+                                    module.displayName(),
+                                    ConfigProperty.CLIENT_ENABLED.keyFor(module.name())));
+        }
+        return known;
+    }
+
     private static final class Watches {
         /** For a client that is not to be watched: the woven code stops asking at once. */
         static final BiPredicate<Object, Object> NOTHING_TO_WATCH = (first, second) -> true;
 
         static final Map<UnmanagedClient, EscapeWatch> BY_CLIENT = new EnumMap<>(UnmanagedClient.class);
+
+        /** Guarded by {@link #BY_CLIENT}. */
+        static ConnectWatch connects;
     }
 }

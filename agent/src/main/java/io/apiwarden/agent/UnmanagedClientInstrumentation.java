@@ -108,7 +108,27 @@ final class UnmanagedClientInstrumentation {
                 -1,
                 "APACHE_HTTPCLIENT_5"));
         sites.removeIf(site -> managedClasses.contains(site.className));
+        sites.addAll(connectSites());
         return sites;
+    }
+
+    /**
+     * The last resort ({@link io.apiwarden.unmanaged.ConnectWatch}): where every client's TCP connections start, on
+     * JDK 11 to 25. Blocking sockets (HttpURLConnection, the Apache clients, OkHttp, a raw {@code new Socket}, SSL
+     * sockets, which connect through their plain super class) all pass {@code Socket.connect(address, timeout)}; the
+     * JDK 13+ {@code NioSocketImpl} and JDK 11's {@code PlainSocketImpl} lie under it, so the public method is the one
+     * place on every version. NIO channels (the JDK's HttpClient, Netty's NIO transport under Vert.x, Micronaut and
+     * Reactor Netty, Jetty, Ktor CIO, HttpClient 5's async client) pass {@code SocketChannelImpl.connect(address)}.
+     * Netty's native transports (epoll, kqueue, io_uring) never reach the JDK: their {@code unix.Socket.connect}.
+     * Not watched: {@code AsynchronousSocketChannel}, a blocking {@code connect} on a channel's socket adaptor.
+     */
+    static List<Site> connectSites() {
+        // A constant, inlined by the compiler: premain loads nothing of the watch.
+        String connect = io.apiwarden.unmanaged.ConnectWatch.SITE;
+        return List.of(
+                new Site("java/net/Socket", "connect", "(Ljava/net/SocketAddress;I)V", 0, 1, connect),
+                new Site("sun/nio/ch/SocketChannelImpl", "connect", "(Ljava/net/SocketAddress;)Z", 0, 1, connect),
+                new Site("io/netty/channel/unix/Socket", "connect", "(Ljava/net/SocketAddress;)Z", 0, 1, connect));
     }
 
     static void install(Instrumentation inst, Set<String> managedClasses) {

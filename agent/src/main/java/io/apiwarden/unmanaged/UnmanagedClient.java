@@ -15,7 +15,7 @@ import java.net.URLConnection;
  */
 public enum UnmanagedClient {
     /** {@code java.net.HttpURLConnection} and {@code HttpsURLConnection}: the JDK's own, under many SDKs and Spring's {@code SimpleClientHttpRequestFactory}. */
-    HTTP_URL_CONNECTION("HttpURLConnection") {
+    HTTP_URL_CONNECTION("HttpURLConnection", "sun.net.www.") {
         @Override
         boolean callsApi(ApiScope scope, Object connection, Object unused) {
             URL url = ((URLConnection) connection).getURL();
@@ -23,7 +23,7 @@ public enum UnmanagedClient {
         }
     },
     /** Apache HttpClient 4 ({@code org.apache.http}): {@code doExecute(target, request, context)}. */
-    APACHE_HTTPCLIENT_4("Apache HttpClient 4") {
+    APACHE_HTTPCLIENT_4("Apache HttpClient 4", "org.apache.http.") {
         @Override
         boolean callsApi(ApiScope scope, Object target, Object request) throws ReflectiveOperationException {
             // getRequestLine().getUri() is the request's URI as the app gave it, absolute or a path.
@@ -39,14 +39,14 @@ public enum UnmanagedClient {
      * builders build (classic and async) are watched only when the agent's management of them is
      * switched off; the minimal clients always.
      */
-    APACHE_HTTPCLIENT_5("Apache HttpClient 5") {
+    APACHE_HTTPCLIENT_5("Apache HttpClient 5", "org.apache.hc.") {
         @Override
         boolean callsApi(ApiScope scope, Object target, Object request) throws ReflectiveOperationException {
             return inScope(scope, target, () -> request == null ? null : (String) REQUEST_PATH.get(request));
         }
     },
     /** The Jetty client ({@code org.eclipse.jetty.client}, 9 to 12): {@code request.send(listener)}. */
-    JETTY("Jetty HttpClient") {
+    JETTY("Jetty HttpClient", "org.eclipse.jetty.") {
         @Override
         boolean callsApi(ApiScope scope, Object request, Object unused) throws ReflectiveOperationException {
             return scope.contains((URI) REQUEST_URI.get(request));
@@ -62,9 +62,20 @@ public enum UnmanagedClient {
     private static final PublicGetter PORT = new PublicGetter("getPort");
 
     private final String displayName;
+    /** The package prefix of the classes that open its connections, for the last-resort {@link ConnectWatch}. */
+    private final String packagePrefix;
 
-    UnmanagedClient(String displayName) {
+    UnmanagedClient(String displayName, String packagePrefix) {
         this.displayName = displayName;
+        this.packagePrefix = packagePrefix;
+    }
+
+    /**
+     * Whether a connection opened with {@code type} on the stack is this client's: this watch names the client's
+     * calls to the API (it sees their URLs), so the last resort leaves its connections alone.
+     */
+    public boolean opensConnectionsIn(Class<?> type) {
+        return type.getName().startsWith(packagePrefix);
     }
 
     /** The client's name as users know it, for the warning. */

@@ -7,11 +7,20 @@ import io.apiwarden.agent.UnmanagedWeavingFixtures.RecordingHook;
 import io.apiwarden.agent.UnmanagedWeavingFixtures.ThrowingHook;
 import io.apiwarden.clients.apache4.agent.Apache4Module;
 import io.apiwarden.clients.apache5.agent.Apache5Module;
+import io.apiwarden.unmanaged.ConnectWatch;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
+import net.bytebuddy.jar.asm.ClassReader;
+import net.bytebuddy.jar.asm.ClassVisitor;
+import net.bytebuddy.jar.asm.MethodVisitor;
+import net.bytebuddy.jar.asm.Opcodes;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -142,13 +151,86 @@ class UnmanagedCallWeavingTest {
 
         assertThat(sites)
                 .extracting(s -> s.client)
-                .containsOnly("HTTP_URL_CONNECTION", "APACHE_HTTPCLIENT_4", "APACHE_HTTPCLIENT_5", "JETTY");
+                .containsOnly(
+                        "HTTP_URL_CONNECTION",
+                        "APACHE_HTTPCLIENT_4",
+                        "APACHE_HTTPCLIENT_5",
+                        "JETTY",
+                        ConnectWatch.SITE);
         assertThat(sites)
                 .extracting(s -> s.client)
-                .isSubsetOf(Arrays.stream(io.apiwarden.unmanaged.UnmanagedClient.values())
-                        .map(Enum::name)
+                .isSubsetOf(Stream.concat(
+                                Arrays.stream(io.apiwarden.unmanaged.UnmanagedClient.values())
+                                        .map(Enum::name),
+                                Stream.of(ConnectWatch.SITE))
                         .toList());
+        assertThat(UnmanagedClientInstrumentation.sites(Set.of("java/net/Socket", "sun/nio/ch/SocketChannelImpl")))
+                .as("the last resort is never switched off by a module")
+                .extracting(s -> s.className)
+                .contains("java/net/Socket", "sun/nio/ch/SocketChannelImpl", "io/netty/channel/unix/Socket");
         assertThat(sites).extracting(s -> s.className).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void aConnectHandsTheSocketAndItsAddressToTheLastResort() throws Exception {
+        Object socket = woven(
+                new UnmanagedClientInstrumentation.Site(
+                        CLIENT, "connect", "(Ljava/net/SocketAddress;I)V", 0, 1, ConnectWatch.SITE),
+                RecordingHook.class);
+        InetSocketAddress api = InetSocketAddress.createUnresolved("api.example.com", 443);
+
+        socket.getClass().getMethod("connect", SocketAddress.class, int.class).invoke(socket, api, 10);
+        socket.getClass().getMethod("connect", SocketAddress.class, int.class).invoke(socket, api, 10);
+
+        assertThat(RecordingHook.CLIENTS).containsExactly(ConnectWatch.SITE);
+        assertThat(RecordingHook.CALLS)
+                .as("the last resort is asked at every connect: it never says it is over")
+                .containsExactly(Arrays.asList(socket, api), Arrays.asList(socket, api));
+    }
+
+    /** The JDK classes are not defined here (java.* cannot be), but their woven bytes must call the watch first. */
+    @Test
+    void theRunningJdksConnectMethodsAreTheOnesWoven() throws Exception {
+        for (UnmanagedClientInstrumentation.Site site : UnmanagedClientInstrumentation.connectSites()) {
+            byte[] original;
+            try (InputStream in = ClassLoader.getSystemResourceAsStream(site.className + ".class")) {
+                if (in == null) {
+                    assertThat(site.className)
+                            .as("only Netty's native socket may be absent")
+                            .startsWith("io/netty/");
+                    continue;
+                }
+                original = in.readAllBytes();
+            }
+            byte[] woven = HookTransformer.weave(
+                    UnmanagedClientInstrumentation.weaving(site, RecordingHook.class.getName()), original);
+
+            assertThat(firstCallIn(woven, site))
+                    .as(site.className + "." + site.method + " starts by asking the watch")
+                    .isEqualTo(site.className + "." + UnmanagedCallWeaving.CHECK);
+        }
+    }
+
+    @Test
+    void eachModuleClaimsTheClassesThatOpenItsConnections() throws Exception {
+        Map<String, Class<?>> connecting = Map.of(
+                "jdk-http-client", Class.forName("jdk.internal.net.http.HttpClientImpl"),
+                "okhttp", okhttp3.OkHttpClient.class,
+                "reactor-netty", reactor.netty.http.client.HttpClient.class,
+                "apache-httpclient", org.apache.hc.client5.http.impl.classic.HttpClients.class,
+                "apache-httpclient4", org.apache.http.impl.client.HttpClients.class,
+                "http-url-connection", Class.forName("sun.net.www.http.HttpClient"),
+                "vertx-http-client", Class.forName("io.vertx.core.impl.VertxThread"),
+                "jetty-httpclient", org.eclipse.jetty.client.HttpClient.class);
+        for (ClientModule module : ClientModules.ALL) {
+            assertThat(connecting).as("a class of " + module.name()).containsKey(module.name());
+            assertThat(module.opensConnectionsIn(connecting.get(module.name())))
+                    .as(module.name())
+                    .isTrue();
+            assertThat(module.opensConnectionsIn(java.net.Socket.class)).isFalse();
+            assertThat(module.opensConnectionsIn(UnmanagedCallWeavingTest.class))
+                    .isFalse();
+        }
     }
 
     // --- helpers ------------------------------------------------------------------------------
@@ -175,6 +257,33 @@ class UnmanagedCallWeavingTest {
     private static String send(Object client, String url, Object context) throws Exception {
         return (String)
                 client.getClass().getMethod("send", String.class, Object.class).invoke(client, url, context);
+    }
+
+    /** The first method the woven {@code site} method calls, as {@code owner.name}. */
+    private static String firstCallIn(byte[] woven, UnmanagedClientInstrumentation.Site site) {
+        String[] first = new String[1];
+        new ClassReader(woven)
+                .accept(
+                        new ClassVisitor(Opcodes.ASM9) {
+                            @Override
+                            public MethodVisitor visitMethod(
+                                    int access, String name, String descriptor, String signature, String[] exceptions) {
+                                if (!site.matches(name, descriptor)) {
+                                    return null;
+                                }
+                                return new MethodVisitor(Opcodes.ASM9) {
+                                    @Override
+                                    public void visitMethodInsn(
+                                            int opcode, String owner, String method, String desc, boolean itf) {
+                                        if (first[0] == null) {
+                                            first[0] = owner + "." + method;
+                                        }
+                                    }
+                                };
+                            }
+                        },
+                        0);
+        return first[0];
     }
 
     private static byte[] bytesOf(Class<?> type) throws IOException {

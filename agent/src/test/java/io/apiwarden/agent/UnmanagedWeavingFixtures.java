@@ -32,6 +32,13 @@ public final class UnmanagedWeavingFixtures {
         public static String send(String url) {
             return "static " + url;
         }
+
+        /** Shaped like {@code java.net.Socket.connect(address, timeout)}, the last resort's site. */
+        public void connect(java.net.SocketAddress address, int timeout) {
+            if (timeout < 0) {
+                throw new IllegalArgumentException("timeout < 0");
+            }
+        }
     }
 
     /** Records what the woven code hands over; answers {@link #answer}. */

@@ -197,13 +197,30 @@ class UnmanagedClientWarningIT extends AgainstFakeApi {
                         "apache4:" + api,
                         "url:" + api,
                         "apache4:" + api,
-                        "url:" + api);
+                        "url:" + api,
+                        "raw:" + api,
+                        "raw:" + api);
 
-        assertThat(r.stdout).as(r.toString()).hasSize(6);
+        assertThat(r.stdout).as(r.toString()).hasSize(8);
+        assertThat(r.stdout.subList(6, 8))
+                .as("the raw calls went as the app wrote them")
+                .containsOnly("STATUS 401 {\"message\":\"OAuth invalid token\"}");
         assertThat(warningsAbout(r, "Apache HttpClient 4")).as(r.toString()).hasSize(1);
         assertThat(warningsAbout(r, "HttpURLConnection")).as(r.toString()).hasSize(1);
+        // No client at all: the last-resort watch of connections names the caller by its package.
+        assertThat(warningsAbout(r, UnmanagedClientsApp.class.getPackageName()))
+                .as(r.toString())
+                .singleElement()
+                .asString()
+                .contains("a connection to " + origin() + ", the API's host and port, went out through "
+                        + UnmanagedClientsApp.class.getPackageName() + ", which the agent does not manage")
+                .contains("Send the calls through a managed client: ");
+        assertThat(r.agentLog())
+                .as("the managed and call-by-call watched clients' connections are not named again")
+                .filteredOn(l -> l.contains(" WARN "))
+                .hasSize(3);
         assertThat(this.api.apiRequests)
-                .hasSize(5)
+                .hasSize(7)
                 .allSatisfy(q -> assertThat(q.getHeaders().get("Authorization")).isNull());
         assertThat(r.all()).doesNotContain(TOKEN, REFRESH_TOKEN);
     }

@@ -32,4 +32,10 @@ public final class Apache4Module implements ClientModule {
     public void install(Instrumentation inst) {
         Apache4Instrumentation.install(inst);
     }
+
+    /** HttpClient 4 connects in its connection operator, on the caller's thread. */
+    @Override
+    public boolean opensConnectionsIn(Class<?> type) {
+        return type.getName().startsWith("org.apache.http.");
+    }
 }

@@ -34,4 +34,10 @@ public final class Apache5Module implements ClientModule {
     public void install(Instrumentation inst) {
         ApacheHttpInstrumentation.install(inst);
     }
+
+    /** The classic client connects in its connection operator, the async one on its I/O reactor's threads. */
+    @Override
+    public boolean opensConnectionsIn(Class<?> type) {
+        return type.getName().startsWith("org.apache.hc.");
+    }
 }

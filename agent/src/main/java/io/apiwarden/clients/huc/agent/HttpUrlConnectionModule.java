@@ -29,4 +29,10 @@ public final class HttpUrlConnectionModule implements ClientModule {
     public void install(Instrumentation inst) {
         HucInstrumentation.install(inst);
     }
+
+    /** {@code sun.net.www.http.HttpClient.openServer} is on the stack of every connection an HttpURLConnection opens. */
+    @Override
+    public boolean opensConnectionsIn(Class<?> type) {
+        return type.getName().startsWith("sun.net.www.");
+    }
 }

@@ -19,4 +19,10 @@ public final class JdkModule implements ClientModule {
     public void install(Instrumentation inst) {
         JdkHttpClientInstrumentation.install(inst);
     }
+
+    /** The JDK client's own classes connect, on its executor's threads or the caller's. */
+    @Override
+    public boolean opensConnectionsIn(Class<?> type) {
+        return type.getName().startsWith("jdk.internal.net.http.");
+    }
 }

@@ -26,4 +26,10 @@ public final class JettyModule implements ClientModule {
     public void install(Instrumentation inst) {
         JettyInstrumentation.install(inst);
     }
+
+    /** Jetty connects in its {@code ClientConnector}. */
+    @Override
+    public boolean opensConnectionsIn(Class<?> type) {
+        return type.getName().startsWith("org.eclipse.jetty.");
+    }
 }

@@ -16,6 +16,11 @@ public final class MicronautModule implements ClientModule {
     }
 
     @Override
+    public boolean opensConnectionsIn(Class<?> type) {
+        return type.getName().startsWith("io.micronaut.http.client.");
+    }
+
+    @Override
     public void install(Instrumentation inst) {
         MicronautInstrumentation.install(inst);
     }

@@ -19,4 +19,10 @@ public final class OkHttpModule implements ClientModule {
     public void install(Instrumentation inst) {
         OkHttpInstrumentation.install(inst);
     }
+
+    /** OkHttp connects in its own {@code okhttp3.internal.connection} classes, on the caller's or its dispatcher's thread. */
+    @Override
+    public boolean opensConnectionsIn(Class<?> type) {
+        return type.getName().startsWith("okhttp3.");
+    }
 }

@@ -19,4 +19,10 @@ public final class ReactorNettyModule implements ClientModule {
     public void install(Instrumentation inst) {
         ReactorNettyInstrumentation.install(inst);
     }
+
+    /** Reactor Netty asks the event loop to connect from a lambda of its own {@code TransportConnector}, which is on the stack. */
+    @Override
+    public boolean opensConnectionsIn(Class<?> type) {
+        return type.getName().startsWith("reactor.netty.");
+    }
 }

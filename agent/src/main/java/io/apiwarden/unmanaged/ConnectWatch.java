@@ -1,0 +1,241 @@
+package io.apiwarden.unmanaged;
+
+import io.apiwarden.core.config.ConfigProperty;
+import io.apiwarden.core.log.AgentLog;
+import io.apiwarden.core.scope.ApiScope;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.security.CodeSource;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiPredicate;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+
+/**
+ * The last-resort watch: every socket connect of the JVM (woven into the JDK's {@code Socket.connect} and
+ * {@code SocketChannelImpl.connect}, and Netty's native {@code Socket.connect}) asks it, with the address, and a
+ * connection to the API's host and port that no client the agent knows opened is named in a warning, once per
+ * library, whatever the client.
+ *
+ * <p>Cost: for any other address, an {@code instanceof}, an int comparison of the port and, on the API's port only, a
+ * host comparison. Only a connection to the API's host and port looks at the stack; connections are pooled, so that
+ * is rare beside calls.
+ *
+ * <p>Who opened it: the stack, innermost frame first, skipping the JDK's and Netty's plumbing. The first frame that
+ * says something decides: the agent's own code (its token calls, its Redis store) and the clients the agent manages
+ * or watches call by call ({@link KnownClient}) are left alone; any other class names the library by its package
+ * ({@link CallerLibrary}). Asking each client by its classes on the stack, rather than a marker the engine would set
+ * around a managed attempt, is what holds for async clients: they connect on event loops and I/O threads, never
+ * inside the attempt's call, but their own classes are on that stack (Reactor Netty's connector, HttpClient 5's
+ * reactor, the JDK client's exchange). Netty's bootstrap leaves no frame of the client above it; the thread then
+ * says whose loop it is (Vert.x's threads are its own class), and a plain Netty loop is named as Netty, with its
+ * thread's name.
+ */
+public final class ConnectWatch implements BiPredicate<Object, Object> {
+    /** The {@code client} the woven connect sites name: {@link io.apiwarden.unmanaged.UnmanagedClient}'s are the others. */
+    public static final String SITE = "CONNECT";
+
+    /** A warning per library; past this many the watch stays quiet (an app whose every package connects to the API). */
+    private static final int MAX_LIBRARIES = 16;
+    /** Deep enough for a framework's call stack above the client; a connect's library is within the first frames. */
+    private static final int MAX_FRAMES = 256;
+    /** The prefix of the agent's own threads' names (its token client's, its timer's). */
+    private static final String AGENT_THREADS = "apiwarden-";
+
+    private static final List<String> PLUMBING =
+            List.of("java.", "javax.", "jdk.", "sun.", "com.sun.", "io.netty.", "kotlin.", "kotlinx.coroutines.");
+
+    private final int port;
+    private final String host;
+    /** The API's host as an address when the base URL names it by one; never a DNS look-up. */
+    private final InetAddress literalHost;
+
+    private final List<KnownClient> known;
+    private final Predicate<Class<?>> agentOwn;
+    private final String origin;
+    private final String managedClients;
+    private final Consumer<String> warnings;
+    private final Map<String, Boolean> warned = new ConcurrentHashMap<>();
+    private final StackWalker stack = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
+
+    /**
+     * @param known the clients whose connections are left alone or named as they are, in the order asked
+     * @param agentOwn whether a class is the agent's own ({@link #sameCodeSourceAs} in the agent)
+     * @param managedClients the clients the agent manages, as a warning names them
+     */
+    public ConnectWatch(
+            ApiScope scope,
+            List<KnownClient> known,
+            Predicate<Class<?>> agentOwn,
+            String managedClients,
+            Consumer<String> warnings) {
+        URI base = scope.baseUrl();
+        this.port = ApiScope.effectivePort(base.getScheme(), base.getPort());
+        this.host = base.getHost();
+        this.literalHost = literal(host);
+        this.known = List.copyOf(known);
+        this.agentOwn = agentOwn;
+        this.origin = base.getScheme() + "://" + host + (base.getPort() == -1 ? "" : ":" + base.getPort());
+        this.managedClients = managedClients;
+        this.warnings = warnings;
+    }
+
+    /** Whether a class comes from where {@code agentClass} does: the agent's jar, relocated libraries included. */
+    public static Predicate<Class<?>> sameCodeSourceAs(Class<?> agentClass) {
+        CodeSource agent = agentClass.getProtectionDomain().getCodeSource();
+        if (agent == null || agent.getLocation() == null) {
+            return type -> false;
+        }
+        String location = agent.getLocation().toString();
+        ClassValue<Boolean> own = new ClassValue<>() {
+            @Override
+            protected Boolean computeValue(Class<?> type) {
+                CodeSource source = type.getProtectionDomain().getCodeSource();
+                return source != null
+                        && source.getLocation() != null
+                        && location.equals(source.getLocation().toString());
+            }
+        };
+        return own::get;
+    }
+
+    /**
+     * Called at the start of a connect with the socket or channel and the address; always false, so that every connect
+     * is asked (true, which stops the woven class asking, only if the watch itself failed). Never throws.
+     */
+    @Override
+    public boolean test(Object socket, Object address) {
+        try {
+            if (!(address instanceof InetSocketAddress)) {
+                return false;
+            }
+            InetSocketAddress to = (InetSocketAddress) address;
+            if (to.getPort() != port || !isApiHost(to) || warned.size() >= MAX_LIBRARIES) {
+                return false;
+            }
+            Thread thread = Thread.currentThread();
+            if (thread.getName().startsWith(AGENT_THREADS)) {
+                return false;
+            }
+            CallerLibrary library = opener(thread);
+            if (library != null && warned.putIfAbsent(library.key(), Boolean.TRUE) == null) {
+                warnings.accept(warning(library));
+            }
+            return false;
+        } catch (Throwable t) {
+            AgentLog.once(
+                    AgentLog.Level.DEBUG,
+                    "connect-watch",
+                    "connections to the API cannot be watched here; no warning will name their clients",
+                    t);
+            return true;
+        }
+    }
+
+    private boolean isApiHost(InetSocketAddress to) {
+        // getHostString never looks a name up: the name the client connected by, or the address's literal.
+        return host.equalsIgnoreCase(to.getHostString()) || literalHost != null && literalHost.equals(to.getAddress());
+    }
+
+    /** The library that opened this connection, or null when it is the agent's or a client the agent knows of. */
+    CallerLibrary opener(Thread thread) {
+        return stack.walk(frames -> {
+            boolean netty = false;
+            Iterator<Class<?>> types = frames.limit(MAX_FRAMES)
+                    .<Class<?>>map(StackWalker.StackFrame::getDeclaringClass)
+                    .dropWhile(type -> type == ConnectWatch.class)
+                    .iterator();
+            while (types.hasNext()) {
+                Class<?> type = types.next();
+                Verdict verdict = verdict(type);
+                if (verdict != null) {
+                    return verdict.library;
+                }
+                netty |= type.getName().startsWith("io.netty.");
+            }
+            Verdict byThread = verdict(thread.getClass());
+            if (byThread != null) {
+                return byThread.library;
+            }
+            return netty ? CallerLibrary.nettyEventLoop(thread.getName()) : CallerLibrary.onThread(thread.getName());
+        });
+    }
+
+    /** What a class on the stack says of the connection: null when it is plumbing and says nothing. */
+    private Verdict verdict(Class<?> type) {
+        if (agentOwn.test(type)) {
+            return Verdict.LEAVE;
+        }
+        for (KnownClient client : known) {
+            if (client.opensConnectionsIn.test(type)) {
+                return client.library == null ? Verdict.LEAVE : new Verdict(client.library);
+            }
+        }
+        String name = type.getName();
+        for (String plumbing : PLUMBING) {
+            if (name.startsWith(plumbing)) {
+                return null;
+            }
+        }
+        return new Verdict(CallerLibrary.of(name, managedClients));
+    }
+
+    private String warning(CallerLibrary library) {
+        return "a connection to " + origin + ", the API's host and port, went out through " + library.name()
+                + ", which the agent does not manage: calls to the API through it get no bearer token, no refresh,"
+                + " no back-off on rate limits and no spans. " + library.advice() + " Or switch this warning off with "
+                + ConfigProperty.UNMANAGED_WARNINGS_ENABLED.key() + "=false. Said once per client library.";
+    }
+
+    /** The host as an address when it is an IPv4 or IPv6 literal, which is parsed, never looked up; else null. */
+    private static InetAddress literal(String host) {
+        String bare = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
+        boolean ipv4 = bare.chars().allMatch(c -> c == '.' || Character.isDigit(c));
+        if (!ipv4 && bare.indexOf(':') < 0) {
+            return null;
+        }
+        try {
+            return InetAddress.getByName(bare);
+        } catch (UnknownHostException e) {
+            return null;
+        }
+    }
+
+    /** A client the agent knows by the classes that open its connections. */
+    public static final class KnownClient {
+        final Predicate<Class<?>> opensConnectionsIn;
+        /** Null when its connections are left alone: it is managed, or watched call by call. */
+        final CallerLibrary library;
+
+        private KnownClient(Predicate<Class<?>> opensConnectionsIn, CallerLibrary library) {
+            this.opensConnectionsIn = opensConnectionsIn;
+            this.library = library;
+        }
+
+        /** Managed, or named by a watch of its own calls (which sees their URLs): the last resort leaves it alone. */
+        public static KnownClient leftAlone(Predicate<Class<?>> opensConnectionsIn) {
+            return new KnownClient(opensConnectionsIn, null);
+        }
+
+        /** A client the agent would manage, switched off with {@code switchKey}: named, with the switch as advice. */
+        public static KnownClient switchedOff(
+                Predicate<Class<?>> opensConnectionsIn, String displayName, String switchKey) {
+            return new KnownClient(opensConnectionsIn, CallerLibrary.switchedOff(displayName, switchKey));
+        }
+    }
+
+    private static final class Verdict {
+        static final Verdict LEAVE = new Verdict(null);
+
+        final CallerLibrary library;
+
+        Verdict(CallerLibrary library) {
+            this.library = library;
+        }
+    }
+}
