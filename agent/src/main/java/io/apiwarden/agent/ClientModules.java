@@ -5,6 +5,7 @@ import io.apiwarden.clients.apache5.agent.Apache5Module;
 import io.apiwarden.clients.huc.agent.HttpUrlConnectionModule;
 import io.apiwarden.clients.jdk.agent.JdkModule;
 import io.apiwarden.clients.jetty.agent.JettyModule;
+import io.apiwarden.clients.ktor.agent.KtorModule;
 import io.apiwarden.clients.micronaut.agent.MicronautModule;
 import io.apiwarden.clients.okhttp.agent.OkHttpModule;
 import io.apiwarden.clients.reactornetty.agent.ReactorNettyModule;
@@ -24,7 +25,8 @@ public final class ClientModules {
             new HttpUrlConnectionModule(),
             new VertxHttpModule(),
             new JettyModule(),
-            new MicronautModule());
+            new MicronautModule(),
+            new KtorModule());
 
     private ClientModules() {}
 

@@ -46,6 +46,7 @@ class PackageBoundariesTest {
         CLIENT_LIBRARIES.put("vertx", "vertx");
         CLIENT_LIBRARIES.put("jetty", "jetty");
         CLIENT_LIBRARIES.put("micronaut", "micronaut");
+        CLIENT_LIBRARIES.put("ktor", "ktor");
     }
 
     @BeforeAll
@@ -130,6 +131,9 @@ class PackageBoundariesTest {
         }
         if (internalName.startsWith("io/micronaut/")) {
             return "micronaut";
+        }
+        if (internalName.startsWith("io/ktor/")) {
+            return "ktor";
         }
         return null;
     }

@@ -11,6 +11,7 @@ import io.apiwarden.adapters.faces.GoogleHttpFace;
 import io.apiwarden.adapters.faces.HttpUrlConnectionFace;
 import io.apiwarden.adapters.faces.JdkFaces;
 import io.apiwarden.adapters.faces.JettyFaces;
+import io.apiwarden.adapters.faces.KtorFace;
 import io.apiwarden.adapters.faces.MicronautFace;
 import io.apiwarden.adapters.faces.OkHttpFaces;
 import io.apiwarden.adapters.faces.ReactorNettyFace;
@@ -141,6 +142,19 @@ class ClientAdapterContractAgentIT {
         @Override
         protected String cannot(Capability capability) {
             return capability == Capability.RESEND_STREAMED_BODY ? MicronautFace.STREAMED_BODY_NOT_RESENT : null;
+        }
+    }
+
+    @Nested
+    class KtorCio extends WithTheAgent {
+        @Override
+        ClientFace plainFace(boolean followRedirects) {
+            return KtorFace.plain(followRedirects);
+        }
+
+        @Override
+        protected String cannot(Capability capability) {
+            return capability == Capability.RESEND_STREAMED_BODY ? KtorFace.STREAMED_BODY_NOT_RESENT : null;
         }
     }
 
