@@ -45,6 +45,15 @@ public interface ClientModule {
     }
 
     /**
+     * Whether this client connects from tasks on plain Netty event loops, whose stack shows only Netty and whose
+     * thread is Netty's: nothing there tells its connections from another Netty client's. While such a module is
+     * on, the last-resort watch leaves Netty-only connects alone rather than name a managed client as unmanaged.
+     */
+    default boolean connectsFromPlainNettyLoops() {
+        return false;
+    }
+
+    /**
      * Registers the client's class-file transformers. Called from {@code premain} when the client is
      * switched on: it loads no class of the client library, and as little of the agent as it can.
      */

@@ -82,7 +82,9 @@ public final class UnmanagedClientHook {
         for (ClientModule module : ClientModules.ALL) {
             known.add(
                     switchedOn.contains(module.name())
-                            ? ConnectWatch.KnownClient.leftAlone(module::opensConnectionsIn)
+                            ? module.connectsFromPlainNettyLoops()
+                                    ? ConnectWatch.KnownClient.leftAloneOnPlainNettyLoops(module::opensConnectionsIn)
+                                    : ConnectWatch.KnownClient.leftAlone(module::opensConnectionsIn)
                             : ConnectWatch.KnownClient.switchedOff(
                                     module::opensConnectionsIn,
                                     module.displayName(),

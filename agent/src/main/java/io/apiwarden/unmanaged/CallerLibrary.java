@@ -13,13 +13,13 @@ final class CallerLibrary {
             new CallerLibrary(
                     "io.ktor.",
                     "Ktor",
-                    "Give the Ktor client the Java engine (ktor-client-java) or the OkHttp engine (ktor-client-okhttp),"
-                            + " whose clients the agent manages."),
+                    "Give the Ktor client an engine the agent manages: CIO (ktor-client-cio), Java"
+                            + " (ktor-client-java), OkHttp (ktor-client-okhttp) or Apache5 (ktor-client-apache5)."),
             new CallerLibrary(
                     "io.micronaut.",
                     "Micronaut's HTTP client",
-                    "Use micronaut-http-client-jdk (Micronaut's client on java.net.http.HttpClient) in place of"
-                            + " micronaut-http-client, or another managed client."),
+                    "Micronaut 4's Netty client is managed; for an older Micronaut, use micronaut-http-client-jdk"
+                            + " (Micronaut's client on java.net.http.HttpClient) or another managed client."),
             new CallerLibrary(
                     "feign.", "OpenFeign", "Give Feign the feign-hc5 or feign-okhttp client, which the agent manages."),
             new CallerLibrary(
@@ -43,8 +43,8 @@ final class CallerLibrary {
         return new CallerLibrary(
                 "io.netty.",
                 "Netty (on event-loop thread '" + threadName + "', which does not show the client above it)",
-                "Netty clients the agent does not manage include Micronaut's (use micronaut-http-client-jdk), Vert.x 5's"
-                        + " and gRPC's; Reactor Netty's and Vert.x 4.5's are managed.",
+                "Netty clients the agent does not manage include Vert.x 5's and gRPC's; Reactor Netty's, Vert.x 4.5's"
+                        + " and Micronaut 4's are managed.",
                 "Netty");
     }
 

@@ -56,6 +56,9 @@ public final class ConnectWatch implements BiPredicate<Object, Object> {
     private final InetAddress literalHost;
 
     private final List<KnownClient> known;
+    /** A managed client connects from plain Netty loops: a Netty-only connect may be its, and is left alone. */
+    private final boolean plainNettyLoopsManaged;
+
     private final Predicate<Class<?>> agentOwn;
     private final String origin;
     private final String managedClients;
@@ -79,6 +82,7 @@ public final class ConnectWatch implements BiPredicate<Object, Object> {
         this.host = base.getHost();
         this.literalHost = literal(host);
         this.known = List.copyOf(known);
+        this.plainNettyLoopsManaged = known.stream().anyMatch(k -> k.library == null && k.onPlainNettyLoops);
         this.agentOwn = agentOwn;
         this.origin = base.getScheme() + "://" + host + (base.getPort() == -1 ? "" : ":" + base.getPort());
         this.managedClients = managedClients;
@@ -162,7 +166,10 @@ public final class ConnectWatch implements BiPredicate<Object, Object> {
             if (byThread != null) {
                 return byThread.library;
             }
-            return netty ? CallerLibrary.nettyEventLoop(thread.getName()) : CallerLibrary.onThread(thread.getName());
+            if (netty) {
+                return plainNettyLoopsManaged ? null : CallerLibrary.nettyEventLoop(thread.getName());
+            }
+            return CallerLibrary.onThread(thread.getName());
         });
     }
 
@@ -211,21 +218,29 @@ public final class ConnectWatch implements BiPredicate<Object, Object> {
         final Predicate<Class<?>> opensConnectionsIn;
         /** Null when its connections are left alone: it is managed, or watched call by call. */
         final CallerLibrary library;
+        /** Whether it connects from plain Netty event loops ({@code ClientModule.connectsFromPlainNettyLoops}). */
+        final boolean onPlainNettyLoops;
 
-        private KnownClient(Predicate<Class<?>> opensConnectionsIn, CallerLibrary library) {
+        private KnownClient(Predicate<Class<?>> opensConnectionsIn, CallerLibrary library, boolean onPlainNettyLoops) {
             this.opensConnectionsIn = opensConnectionsIn;
             this.library = library;
+            this.onPlainNettyLoops = onPlainNettyLoops;
         }
 
         /** Managed, or named by a watch of its own calls (which sees their URLs): the last resort leaves it alone. */
         public static KnownClient leftAlone(Predicate<Class<?>> opensConnectionsIn) {
-            return new KnownClient(opensConnectionsIn, null);
+            return new KnownClient(opensConnectionsIn, null, false);
+        }
+
+        /** Managed, and connecting from plain Netty loops as well: Netty-only connects are left alone too. */
+        public static KnownClient leftAloneOnPlainNettyLoops(Predicate<Class<?>> opensConnectionsIn) {
+            return new KnownClient(opensConnectionsIn, null, true);
         }
 
         /** A client the agent would manage, switched off with {@code switchKey}: named, with the switch as advice. */
         public static KnownClient switchedOff(
                 Predicate<Class<?>> opensConnectionsIn, String displayName, String switchKey) {
-            return new KnownClient(opensConnectionsIn, CallerLibrary.switchedOff(displayName, switchKey));
+            return new KnownClient(opensConnectionsIn, CallerLibrary.switchedOff(displayName, switchKey), false);
         }
     }
 

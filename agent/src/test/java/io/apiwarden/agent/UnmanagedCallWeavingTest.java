@@ -214,14 +214,26 @@ class UnmanagedCallWeavingTest {
     @Test
     void eachModuleClaimsTheClassesThatOpenItsConnections() throws Exception {
         Map<String, Class<?>> connecting = Map.of(
-                "jdk-http-client", Class.forName("jdk.internal.net.http.HttpClientImpl"),
-                "okhttp", okhttp3.OkHttpClient.class,
-                "reactor-netty", reactor.netty.http.client.HttpClient.class,
-                "apache-httpclient", org.apache.hc.client5.http.impl.classic.HttpClients.class,
-                "apache-httpclient4", org.apache.http.impl.client.HttpClients.class,
-                "http-url-connection", Class.forName("sun.net.www.http.HttpClient"),
-                "vertx-http-client", Class.forName("io.vertx.core.impl.VertxThread"),
-                "jetty-httpclient", org.eclipse.jetty.client.HttpClient.class);
+                "jdk-http-client",
+                Class.forName("jdk.internal.net.http.HttpClientImpl"),
+                "okhttp",
+                okhttp3.OkHttpClient.class,
+                "reactor-netty",
+                reactor.netty.http.client.HttpClient.class,
+                "apache-httpclient",
+                org.apache.hc.client5.http.impl.classic.HttpClients.class,
+                "apache-httpclient4",
+                org.apache.http.impl.client.HttpClients.class,
+                "http-url-connection",
+                Class.forName("sun.net.www.http.HttpClient"),
+                "vertx-http-client",
+                Class.forName("io.vertx.core.impl.VertxThread"),
+                "jetty-httpclient",
+                org.eclipse.jetty.client.HttpClient.class,
+                "micronaut-http-client",
+                Class.forName("io.micronaut.http.client.netty.DefaultHttpClient"),
+                "ktor-client",
+                Class.forName("io.ktor.client.engine.cio.CIOEngine"));
         for (ClientModule module : ClientModules.ALL) {
             assertThat(connecting).as("a class of " + module.name()).containsKey(module.name());
             assertThat(module.opensConnectionsIn(connecting.get(module.name())))

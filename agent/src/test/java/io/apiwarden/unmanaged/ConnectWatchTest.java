@@ -3,6 +3,7 @@ package io.apiwarden.unmanaged;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiwarden.core.scope.ApiScope;
+import io.netty.channel.DefaultEventLoop;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -12,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -171,6 +173,24 @@ class ConnectWatchTest {
     }
 
     @Test
+    void aNettyOnlyConnectIsNamedAsNettyUnlessAManagedClientConnectsFromPlainNettyLoops() throws Exception {
+        DefaultEventLoop loop = new DefaultEventLoop();
+        try {
+            onlyNettyFramesCall(watch(List.of()), loop);
+            assertThat(warnings).singleElement().asString().contains("went out through Netty (on event-loop thread '");
+
+            warnings.clear();
+            onlyNettyFramesCall(
+                    watch(List.of(ConnectWatch.KnownClient.leftAloneOnPlainNettyLoops(type -> false))), loop);
+            assertThat(warnings)
+                    .as("a managed client connects from such loops (Micronaut 4's): the connect may be its")
+                    .isEmpty();
+        } finally {
+            loop.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
     void knownLibrariesAreNamedWithAdviceThatFitsThem() {
         assertThat(CallerLibrary.of("io.ktor.network.sockets.ConnectUtilsJvmKt", MANAGED)
                         .name())
@@ -196,6 +216,13 @@ class ConnectWatchTest {
         // A method reference has no frame of its own: the stack is the pool's and CompletableFuture's.
         CompletableFuture.completedFuture(SOCKET)
                 .thenAcceptBothAsync(CompletableFuture.completedFuture(api()), watch::test, pool)
+                .join();
+    }
+
+    /** Runs the watch as a task of a plain Netty event loop would: only Netty's and the JDK's frames. */
+    private static void onlyNettyFramesCall(ConnectWatch watch, DefaultEventLoop loop) {
+        CompletableFuture.completedFuture(SOCKET)
+                .thenAcceptBothAsync(CompletableFuture.completedFuture(api()), watch::test, loop)
                 .join();
     }
 

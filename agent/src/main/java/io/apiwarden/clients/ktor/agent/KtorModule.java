@@ -19,4 +19,11 @@ public final class KtorModule implements ClientModule {
     public void install(Instrumentation inst) {
         KtorInstrumentation.install(inst);
     }
+
+    /** The CIO engine's connections: the engine and its coroutines' classes are on the connect's stack. */
+    @Override
+    public boolean opensConnectionsIn(Class<?> type) {
+        return type.getName().startsWith("io.ktor.client.engine.cio.")
+                || type.getName().startsWith("io.ktor.network.");
+    }
 }

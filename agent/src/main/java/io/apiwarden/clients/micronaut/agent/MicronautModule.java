@@ -20,6 +20,12 @@ public final class MicronautModule implements ClientModule {
         return type.getName().startsWith("io.micronaut.http.client.");
     }
 
+    /** Its Netty client connects from a task on its event loop: only Netty and the JDK are on that stack. */
+    @Override
+    public boolean connectsFromPlainNettyLoops() {
+        return true;
+    }
+
     @Override
     public void install(Instrumentation inst) {
         MicronautInstrumentation.install(inst);
