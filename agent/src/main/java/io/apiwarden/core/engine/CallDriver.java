@@ -15,6 +15,7 @@ import io.apiwarden.core.throttle.RateLimitHeaders;
 import io.apiwarden.core.throttle.ThrottleGate;
 import io.apiwarden.core.token.AccessToken;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -122,6 +123,21 @@ public final class CallDriver<R> implements Judge {
     /** Runs the call on this thread to the response the app gets, and ends its telemetry. */
     public R run(Exchange.Blocking<R> exchange) throws IOException, InterruptedException {
         return new BlockingRun<>(this, exchange).run();
+    }
+
+    /**
+     * {@link #run} for a client whose blocking call throws only I/O failures: the waits end an interrupted
+     * call with an {@link InterruptedIOException} themselves, and an {@link InterruptedException} from
+     * anywhere else does the same, the thread's flag kept. A failure an exchange carried through the driver
+     * ({@link CarriedFailure}) comes out as it went in, for the adapter to throw again.
+     */
+    public R runWithIoFailures(Exchange.Blocking<R> exchange) throws IOException {
+        try {
+            return run(exchange);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted");
+        }
     }
 
     /**
