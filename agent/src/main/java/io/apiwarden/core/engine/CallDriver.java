@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /**
  * One logical managed call, whatever the client: takes a token, prepares each attempt (token,
@@ -115,6 +116,32 @@ public final class CallDriver<R> implements Judge {
             recording = r;
         }
         return r.fits(declaredLength) ? r : null;
+    }
+
+    /**
+     * What one attempt sends in place of the app's body that the client cannot send twice: the body teed
+     * into this call's recording ({@link #recordBody}) as the first attempt writes it, or written again
+     * from the recording once it is whole (a resend, or a redirect hop that keeps the body).
+     *
+     * @param declaredLength the length the client declares for the body, -1 when it does not know
+     * @param replay the client's body that writes a whole recording
+     * @param tee the client's body that writes the app's and records it on the way
+     * @return null when nothing is recorded ({@link #recordBody}) or the client's body could not be made
+     *         (said once in the log): the attempt then sends the app's body, and the call is not resent
+     */
+    public <B> B recordedBody(
+            LongSupplier declaredLength, Function<RecordedBody, B> replay, Function<RecordedBody, B> tee) {
+        try {
+            RecordedBody recording = recordBody(declaredLength.getAsLong());
+            if (recording == null) {
+                return null;
+            }
+            return recording.isComplete() ? replay.apply(recording) : tee.apply(recording);
+        } catch (RuntimeException e) {
+            AgentLog.once(
+                    AgentLog.Level.WARN, "body-recording", "a request body could not be recorded for a resend", e);
+            return null;
+        }
     }
 
     // ---------------------------------------------------------------------------------------------

@@ -15,8 +15,6 @@ import io.apiwarden.core.engine.Discard;
 import io.apiwarden.core.engine.Exchange;
 import io.apiwarden.core.engine.Judge;
 import io.apiwarden.core.engine.JudgedAttempt;
-import io.apiwarden.core.engine.RecordedBody;
-import io.apiwarden.core.log.AgentLog;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -176,17 +174,9 @@ final class Apache4Exchange implements Exchange.Blocking<CloseableHttpResponse> 
         if (app == null || app.isRepeatable()) {
             return app;
         }
-        try {
-            RecordedBody recording = driver.recordBody(app.getContentLength());
-            if (recording == null) {
-                return app;
-            }
-            return recording.isComplete() ? Entities.replay(app, recording) : Entities.recording(app, recording);
-        } catch (RuntimeException e) {
-            AgentLog.once(
-                    AgentLog.Level.WARN, "body-recording", "a request body could not be recorded for a resend", e);
-            return app;
-        }
+        HttpEntity recorded = driver.recordedBody(
+                app::getContentLength, r -> Entities.replay(app, r), r -> Entities.recording(app, r));
+        return recorded == null ? app : recorded;
     }
 
     @Override

@@ -13,8 +13,6 @@ import io.apiwarden.core.engine.Discard;
 import io.apiwarden.core.engine.Exchange;
 import io.apiwarden.core.engine.Judge;
 import io.apiwarden.core.engine.JudgedAttempt;
-import io.apiwarden.core.engine.RecordedBody;
-import io.apiwarden.core.log.AgentLog;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
@@ -125,19 +123,8 @@ final class ClassicExchange implements Exchange.Blocking<ClassicHttpResponse> {
         if (app == null || app.isRepeatable()) {
             return null;
         }
-        try {
-            RecordedBody recording = driver.recordBody(app.getContentLength());
-            if (recording == null) {
-                return null;
-            }
-            return recording.isComplete()
-                    ? RecordingEntities.replay(app, recording)
-                    : RecordingEntities.recording(app, recording);
-        } catch (RuntimeException e) {
-            AgentLog.once(
-                    AgentLog.Level.WARN, "body-recording", "a request body could not be recorded for a resend", e);
-            return null;
-        }
+        return driver.recordedBody(
+                app::getContentLength, r -> RecordingEntities.replay(app, r), r -> RecordingEntities.recording(app, r));
     }
 
     @Override
