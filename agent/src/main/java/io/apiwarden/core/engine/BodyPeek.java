@@ -107,7 +107,13 @@ public final class BodyPeek {
      */
     public static byte[] peek(InputStream in, int limit, Duration bound, Consumer<InputStream> putBack)
             throws IOException {
-        Prefix head = read(in, limit, Watch.start(bound));
+        return peek(in, limit, Watch.start(bound), bound, putBack);
+    }
+
+    /** {@link #peek(InputStream, int, Duration, Consumer)} on the time {@code watch} keeps. */
+    static byte[] peek(InputStream in, int limit, Watch watch, Duration bound, Consumer<InputStream> putBack)
+            throws IOException {
+        Prefix head = read(in, limit, watch);
         putBack.accept(new SequenceInputStream(new ByteArrayInputStream(head.bytes), in));
         if (!head.inTime) {
             throw new TooSlow(bound);
