@@ -9,6 +9,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * The waits of the blocking face ({@link Exchange.Blocking#await}, {@link Exchange.Blocking#sleep}) on
@@ -32,6 +34,56 @@ public final class BlockingWait {
          * or when the client lets a cancelled wait end as it was (without a value, for {@code await}).
          */
         void throwIfCancelled() throws IOException;
+    }
+
+    /** A request of a client that is handed the cancel of its current step (Apache HttpClient's {@code setCancellable}). */
+    public interface CancellableRequest {
+        /** Makes {@code cancelStep} what the app's cancel of the request runs, in place of the step before. */
+        void hand(BooleanSupplier cancelStep);
+    }
+
+    /**
+     * The app's cancel of a request whose client hands it each step in turn to cancel (Apache HttpClient: a
+     * connection lease, a connection), for one wait: between attempts the step is the agent's wait, until the
+     * next attempt hands the request its own; a late cancel then completes nothing awaited.
+     *
+     * @param request the request, or null for one the app cannot cancel: a signal that never comes
+     * @param cancelledFailure what the client throws for a cancelled request
+     */
+    public static Cancel handedTo(CancellableRequest request, Supplier<? extends IOException> cancelledFailure) {
+        return new HandedStep(request, cancelledFailure);
+    }
+
+    private static final class HandedStep implements Cancel {
+        private final CompletableFuture<Void> cancelled = new CompletableFuture<>();
+        private final CancellableRequest request;
+        private final Supplier<? extends IOException> cancelledFailure;
+
+        HandedStep(CancellableRequest request, Supplier<? extends IOException> cancelledFailure) {
+            this.request = request;
+            this.cancelledFailure = cancelledFailure;
+        }
+
+        @Override
+        public CompletableFuture<?> listen() {
+            if (request != null) {
+                // On a request cancelled already, the client runs what it is handed at once.
+                request.hand(() -> cancelled.complete(null));
+            }
+            return cancelled;
+        }
+
+        @Override
+        public void stopListening() {
+            // The next step hands the request its own.
+        }
+
+        @Override
+        public void throwIfCancelled() throws IOException {
+            if (cancelled.isDone()) {
+                throw cancelledFailure.get();
+            }
+        }
     }
 
     /**

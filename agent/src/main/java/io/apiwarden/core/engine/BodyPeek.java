@@ -1,9 +1,12 @@
 package io.apiwarden.core.engine;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -91,5 +94,30 @@ public final class BodyPeek {
             }
         }
         return new Prefix(Arrays.copyOf(buffer, n), true);
+    }
+
+    /**
+     * A {@link Judge.BodyPrefix#read} for a client whose body is an {@link InputStream}: reads up to
+     * {@code limit} bytes of {@code in} within {@code bound}, and hands {@code putBack} the whole body to give
+     * the app instead of {@code in} (the bytes read, then the rest of {@code in}, so that the end of the
+     * client's own stream still frees its connection), whether the prefix was whole in time or not.
+     *
+     * @return the prefix
+     * @throws TooSlow when the prefix was not whole within the bound
+     */
+    public static byte[] peek(InputStream in, int limit, Duration bound, Consumer<InputStream> putBack)
+            throws IOException {
+        return peek(in, limit, Watch.start(bound), bound, putBack);
+    }
+
+    /** {@link #peek(InputStream, int, Duration, Consumer)} on the time {@code watch} keeps. */
+    static byte[] peek(InputStream in, int limit, Watch watch, Duration bound, Consumer<InputStream> putBack)
+            throws IOException {
+        Prefix head = read(in, limit, watch);
+        putBack.accept(new SequenceInputStream(new ByteArrayInputStream(head.bytes), in));
+        if (!head.inTime) {
+            throw new TooSlow(bound);
+        }
+        return head.bytes;
     }
 }

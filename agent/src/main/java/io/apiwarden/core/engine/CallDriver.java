@@ -15,11 +15,13 @@ import io.apiwarden.core.throttle.RateLimitHeaders;
 import io.apiwarden.core.throttle.ThrottleGate;
 import io.apiwarden.core.token.AccessToken;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /**
  * One logical managed call, whatever the client: takes a token, prepares each attempt (token,
@@ -121,12 +123,53 @@ public final class CallDriver<R> implements Judge {
         return r.fits(declaredLength) ? r : null;
     }
 
+    /**
+     * What one attempt sends in place of the app's body that the client cannot send twice: the body teed
+     * into this call's recording ({@link #recordBody}) as the first attempt writes it, or written again
+     * from the recording once it is whole (a resend, or a redirect hop that keeps the body).
+     *
+     * @param declaredLength the length the client declares for the body, -1 when it does not know
+     * @param replay the client's body that writes a whole recording
+     * @param tee the client's body that writes the app's and records it on the way
+     * @return null when nothing is recorded ({@link #recordBody}) or the client's body could not be made
+     *         (said once in the log): the attempt then sends the app's body, and the call is not resent
+     */
+    public <B> B recordedBody(
+            LongSupplier declaredLength, Function<RecordedBody, B> replay, Function<RecordedBody, B> tee) {
+        try {
+            RecordedBody recording = recordBody(declaredLength.getAsLong());
+            if (recording == null) {
+                return null;
+            }
+            return recording.isComplete() ? replay.apply(recording) : tee.apply(recording);
+        } catch (RuntimeException e) {
+            AgentLog.once(
+                    AgentLog.Level.WARN, "body-recording", "a request body could not be recorded for a resend", e);
+            return null;
+        }
+    }
+
     // ---------------------------------------------------------------------------------------------
     // The two faces (BlockingRun and AsyncRun), over the steps they share below.
 
     /** Runs the call on this thread to the response the app gets, and ends its telemetry. */
     public R run(Exchange.Blocking<R> exchange) throws IOException, InterruptedException {
         return new BlockingRun<>(this, exchange).run();
+    }
+
+    /**
+     * {@link #run} for a client whose blocking call throws only I/O failures: the waits end an interrupted
+     * call with an {@link InterruptedIOException} themselves, and an {@link InterruptedException} from
+     * anywhere else does the same, the thread's flag kept. A failure an exchange carried through the driver
+     * ({@link CarriedFailure}) comes out as it went in, for the adapter to throw again.
+     */
+    public R runWithIoFailures(Exchange.Blocking<R> exchange) throws IOException {
+        try {
+            return run(exchange);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted");
+        }
     }
 
     /**

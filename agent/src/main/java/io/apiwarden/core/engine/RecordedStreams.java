@@ -1,7 +1,10 @@
 package io.apiwarden.core.engine;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -67,5 +70,16 @@ public final class RecordedStreams {
                 out.write(piece, 0, n);
             }
         }
+    }
+
+    /**
+     * The whole recording as a stream of its own, for a replayed entity's {@code getContent()}.
+     *
+     * @throws IOException when the recording is gone (its call ended) or was never whole
+     */
+    public static InputStream content(RecordedBody recording) throws IOException {
+        ByteArrayOutputStream copy = new ByteArrayOutputStream();
+        replay(recording, copy);
+        return new ByteArrayInputStream(copy.toByteArray());
     }
 }

@@ -47,6 +47,28 @@ class BlockingWaitTest {
     }
 
     @Test
+    void aRequestCancelledBeforeTheWaitRunsTheHandedStepAtOnceAndEndsTheWaitWithTheClientsError() {
+        // As Apache's requests do: a step handed to an aborted request is cancelled as it is handed.
+        BlockingWait.CancellableRequest aborted =
+                step -> assertThat(step.getAsBoolean()).isTrue();
+
+        assertThatThrownBy(() -> BlockingWait.await(
+                        new CompletableFuture<>(),
+                        Deadline.NONE,
+                        BlockingWait.handedTo(aborted, () -> new IOException("Request aborted")),
+                        "a token"))
+                .hasMessage("Request aborted");
+    }
+
+    @Test
+    void aRequestTheAppCannotCancelWaitsForItsFuture() throws IOException {
+        BlockingWait.Cancel never = BlockingWait.handedTo(null, () -> new IOException("never thrown"));
+
+        assertThat(BlockingWait.await(CompletableFuture.supplyAsync(() -> "token"), Deadline.NONE, never, "a token"))
+                .isEqualTo("token");
+    }
+
+    @Test
     void aFailedFutureEndsTheWaitWithoutAValue() throws IOException {
         assertThat(BlockingWait.await(
                         CompletableFuture.<String>failedFuture(new IllegalStateException("refused")),

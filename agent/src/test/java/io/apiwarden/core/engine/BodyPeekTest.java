@@ -1,6 +1,7 @@
 package io.apiwarden.core.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
@@ -49,5 +50,33 @@ class BodyPeekTest {
 
         assertThat(prefix.inTime).isTrue();
         assertThat(prefix.bytes).hasSize(10_001);
+    }
+
+    @Test
+    void aPeekedBodyIsPutBackWholeAndTheSlowPrefixSaysSo() throws Exception {
+        InputStream[] putBack = new InputStream[1];
+
+        assertThatThrownBy(() -> BodyPeek.peek(
+                        trickling("{\"error\":1}"), 100, new BodyPeek.Watch(BOUND, nanos::get), BOUND, whole -> {
+                            putBack[0] = whole;
+                        }))
+                .isInstanceOf(BodyPeek.TooSlow.class);
+        assertThat(new String(putBack[0].readAllBytes(), StandardCharsets.US_ASCII))
+                .isEqualTo("{\"error\":1}");
+    }
+
+    @Test
+    void aPrefixInTimeIsReturnedAndTheBodyPutBackWhole() throws Exception {
+        InputStream[] putBack = new InputStream[1];
+
+        byte[] prefix = BodyPeek.peek(
+                new ByteArrayInputStream("{}".getBytes(StandardCharsets.US_ASCII)),
+                100,
+                Duration.ofSeconds(5),
+                whole -> putBack[0] = whole);
+
+        assertThat(new String(prefix, StandardCharsets.US_ASCII)).isEqualTo("{}");
+        assertThat(new String(putBack[0].readAllBytes(), StandardCharsets.US_ASCII))
+                .isEqualTo("{}");
     }
 }

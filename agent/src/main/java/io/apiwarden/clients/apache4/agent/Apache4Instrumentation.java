@@ -1,10 +1,9 @@
 package io.apiwarden.clients.apache4.agent;
 
 import io.apiwarden.agent.HookTransformer;
+import io.apiwarden.agent.LinkedWeaving;
 import java.lang.instrument.Instrumentation;
 import java.util.Map;
-import net.bytebuddy.jar.asm.ClassReader;
-import net.bytebuddy.jar.asm.ClassVisitor;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
 import net.bytebuddy.jar.asm.Type;
@@ -30,48 +29,35 @@ final class Apache4Instrumentation {
     private Apache4Instrumentation() {}
 
     static void install(Instrumentation inst) {
-        new HookTransformer("Apache HttpClient 4", Map.of(BUILDER, new BuildWeaving())).install(inst);
+        new HookTransformer("Apache HttpClient 4", Map.of(BUILDER, buildWeaving())).install(inst);
     }
 
     /** In {@code build()}: {@code decorateProtocolExec(chain)} becomes {@code (ClientExecChain) Apache4Hook.decorateProtocolExec(decorateProtocolExec(chain), this)}. */
-    private static final class BuildWeaving implements HookTransformer.Weaving {
-        @Override
-        public boolean linksToAgent() {
-            return true;
-        }
-
-        @Override
-        public boolean canWeave(ClassLoader loader) {
-            return HookTransformer.linksTo(loader, Apache4Hook.class);
-        }
-
-        @Override
-        public ClassVisitor visitor(ClassReader original, ClassVisitor next) {
-            return HookTransformer.rewritingMethods(next, (access, name, desc, mv) -> {
-                if ((access & Opcodes.ACC_STATIC) != 0 || !name.equals("build") || !desc.startsWith("()")) {
-                    return mv;
-                }
-                return new MethodVisitor(Opcodes.ASM9, mv) {
-                    @Override
-                    public void visitMethodInsn(
-                            int opcode, String owner, String method, String descriptor, boolean isInterface) {
-                        super.visitMethodInsn(opcode, owner, method, descriptor, isInterface);
-                        if (opcode == Opcodes.INVOKEVIRTUAL
-                                && owner.equals(BUILDER)
-                                && method.equals("decorateProtocolExec")
-                                && descriptor.equals(DECORATE_DESCRIPTOR)) {
-                            super.visitVarInsn(Opcodes.ALOAD, 0);
-                            super.visitMethodInsn(
-                                    Opcodes.INVOKESTATIC,
-                                    HOOK,
-                                    "decorateProtocolExec",
-                                    "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;",
-                                    false);
-                            super.visitTypeInsn(Opcodes.CHECKCAST, CHAIN);
-                        }
+    private static HookTransformer.Weaving buildWeaving() {
+        return new LinkedWeaving(Apache4Hook.class, (access, name, desc, mv) -> {
+            if ((access & Opcodes.ACC_STATIC) != 0 || !name.equals("build") || !desc.startsWith("()")) {
+                return mv;
+            }
+            return new MethodVisitor(Opcodes.ASM9, mv) {
+                @Override
+                public void visitMethodInsn(
+                        int opcode, String owner, String method, String descriptor, boolean isInterface) {
+                    super.visitMethodInsn(opcode, owner, method, descriptor, isInterface);
+                    if (opcode == Opcodes.INVOKEVIRTUAL
+                            && owner.equals(BUILDER)
+                            && method.equals("decorateProtocolExec")
+                            && descriptor.equals(DECORATE_DESCRIPTOR)) {
+                        super.visitVarInsn(Opcodes.ALOAD, 0);
+                        super.visitMethodInsn(
+                                Opcodes.INVOKESTATIC,
+                                HOOK,
+                                "decorateProtocolExec",
+                                "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;",
+                                false);
+                        super.visitTypeInsn(Opcodes.CHECKCAST, CHAIN);
                     }
-                };
-            });
-        }
+                }
+            };
+        });
     }
 }

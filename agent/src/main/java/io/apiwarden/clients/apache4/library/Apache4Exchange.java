@@ -10,14 +10,13 @@ import io.apiwarden.core.engine.BlockingWait;
 import io.apiwarden.core.engine.BodyPeek;
 import io.apiwarden.core.engine.CallDriver;
 import io.apiwarden.core.engine.CallTarget;
+import io.apiwarden.core.engine.CarriedFailure;
+import io.apiwarden.core.engine.Discard;
 import io.apiwarden.core.engine.Exchange;
 import io.apiwarden.core.engine.Judge;
 import io.apiwarden.core.engine.JudgedAttempt;
-import io.apiwarden.core.engine.RecordedBody;
-import io.apiwarden.core.log.AgentLog;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InterruptedIOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -55,8 +54,6 @@ final class Apache4Exchange implements Exchange.Blocking<CloseableHttpResponse> 
     private static final String ATTEMPT = "io.apiwarden.clients.apache4.library.attempt";
     /** The context attribute holding the last run: the request it ran for, and what it used up. */
     private static final String EARLIER_RUN = "io.apiwarden.clients.apache4.library.earlier-run";
-    /** A discarded response's body is read to its end, keeping the connection, only when it is this short. */
-    private static final long DRAIN_LIMIT = 64 * 1024;
 
     private final Warden warden;
     private final ClientExecChain next;
@@ -110,13 +107,9 @@ final class Apache4Exchange implements Exchange.Blocking<CloseableHttpResponse> 
     /** Runs the request's attempts to the response the app gets. */
     CloseableHttpResponse run() throws IOException, HttpException {
         try {
-            return driver.run(this);
-        } catch (ChainFailure e) {
-            throw e.httpException;
-        } catch (InterruptedException e) {
-            // The waits here raise InterruptedIOException; kept for the driver's signature.
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted");
+            return driver.runWithIoFailures(this);
+        } catch (CarriedFailure e) {
+            throw e.carried(HttpException.class);
         }
     }
 
@@ -160,14 +153,14 @@ final class Apache4Exchange implements Exchange.Blocking<CloseableHttpResponse> 
         try {
             response = next.execute(route, sent, context, execAware);
         } catch (HttpException e) {
-            throw new ChainFailure(e);
+            throw new CarriedFailure(e);
         } finally {
             context.removeAttribute(ATTEMPT);
         }
         try {
             return new Apache4Attempt(response, judge, warden.config().maxErrorBodyWait());
         } catch (RuntimeException | Error e) {
-            closeQuietly(response);
+            Discard.closeQuietly(response);
             throw e;
         }
     }
@@ -181,58 +174,30 @@ final class Apache4Exchange implements Exchange.Blocking<CloseableHttpResponse> 
         if (app == null || app.isRepeatable()) {
             return app;
         }
-        try {
-            RecordedBody recording = driver.recordBody(app.getContentLength());
-            if (recording == null) {
-                return app;
-            }
-            return recording.isComplete() ? Entities.replay(app, recording) : Entities.recording(app, recording);
-        } catch (RuntimeException e) {
-            AgentLog.once(
-                    AgentLog.Level.WARN, "body-recording", "a request body could not be recorded for a resend", e);
-            return app;
-        }
+        HttpEntity recorded = driver.recordedBody(
+                app::getContentLength, r -> Entities.replay(app, r), r -> Entities.recording(app, r));
+        return recorded == null ? app : recorded;
     }
 
     @Override
     public <T> T await(CompletableFuture<T> future, Deadline deadline, String what) throws IOException {
-        return BlockingWait.await(future, deadline, new Abort(), what);
+        return BlockingWait.await(future, deadline, abort(), what);
     }
 
     @Override
     public void sleep(Duration delay) throws IOException {
-        BlockingWait.sleep(warden.scheduler(), delay, new Abort());
+        BlockingWait.sleep(warden.scheduler(), delay, abort());
     }
 
     /**
      * The app's {@code abort()} of its request, for one wait: the client's own steps hand the request
-     * their current step to cancel (a connection lease, a connection); between attempts, that step is the
-     * agent's wait, until the next attempt hands it its own. A request the client cannot abort gives a
-     * signal that never comes.
+     * their current step to cancel (a connection lease, a connection), and the wait is such a step. A
+     * request the client cannot abort gives a signal that never comes.
      */
-    private final class Abort implements BlockingWait.Cancel {
-        private final CompletableFuture<Void> cancelled = new CompletableFuture<>();
-
-        @Override
-        public CompletableFuture<?> listen() {
-            if (execAware != null) {
-                // On a request aborted already, the client cancels what it is handed at once.
-                execAware.setCancellable(() -> cancelled.complete(null));
-            }
-            return cancelled;
-        }
-
-        @Override
-        public void stopListening() {
-            // The next step hands the request its own; until then a late abort completes nothing awaited.
-        }
-
-        @Override
-        public void throwIfCancelled() throws IOException {
-            if (cancelled.isDone()) {
-                throw new RequestAbortedException("Request aborted");
-            }
-        }
+    private BlockingWait.Cancel abort() {
+        return BlockingWait.handedTo(
+                execAware == null ? null : step -> execAware.setCancellable(step::getAsBoolean),
+                () -> new RequestAbortedException("Request aborted"));
     }
 
     @Override
@@ -280,13 +245,7 @@ final class Apache4Exchange implements Exchange.Blocking<CloseableHttpResponse> 
             if (in == null) {
                 return new byte[0];
             }
-            BodyPeek.Prefix head = BodyPeek.read(in, limit, BodyPeek.Watch.start(bodyWait));
-            // What was read goes back in front of the rest, whether the prefix was whole in time or not.
-            response.setEntity(Entities.peeked(entity, head.bytes, in));
-            if (!head.inTime) {
-                throw new BodyPeek.TooSlow(bodyWait);
-            }
-            return head.bytes;
+            return BodyPeek.peek(in, limit, bodyWait, whole -> response.setEntity(Entities.peeked(entity, whole)));
         }
 
         @Override
@@ -318,26 +277,9 @@ final class Apache4Exchange implements Exchange.Blocking<CloseableHttpResponse> 
 
         @Override
         public void discard() {
-            // A short body is read to its end so the connection goes back to the pool; closing an unread
-            // one drops the connection, which is cheaper than reading much.
-            try {
-                HttpEntity entity = response.getEntity();
-                long length = entity == null ? 0 : entity.getContentLength();
-                if (length >= 0 && length <= DRAIN_LIMIT) {
-                    EntityUtils.consume(entity);
-                }
-            } catch (IOException | RuntimeException e) {
-                // The connection is dropped below instead.
-            }
-            closeQuietly(response);
-        }
-    }
-
-    private static void closeQuietly(CloseableHttpResponse response) {
-        try {
-            response.close();
-        } catch (IOException | RuntimeException e) {
-            // Nothing more to free.
+            HttpEntity entity = response.getEntity();
+            Discard.drainShortThenClose(
+                    () -> entity == null ? 0 : entity.getContentLength(), () -> EntityUtils.consume(entity), response);
         }
     }
 
@@ -349,17 +291,6 @@ final class Apache4Exchange implements Exchange.Blocking<CloseableHttpResponse> 
         EarlierRun(HttpRequestWrapper request, CallState state) {
             this.request = request;
             this.state = state;
-        }
-    }
-
-    /** An {@link HttpException} of the chain, carried through the driver, which only passes on I/O failures. */
-    static final class ChainFailure extends IOException {
-        private static final long serialVersionUID = 1L;
-        final transient HttpException httpException;
-
-        ChainFailure(HttpException e) {
-            super(e.getMessage(), e);
-            this.httpException = e;
         }
     }
 }

@@ -2,12 +2,9 @@ package io.apiwarden.clients.apache4.library;
 
 import io.apiwarden.core.engine.RecordedBody;
 import io.apiwarden.core.engine.RecordedStreams;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.SequenceInputStream;
 import org.apache.http.HttpEntity;
 import org.apache.http.entity.HttpEntityWrapper;
 
@@ -51,9 +48,7 @@ final class Entities {
 
             @Override
             public InputStream getContent() throws IOException {
-                ByteArrayOutputStream copy = new ByteArrayOutputStream();
-                writeTo(copy);
-                return new ByteArrayInputStream(copy.toByteArray());
+                return RecordedStreams.content(recording);
             }
 
             @Override
@@ -64,12 +59,10 @@ final class Entities {
     }
 
     /**
-     * A response body whose first bytes the agent has read to classify it: the app reads those bytes,
-     * then the rest of the client's own stream, so that the end of the stream still releases the
-     * connection as the client arranged.
+     * A response body whose first bytes the agent has read to classify it, given back {@code whole}
+     * ({@link io.apiwarden.core.engine.BodyPeek#peek}).
      */
-    static HttpEntity peeked(HttpEntity original, byte[] head, InputStream rest) {
-        InputStream whole = new SequenceInputStream(new ByteArrayInputStream(head), rest);
+    static HttpEntity peeked(HttpEntity original, InputStream whole) {
         return new HttpEntityWrapper(original) {
             @Override
             public InputStream getContent() {

@@ -1,10 +1,9 @@
 package io.apiwarden.clients.apache5.agent;
 
 import io.apiwarden.agent.HookTransformer;
+import io.apiwarden.agent.LinkedWeaving;
 import java.lang.instrument.Instrumentation;
 import java.util.Map;
-import net.bytebuddy.jar.asm.ClassReader;
-import net.bytebuddy.jar.asm.ClassVisitor;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
 import net.bytebuddy.jar.asm.Type;
@@ -27,12 +26,13 @@ final class ApacheHttpInstrumentation {
     private ApacheHttpInstrumentation() {}
 
     static void install(Instrumentation inst) {
-        BuildWeaving async = new BuildWeaving("()Lorg/apache/hc/client5/http/impl/async/CloseableHttpAsyncClient;");
+        HookTransformer.Weaving async =
+                buildWeaving("()Lorg/apache/hc/client5/http/impl/async/CloseableHttpAsyncClient;");
         new HookTransformer(
                         "Apache HttpClient 5",
                         Map.of(
                                 "org/apache/hc/client5/http/impl/classic/HttpClientBuilder",
-                                new BuildWeaving("()Lorg/apache/hc/client5/http/impl/classic/CloseableHttpClient;"),
+                                buildWeaving("()Lorg/apache/hc/client5/http/impl/classic/CloseableHttpClient;"),
                                 "org/apache/hc/client5/http/impl/async/HttpAsyncClientBuilder",
                                 async,
                                 "org/apache/hc/client5/http/impl/async/H2AsyncClientBuilder",
@@ -41,39 +41,19 @@ final class ApacheHttpInstrumentation {
     }
 
     /** {@code build()}: first of all, {@code ApacheHttpHook.beforeBuild(this)}. */
-    private static final class BuildWeaving implements HookTransformer.Weaving {
-        private final String descriptor;
-
-        BuildWeaving(String descriptor) {
-            this.descriptor = descriptor;
-        }
-
-        @Override
-        public boolean linksToAgent() {
-            return true;
-        }
-
-        @Override
-        public boolean canWeave(ClassLoader loader) {
-            return HookTransformer.linksTo(loader, ApacheHttpHook.class);
-        }
-
-        @Override
-        public ClassVisitor visitor(ClassReader original, ClassVisitor next) {
-            return HookTransformer.rewritingMethods(next, (access, name, desc, mv) -> {
-                if ((access & Opcodes.ACC_STATIC) != 0 || !name.equals("build") || !desc.equals(descriptor)) {
-                    return mv;
+    private static HookTransformer.Weaving buildWeaving(String descriptor) {
+        return new LinkedWeaving(ApacheHttpHook.class, (access, name, desc, mv) -> {
+            if ((access & Opcodes.ACC_STATIC) != 0 || !name.equals("build") || !desc.equals(descriptor)) {
+                return mv;
+            }
+            return new MethodVisitor(Opcodes.ASM9, mv) {
+                @Override
+                public void visitCode() {
+                    super.visitCode();
+                    super.visitVarInsn(Opcodes.ALOAD, 0);
+                    super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOK, "beforeBuild", "(Ljava/lang/Object;)V", false);
                 }
-                return new MethodVisitor(Opcodes.ASM9, mv) {
-                    @Override
-                    public void visitCode() {
-                        super.visitCode();
-                        super.visitVarInsn(Opcodes.ALOAD, 0);
-                        super.visitMethodInsn(
-                                Opcodes.INVOKESTATIC, HOOK, "beforeBuild", "(Ljava/lang/Object;)V", false);
-                    }
-                };
-            });
-        }
+            };
+        });
     }
 }

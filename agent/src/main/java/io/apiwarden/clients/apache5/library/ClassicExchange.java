@@ -8,14 +8,13 @@ import io.apiwarden.core.engine.AttemptHeaders;
 import io.apiwarden.core.engine.BlockingWait;
 import io.apiwarden.core.engine.BodyPeek;
 import io.apiwarden.core.engine.CallDriver;
+import io.apiwarden.core.engine.CarriedFailure;
+import io.apiwarden.core.engine.Discard;
 import io.apiwarden.core.engine.Exchange;
 import io.apiwarden.core.engine.Judge;
 import io.apiwarden.core.engine.JudgedAttempt;
-import io.apiwarden.core.engine.RecordedBody;
-import io.apiwarden.core.log.AgentLog;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -40,9 +39,6 @@ import org.apache.hc.core5.http.message.BasicClassicHttpRequest;
  * as a request of its own, and only a hop to the API ever gets the agent's header.
  */
 final class ClassicExchange implements Exchange.Blocking<ClassicHttpResponse> {
-    /** A discarded response's body is read to its end, keeping the connection, only when it is this short. */
-    private static final long DRAIN_LIMIT = 64 * 1024;
-
     private final Warden warden;
     private final ClassicHttpRequest request;
     private final ExecChain.Scope scope;
@@ -72,13 +68,9 @@ final class ClassicExchange implements Exchange.Blocking<ClassicHttpResponse> {
      */
     ClassicHttpResponse run() throws IOException, HttpException {
         try {
-            return driver.run(this);
-        } catch (ChainFailure e) {
-            throw e.httpException;
-        } catch (InterruptedException e) {
-            // The waits here raise InterruptedIOException; kept for the driver's signature.
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted");
+            return driver.runWithIoFailures(this);
+        } catch (CarriedFailure e) {
+            throw e.carried(HttpException.class);
         }
     }
 
@@ -111,12 +103,12 @@ final class ClassicExchange implements Exchange.Blocking<ClassicHttpResponse> {
         try {
             response = chain.proceed(sent, scope);
         } catch (HttpException e) {
-            throw new ChainFailure(e);
+            throw new CarriedFailure(e);
         }
         try {
             return new ClassicAttempt(response, judge, warden.config().maxErrorBodyWait());
         } catch (RuntimeException | Error e) {
-            closeQuietly(response);
+            Discard.closeQuietly(response);
             throw e;
         }
     }
@@ -131,59 +123,31 @@ final class ClassicExchange implements Exchange.Blocking<ClassicHttpResponse> {
         if (app == null || app.isRepeatable()) {
             return null;
         }
-        try {
-            RecordedBody recording = driver.recordBody(app.getContentLength());
-            if (recording == null) {
-                return null;
-            }
-            return recording.isComplete()
-                    ? RecordingEntities.replay(app, recording)
-                    : RecordingEntities.recording(app, recording);
-        } catch (RuntimeException e) {
-            AgentLog.once(
-                    AgentLog.Level.WARN, "body-recording", "a request body could not be recorded for a resend", e);
-            return null;
-        }
+        return driver.recordedBody(
+                app::getContentLength, r -> RecordingEntities.replay(app, r), r -> RecordingEntities.recording(app, r));
     }
 
     @Override
     public <T> T await(CompletableFuture<T> future, Deadline deadline, String what) throws IOException {
-        return BlockingWait.await(future, deadline, new Abort(), what);
+        return BlockingWait.await(future, deadline, abort(), what);
     }
 
     @Override
     public void sleep(Duration delay) throws IOException {
-        BlockingWait.sleep(warden.scheduler(), delay, new Abort());
+        BlockingWait.sleep(warden.scheduler(), delay, abort());
     }
 
     /**
-     * The app's cancel of its request, for one wait. The client's own steps hand the request their
-     * current step (a connection lease, an exchange) to cancel; between attempts, that step is the
-     * agent's wait, until the next attempt hands it its own. A request the client cannot cancel
-     * (not an {@code HttpUriRequestBase}) gives a signal that never comes.
+     * The app's cancel of its request, for one wait: the client's own steps hand the request their
+     * current step to cancel (a connection lease, an exchange), and the wait is such a step. A request the
+     * client cannot cancel (not an {@code HttpUriRequestBase}) gives a signal that never comes.
      */
-    private final class Abort implements BlockingWait.Cancel {
-        private final CompletableFuture<Void> cancelled = new CompletableFuture<>();
-
-        @Override
-        public CompletableFuture<?> listen() {
-            if (scope.originalRequest instanceof CancellableDependency) {
-                ((CancellableDependency) scope.originalRequest).setDependency(() -> cancelled.complete(null));
-            }
-            return cancelled;
-        }
-
-        @Override
-        public void stopListening() {
-            // The next step hands the request its own; until then a late cancel completes nothing awaited.
-        }
-
-        @Override
-        public void throwIfCancelled() throws IOException {
-            if (cancelled.isDone()) {
-                throw new RequestFailedException("Request aborted");
-            }
-        }
+    private BlockingWait.Cancel abort() {
+        return BlockingWait.handedTo(
+                scope.originalRequest instanceof CancellableDependency
+                        ? step -> ((CancellableDependency) scope.originalRequest).setDependency(step::getAsBoolean)
+                        : null,
+                () -> new RequestFailedException("Request aborted"));
     }
 
     @Override
@@ -225,13 +189,7 @@ final class ClassicExchange implements Exchange.Blocking<ClassicHttpResponse> {
             if (in == null) {
                 return new byte[0];
             }
-            BodyPeek.Prefix head = BodyPeek.read(in, limit, BodyPeek.Watch.start(bodyWait));
-            // What was read goes back in front of the rest, whether the prefix was whole in time or not.
-            response.setEntity(new PeekedEntity(entity, head.bytes, in));
-            if (!head.inTime) {
-                throw new BodyPeek.TooSlow(bodyWait);
-            }
-            return head.bytes;
+            return BodyPeek.peek(in, limit, bodyWait, whole -> response.setEntity(new PeekedEntity(entity, whole)));
         }
 
         @Override
@@ -261,26 +219,9 @@ final class ClassicExchange implements Exchange.Blocking<ClassicHttpResponse> {
 
         @Override
         public void discard() {
-            // A short body is read to its end so the connection goes back to the pool; closing an unread
-            // one drops the connection, which is cheaper than reading much.
-            try {
-                HttpEntity entity = response.getEntity();
-                long length = entity == null ? 0 : entity.getContentLength();
-                if (length >= 0 && length <= DRAIN_LIMIT) {
-                    EntityUtils.consume(entity);
-                }
-            } catch (IOException | RuntimeException e) {
-                // The connection is dropped below instead.
-            }
-            closeQuietly(response);
-        }
-    }
-
-    private static void closeQuietly(ClassicHttpResponse response) {
-        try {
-            response.close();
-        } catch (IOException | RuntimeException e) {
-            // Nothing more to free.
+            HttpEntity entity = response.getEntity();
+            Discard.drainShortThenClose(
+                    () -> entity == null ? 0 : entity.getContentLength(), () -> EntityUtils.consume(entity), response);
         }
     }
 
@@ -297,17 +238,6 @@ final class ClassicExchange implements Exchange.Blocking<ClassicHttpResponse> {
             setVersion(app.getVersion());
             setHeaders(app.getHeaders());
             setEntity(app.getEntity());
-        }
-    }
-
-    /** An {@link HttpException} of the chain, carried through the driver, which only passes on I/O failures. */
-    static final class ChainFailure extends IOException {
-        private static final long serialVersionUID = 1L;
-        final transient HttpException httpException;
-
-        ChainFailure(HttpException e) {
-            super(e.getMessage(), e);
-            this.httpException = e;
         }
     }
 }

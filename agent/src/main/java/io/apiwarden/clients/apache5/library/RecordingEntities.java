@@ -2,7 +2,6 @@ package io.apiwarden.clients.apache5.library;
 
 import io.apiwarden.core.engine.RecordedBody;
 import io.apiwarden.core.engine.RecordedStreams;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -69,9 +68,7 @@ final class RecordingEntities {
 
         @Override
         public InputStream getContent() throws IOException {
-            ByteArrayOutputStream copy = new ByteArrayOutputStream();
-            writeTo(copy);
-            return new java.io.ByteArrayInputStream(copy.toByteArray());
+            return RecordedStreams.content(recording);
         }
 
         @Override

@@ -15,11 +15,9 @@ import io.apiwarden.core.engine.Exchange;
 import io.apiwarden.core.engine.Judge;
 import io.apiwarden.core.engine.JudgedAttempt;
 import io.apiwarden.core.engine.RecordedBody;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.SequenceInputStream;
 import java.net.HttpURLConnection;
 import java.net.Proxy;
 import java.net.SocketException;
@@ -247,14 +245,7 @@ final class HucExchange implements Exchange.Blocking<HucExchange.Answer> {
             if (in == null) {
                 return new byte[0];
             }
-            Duration bound = warden.config().maxErrorBodyWait();
-            BodyPeek.Prefix head = BodyPeek.read(in, limit, BodyPeek.Watch.start(bound));
-            // What was read goes back in front of the rest, whether the prefix was whole in time or not.
-            peeked = new SequenceInputStream(new ByteArrayInputStream(head.bytes), in);
-            if (!head.inTime) {
-                throw new BodyPeek.TooSlow(bound);
-            }
-            return head.bytes;
+            return BodyPeek.peek(in, limit, warden.config().maxErrorBodyWait(), whole -> peeked = whole);
         }
 
         @Override

@@ -1,16 +1,13 @@
 package io.apiwarden.clients.jdk.agent;
 
 import io.apiwarden.agent.HookTransformer;
+import io.apiwarden.agent.ReturnThroughHook;
 import io.apiwarden.core.log.AgentLog;
 import java.lang.instrument.Instrumentation;
 import java.util.Arrays;
 import java.util.Map;
-import net.bytebuddy.jar.asm.ClassReader;
-import net.bytebuddy.jar.asm.ClassVisitor;
-import net.bytebuddy.jar.asm.Label;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
-import net.bytebuddy.jar.asm.Type;
 
 /**
  * Makes {@code jdk.internal.net.http.HttpClientBuilderImpl.build()}, through which every JDK client is
@@ -50,7 +47,8 @@ final class JdkHttpClientInstrumentation {
      */
     static HookTransformer.Weaving weaving(String hookClass, String hookMethod) {
         return (original, next) -> {
-            int maxLocals = maxLocalsOf(original, BUILD, BUILD_DESCRIPTOR);
+            // The JDK's build() is "return HttpClientImpl.create(this);": no try, no local of its own.
+            int maxLocals = ReturnThroughHook.localsAtReturn(original, BUILD, BUILD_DESCRIPTOR);
             if (maxLocals < 0) {
                 AgentLog.once(
                         AgentLog.Level.WARN,
@@ -64,127 +62,19 @@ final class JdkHttpClientInstrumentation {
                     (access, name, descriptor, mv) ->
                             maxLocals < 0 || !name.equals(BUILD) || !descriptor.equals(BUILD_DESCRIPTOR)
                                     ? mv
-                                    : new WrapReturnedClient(mv, maxLocals, hookClass, hookMethod));
+                                    : wrapReturnedClient(mv, maxLocals, hookClass, hookMethod));
         };
     }
 
-    /** Rewrites each {@code ARETURN}; the client is kept in a new local after all of the method's own. */
-    private static final class WrapReturnedClient extends MethodVisitor {
-        private final int client;
-        private final Object[] frameLocals;
-        private final String hookClass;
-        private final String hookMethod;
-
-        WrapReturnedClient(MethodVisitor next, int firstFreeLocal, String hookClass, String hookMethod) {
-            super(Opcodes.ASM9, next);
-            this.client = firstFreeLocal;
-            this.hookClass = hookClass;
-            this.hookMethod = hookMethod;
-            // The frames of the inserted code declare the method's own locals as TOP (whatever they
-            // hold, it is not used again before the return) and the client as an HttpClient.
-            this.frameLocals = new Object[firstFreeLocal + 1];
-            Arrays.fill(frameLocals, Opcodes.TOP);
-            frameLocals[firstFreeLocal] = HTTP_CLIENT;
-        }
-
-        @Override
-        public void visitInsn(int opcode) {
-            if (opcode != Opcodes.ARETURN) {
-                super.visitInsn(opcode);
-                return;
-            }
-            Label tryStart = new Label();
-            Label tryEnd = new Label();
-            Label handler = new Label();
-            Label done = new Label();
-            super.visitTypeInsn(Opcodes.CHECKCAST, HTTP_CLIENT);
-            super.visitVarInsn(Opcodes.ASTORE, client);
-            super.visitTryCatchBlock(tryStart, tryEnd, handler, "java/lang/Throwable");
-            super.visitLabel(tryStart);
-            super.visitLdcInsn(hookClass);
-            super.visitInsn(Opcodes.ICONST_1);
-            super.visitMethodInsn(
-                    Opcodes.INVOKESTATIC,
-                    "java/lang/ClassLoader",
-                    "getSystemClassLoader",
-                    "()Ljava/lang/ClassLoader;",
-                    false);
-            super.visitMethodInsn(
-                    Opcodes.INVOKESTATIC,
-                    "java/lang/Class",
-                    "forName",
-                    "(Ljava/lang/String;ZLjava/lang/ClassLoader;)Ljava/lang/Class;",
-                    false);
-            super.visitLdcInsn(hookMethod);
-            super.visitInsn(Opcodes.ICONST_1);
-            super.visitTypeInsn(Opcodes.ANEWARRAY, "java/lang/Class");
-            super.visitInsn(Opcodes.DUP);
-            super.visitInsn(Opcodes.ICONST_0);
-            super.visitLdcInsn(Type.getObjectType(HTTP_CLIENT));
-            super.visitInsn(Opcodes.AASTORE);
-            super.visitMethodInsn(
-                    Opcodes.INVOKEVIRTUAL,
-                    "java/lang/Class",
-                    "getMethod",
-                    "(Ljava/lang/String;[Ljava/lang/Class;)Ljava/lang/reflect/Method;",
-                    false);
-            super.visitInsn(Opcodes.ACONST_NULL);
-            super.visitInsn(Opcodes.ICONST_1);
-            super.visitTypeInsn(Opcodes.ANEWARRAY, "java/lang/Object");
-            super.visitInsn(Opcodes.DUP);
-            super.visitInsn(Opcodes.ICONST_0);
-            super.visitVarInsn(Opcodes.ALOAD, client);
-            super.visitInsn(Opcodes.AASTORE);
-            super.visitMethodInsn(
-                    Opcodes.INVOKEVIRTUAL,
-                    "java/lang/reflect/Method",
-                    "invoke",
-                    "(Ljava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;",
-                    false);
-            super.visitTypeInsn(Opcodes.CHECKCAST, HTTP_CLIENT);
-            super.visitVarInsn(Opcodes.ASTORE, client);
-            super.visitLabel(tryEnd);
-            super.visitJumpInsn(Opcodes.GOTO, done);
-            super.visitLabel(handler);
-            super.visitFrame(Opcodes.F_NEW, frameLocals.length, frameLocals, 1, new Object[] {"java/lang/Throwable"});
-            super.visitInsn(Opcodes.POP);
-            super.visitLabel(done);
-            super.visitFrame(Opcodes.F_NEW, frameLocals.length, frameLocals, 0, new Object[0]);
-            super.visitVarInsn(Opcodes.ALOAD, client);
-            super.visitInsn(Opcodes.ARETURN);
-        }
-    }
-
     /**
-     * The number of local slots the method uses; -1 when the class has no such method, or when it has a
-     * {@code try} of its own: the inserted frames declare the method's locals unused, which a handler of
-     * the method's own that covered a return would contradict. The JDK's is {@code return HttpClientImpl.create(this);}.
+     * The rewriting of each {@code ARETURN}: the client is kept in a new local after all of the method's own,
+     * which the inserted frames declare as TOP (whatever they hold, it is not used again before the return).
      */
-    static int maxLocalsOf(ClassReader reader, String method, String descriptor) {
-        int[] maxLocals = {-1};
-        boolean[] hasTry = {false};
-        reader.accept(
-                new ClassVisitor(Opcodes.ASM9) {
-                    @Override
-                    public MethodVisitor visitMethod(
-                            int access, String name, String desc, String signature, String[] exceptions) {
-                        if (!name.equals(method) || !desc.equals(descriptor)) {
-                            return null;
-                        }
-                        return new MethodVisitor(Opcodes.ASM9) {
-                            @Override
-                            public void visitTryCatchBlock(Label start, Label end, Label handler, String type) {
-                                hasTry[0] = true;
-                            }
-
-                            @Override
-                            public void visitMaxs(int maxStack, int locals) {
-                                maxLocals[0] = locals;
-                            }
-                        };
-                    }
-                },
-                ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
-        return hasTry[0] ? -1 : maxLocals[0];
+    private static ReturnThroughHook wrapReturnedClient(
+            MethodVisitor next, int firstFreeLocal, String hookClass, String hookMethod) {
+        Object[] frameLocals = new Object[firstFreeLocal + 1];
+        Arrays.fill(frameLocals, Opcodes.TOP);
+        frameLocals[firstFreeLocal] = HTTP_CLIENT;
+        return new ReturnThroughHook(next, hookClass, hookMethod, frameLocals);
     }
 }

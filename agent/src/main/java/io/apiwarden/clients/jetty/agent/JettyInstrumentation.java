@@ -1,10 +1,9 @@
 package io.apiwarden.clients.jetty.agent;
 
 import io.apiwarden.agent.HookTransformer;
+import io.apiwarden.agent.LinkedWeaving;
 import java.lang.instrument.Instrumentation;
 import java.util.Map;
-import net.bytebuddy.jar.asm.ClassReader;
-import net.bytebuddy.jar.asm.ClassVisitor;
 import net.bytebuddy.jar.asm.Label;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
@@ -35,36 +34,23 @@ final class JettyInstrumentation {
     private JettyInstrumentation() {}
 
     static void install(Instrumentation inst) {
-        new HookTransformer("Jetty HttpClient 12", Map.of(REQUEST, new RequestWeaving())).install(inst);
+        new HookTransformer("Jetty HttpClient 12", Map.of(REQUEST, requestWeaving())).install(inst);
     }
 
-    private static final class RequestWeaving implements HookTransformer.Weaving {
-        @Override
-        public boolean linksToAgent() {
-            return true;
-        }
-
-        @Override
-        public boolean canWeave(ClassLoader loader) {
-            return HookTransformer.linksTo(loader, JettyHook.class);
-        }
-
-        @Override
-        public ClassVisitor visitor(ClassReader original, ClassVisitor next) {
-            return HookTransformer.rewritingMethods(next, (access, name, descriptor, mv) -> {
-                if ((access & Opcodes.ACC_STATIC) != 0) {
-                    return mv;
-                }
-                if (name.equals("send") && descriptor.equals("(L" + LISTENER + ";)V")) {
-                    return new TakeOver(mv);
-                }
-                if (name.equals("abort")
-                        && descriptor.equals("(Ljava/lang/Throwable;)Ljava/util/concurrent/CompletableFuture;")) {
-                    return new PassOnAbort(mv);
-                }
+    private static HookTransformer.Weaving requestWeaving() {
+        return new LinkedWeaving(JettyHook.class, (access, name, descriptor, mv) -> {
+            if ((access & Opcodes.ACC_STATIC) != 0) {
                 return mv;
-            });
-        }
+            }
+            if (name.equals("send") && descriptor.equals("(L" + LISTENER + ";)V")) {
+                return new TakeOver(mv);
+            }
+            if (name.equals("abort")
+                    && descriptor.equals("(Ljava/lang/Throwable;)Ljava/util/concurrent/CompletableFuture;")) {
+                return new PassOnAbort(mv);
+            }
+            return mv;
+        });
     }
 
     /** {@code send(listener)}: returns at once when the agent took the request on. */

@@ -1,10 +1,9 @@
 package io.apiwarden.clients.micronaut.agent;
 
 import io.apiwarden.agent.HookTransformer;
+import io.apiwarden.agent.LinkedWeaving;
 import java.lang.instrument.Instrumentation;
 import java.util.Map;
-import net.bytebuddy.jar.asm.ClassReader;
-import net.bytebuddy.jar.asm.ClassVisitor;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
 import net.bytebuddy.jar.asm.Type;
@@ -37,31 +36,18 @@ final class MicronautInstrumentation {
     private MicronautInstrumentation() {}
 
     static void install(Instrumentation inst) {
-        new HookTransformer("Micronaut HTTP client", Map.of(CLIENT, new ClientWeaving())).install(inst);
+        new HookTransformer("Micronaut HTTP client", Map.of(CLIENT, clientWeaving())).install(inst);
     }
 
-    private static final class ClientWeaving implements HookTransformer.Weaving {
-        @Override
-        public boolean linksToAgent() {
-            return true;
-        }
-
-        @Override
-        public boolean canWeave(ClassLoader loader) {
-            return HookTransformer.linksTo(loader, MicronautHook.class);
-        }
-
-        @Override
-        public ClassVisitor visitor(ClassReader original, ClassVisitor next) {
-            return HookTransformer.rewritingMethods(next, (access, name, descriptor, mv) -> {
-                if ((access & Opcodes.ACC_STATIC) == 0
-                        && name.equals("sendRequestWithRedirects")
-                        && descriptor.startsWith(SEND_PREFIX)) {
-                    return new AddFilter(mv);
-                }
-                return mv;
-            });
-        }
+    private static HookTransformer.Weaving clientWeaving() {
+        return new LinkedWeaving(MicronautHook.class, (access, name, descriptor, mv) -> {
+            if ((access & Opcodes.ACC_STATIC) == 0
+                    && name.equals("sendRequestWithRedirects")
+                    && descriptor.startsWith(SEND_PREFIX)) {
+                return new AddFilter(mv);
+            }
+            return mv;
+        });
     }
 
     /** After {@code resolveFilters(...)} returns its list: the hook's list in its place. */

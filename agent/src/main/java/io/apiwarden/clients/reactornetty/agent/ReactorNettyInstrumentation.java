@@ -1,10 +1,9 @@
 package io.apiwarden.clients.reactornetty.agent;
 
 import io.apiwarden.agent.HookTransformer;
+import io.apiwarden.agent.LinkedWeaving;
 import java.lang.instrument.Instrumentation;
 import java.util.Map;
-import net.bytebuddy.jar.asm.ClassReader;
-import net.bytebuddy.jar.asm.ClassVisitor;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
 import net.bytebuddy.jar.asm.Type;
@@ -36,13 +35,13 @@ final class ReactorNettyInstrumentation {
                         "Reactor Netty",
                         Map.of(
                                 "reactor/netty/http/client/HttpClientConnect",
-                                new ReturnWeaving(
+                                returnWeaving(
                                         "connect",
                                         "()Lreactor/core/publisher/Mono;",
                                         "onConnect",
                                         "reactor/core/publisher/Mono"),
                                 "reactor/netty/http/client/HttpClientConfig",
-                                new ReturnWeaving(
+                                returnWeaving(
                                         "defaultConnectionObserver",
                                         "()Lreactor/netty/ConnectionObserver;",
                                         "observer",
@@ -54,49 +53,25 @@ final class ReactorNettyInstrumentation {
      * One instance method whose returned value goes through a hook first:
      * {@code return (Type) ReactorNettyHook.hook(this, value);}.
      */
-    private static final class ReturnWeaving implements HookTransformer.Weaving {
-        private final String method;
-        private final String descriptor;
-        private final String hook;
-        private final String returnType;
-
-        ReturnWeaving(String method, String descriptor, String hook, String returnType) {
-            this.method = method;
-            this.descriptor = descriptor;
-            this.hook = hook;
-            this.returnType = returnType;
-        }
-
-        @Override
-        public boolean linksToAgent() {
-            return true;
-        }
-
-        @Override
-        public boolean canWeave(ClassLoader loader) {
-            return HookTransformer.linksTo(loader, ReactorNettyHook.class);
-        }
-
-        @Override
-        public ClassVisitor visitor(ClassReader original, ClassVisitor next) {
-            return HookTransformer.rewritingMethods(next, (access, name, desc, mv) -> {
-                if ((access & Opcodes.ACC_STATIC) != 0 || !name.equals(method) || !desc.equals(descriptor)) {
-                    return mv;
-                }
-                return new MethodVisitor(Opcodes.ASM9, mv) {
-                    @Override
-                    public void visitInsn(int opcode) {
-                        if (opcode == Opcodes.ARETURN) {
-                            // value -> value, this -> this, value -> hook(this, value) -> (Type)
-                            super.visitVarInsn(Opcodes.ALOAD, 0);
-                            super.visitInsn(Opcodes.SWAP);
-                            super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOK, hook, TWO_OBJECTS, false);
-                            super.visitTypeInsn(Opcodes.CHECKCAST, returnType);
-                        }
-                        super.visitInsn(opcode);
+    private static HookTransformer.Weaving returnWeaving(
+            String method, String descriptor, String hook, String returnType) {
+        return new LinkedWeaving(ReactorNettyHook.class, (access, name, desc, mv) -> {
+            if ((access & Opcodes.ACC_STATIC) != 0 || !name.equals(method) || !desc.equals(descriptor)) {
+                return mv;
+            }
+            return new MethodVisitor(Opcodes.ASM9, mv) {
+                @Override
+                public void visitInsn(int opcode) {
+                    if (opcode == Opcodes.ARETURN) {
+                        // value -> value, this -> this, value -> hook(this, value) -> (Type)
+                        super.visitVarInsn(Opcodes.ALOAD, 0);
+                        super.visitInsn(Opcodes.SWAP);
+                        super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOK, hook, TWO_OBJECTS, false);
+                        super.visitTypeInsn(Opcodes.CHECKCAST, returnType);
                     }
-                };
-            });
-        }
+                    super.visitInsn(opcode);
+                }
+            };
+        });
     }
 }

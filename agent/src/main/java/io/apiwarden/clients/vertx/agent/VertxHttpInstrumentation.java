@@ -1,10 +1,9 @@
 package io.apiwarden.clients.vertx.agent;
 
 import io.apiwarden.agent.HookTransformer;
+import io.apiwarden.agent.LinkedWeaving;
 import java.lang.instrument.Instrumentation;
 import java.util.Map;
-import net.bytebuddy.jar.asm.ClassReader;
-import net.bytebuddy.jar.asm.ClassVisitor;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
 import net.bytebuddy.jar.asm.Type;
@@ -31,33 +30,20 @@ final class VertxHttpInstrumentation {
     private VertxHttpInstrumentation() {}
 
     static void install(Instrumentation inst) {
-        new HookTransformer("Vert.x HttpClient", Map.of("io/vertx/core/http/impl/HttpClientImpl", new RequestWeaving()))
+        new HookTransformer("Vert.x HttpClient", Map.of("io/vertx/core/http/impl/HttpClientImpl", requestWeaving()))
                 .install(inst);
     }
 
-    private static final class RequestWeaving implements HookTransformer.Weaving {
-        @Override
-        public boolean linksToAgent() {
-            return true;
-        }
-
-        @Override
-        public boolean canWeave(ClassLoader loader) {
-            return HookTransformer.linksTo(loader, VertxHttpHook.class);
-        }
-
-        @Override
-        public ClassVisitor visitor(ClassReader original, ClassVisitor next) {
-            return HookTransformer.rewritingMethods(next, (access, name, desc, mv) -> {
-                if ((access & Opcodes.ACC_STATIC) != 0 || !name.equals("request")) {
-                    return mv;
-                }
-                if (desc.equals(WITH_FUTURE)) {
-                    return new ReturnedFuture(mv);
-                }
-                return desc.equals(WITH_HANDLER) ? new ReplacedHandler(mv) : mv;
-            });
-        }
+    private static HookTransformer.Weaving requestWeaving() {
+        return new LinkedWeaving(VertxHttpHook.class, (access, name, desc, mv) -> {
+            if ((access & Opcodes.ACC_STATIC) != 0 || !name.equals("request")) {
+                return mv;
+            }
+            if (desc.equals(WITH_FUTURE)) {
+                return new ReturnedFuture(mv);
+            }
+            return desc.equals(WITH_HANDLER) ? new ReplacedHandler(mv) : mv;
+        });
     }
 
     /** {@code return (Future) VertxHttpHook.onRequest(this, options, future);} */
