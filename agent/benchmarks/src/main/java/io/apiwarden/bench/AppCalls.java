@@ -63,6 +63,11 @@ final class AppCalls implements AutoCloseable {
             this.option = option;
         }
 
+        /** Whether its client is one of {@link MoreAppCalls}': the ways declared from {@link #HTTP_URL_CONNECTION} on. */
+        boolean throughMoreClients() {
+            return compareTo(HTTP_URL_CONNECTION) >= 0;
+        }
+
         static Way named(String option) {
             for (Way w : values()) {
                 if (w.option.equals(option)) {
@@ -90,7 +95,9 @@ final class AppCalls implements AutoCloseable {
         okhttp = ways.contains(Way.OKHTTP_EXECUTE) || ways.contains(Way.OKHTTP_ENQUEUE) ? new OkHttpClient() : null;
         apache = ways.contains(Way.APACHE_EXECUTE) ? HttpClients.createDefault() : null;
         reactorClient = ways.contains(Way.REACTOR_NETTY) ? newReactorClient() : null;
-        more = new MoreAppCalls(ways, appToken);
+        // Only when one of its ways is asked for: linking MoreAppCalls loads classes of Spring, Micronaut and Apache
+        // HttpClient 4 (its catch clauses), which the start-up probe of another client must not load.
+        more = ways.stream().anyMatch(Way::throughMoreClients) ? new MoreAppCalls(ways, appToken) : null;
     }
 
     /** An app with the JDK client and OkHttp. */
@@ -256,7 +263,9 @@ final class AppCalls implements AutoCloseable {
     /** Lets the process end promptly: OkHttp's dispatcher and pool threads linger otherwise. */
     @Override
     public void close() {
-        more.close();
+        if (more != null) {
+            more.close();
+        }
         if (apache != null) {
             apache.close(CloseMode.IMMEDIATE);
         }
