@@ -25,19 +25,28 @@ import org.apache.hc.core5.http.io.entity.EntityUtils;
 import org.apache.hc.core5.io.CloseMode;
 
 /**
- * The app under measurement: plain JDK {@code HttpClient} and OkHttp calls with no retry or refresh
- * logic. It sets its own bearer token when it was given one ({@link AgentSetup#APP_TOKEN_FILE_PROPERTY}), as an
+ * The app under measurement: plain calls with no retry or refresh logic, through the JDK {@code HttpClient},
+ * OkHttp, Apache HttpClient 5, Reactor Netty and (in {@link MoreAppCalls}) the other clients the agent manages. It sets its own bearer token when it was given one ({@link AgentSetup#APP_TOKEN_FILE_PROPERTY}), as an
  * app without API Warden must, and none otherwise.
  */
 final class AppCalls implements AutoCloseable {
-    /** The ways an app makes a call: the JDK client and OkHttp each in both faces, and the clients Spring picks by default. */
+    /**
+     * The ways an app makes a call: the JDK client and OkHttp each in both faces, the clients Spring picks by default,
+     * and the clients real apps call through besides ({@link MoreAppCalls}).
+     */
     enum Way {
         JDK_SEND("JDK send", "jdkSend", "jdk-send"),
         JDK_SEND_ASYNC("JDK sendAsync", "jdkSendAsync", "jdk-send-async"),
         OKHTTP_EXECUTE("OkHttp execute", "okhttpExecute", "okhttp-execute"),
         OKHTTP_ENQUEUE("OkHttp enqueue", "okhttpEnqueue", "okhttp-enqueue"),
         APACHE_EXECUTE("Apache HttpClient 5 execute", "apacheExecute", "apache-execute"),
-        REACTOR_NETTY("Reactor Netty (blocked on)", "reactorNetty", "reactor-netty");
+        REACTOR_NETTY("Reactor Netty (blocked on)", "reactorNetty", "reactor-netty"),
+        HTTP_URL_CONNECTION("HttpURLConnection", "httpUrlConnection", "http-url-connection"),
+        REST_TEMPLATE("Spring new RestTemplate() (HttpURLConnection)", "restTemplate", "rest-template"),
+        APACHE4_EXECUTE("Apache HttpClient 4 execute", "apache4Execute", "apache4-execute"),
+        VERTX("Vert.x 4.5 HttpClient (joined)", "vertx", "vertx"),
+        JETTY_SEND("Jetty 12 HttpClient send", "jettySend", "jetty-send"),
+        MICRONAUT("Micronaut 4 HttpClient toBlocking", "micronaut", "micronaut");
 
         /** The two clients the agent managed first, in all their ways: what the soaks and storms use. */
         static final List<Way> JDK_AND_OKHTTP = List.of(JDK_SEND, JDK_SEND_ASYNC, OKHTTP_EXECUTE, OKHTTP_ENQUEUE);
@@ -52,6 +61,11 @@ final class AppCalls implements AutoCloseable {
             this.label = label;
             this.benchmark = benchmark;
             this.option = option;
+        }
+
+        /** Whether its client is one of {@link MoreAppCalls}': the ways declared from {@link #HTTP_URL_CONNECTION} on. */
+        boolean throughMoreClients() {
+            return compareTo(HTTP_URL_CONNECTION) >= 0;
         }
 
         static Way named(String option) {
@@ -72,6 +86,7 @@ final class AppCalls implements AutoCloseable {
     private final CloseableHttpClient apache;
     private final reactor.netty.http.client.HttpClient reactorClient;
     private final String appToken = SecretFile.read(System.getProperty(AgentSetup.APP_TOKEN_FILE_PROPERTY));
+    private final MoreAppCalls more;
 
     private AppCalls(Set<Way> ways) {
         jdk = ways.contains(Way.JDK_SEND) || ways.contains(Way.JDK_SEND_ASYNC)
@@ -80,6 +95,9 @@ final class AppCalls implements AutoCloseable {
         okhttp = ways.contains(Way.OKHTTP_EXECUTE) || ways.contains(Way.OKHTTP_ENQUEUE) ? new OkHttpClient() : null;
         apache = ways.contains(Way.APACHE_EXECUTE) ? HttpClients.createDefault() : null;
         reactorClient = ways.contains(Way.REACTOR_NETTY) ? newReactorClient() : null;
+        // Only when one of its ways is asked for: linking MoreAppCalls loads classes of Spring, Micronaut and Apache
+        // HttpClient 4 (its catch clauses), which the start-up probe of another client must not load.
+        more = ways.stream().anyMatch(Way::throughMoreClients) ? new MoreAppCalls(ways, appToken) : null;
     }
 
     /** An app with the JDK client and OkHttp. */
@@ -225,6 +243,18 @@ final class AppCalls implements AutoCloseable {
             case REACTOR_NETTY:
                 // The app's bearer is set on the client for every call; an unmanaged call carries it too, harmlessly.
                 return reactorNetty(url.toString());
+            case HTTP_URL_CONNECTION:
+                return more.httpUrlConnection(url, api);
+            case REST_TEMPLATE:
+                return more.restTemplate(url, api);
+            case APACHE4_EXECUTE:
+                return more.apache4Execute(url, api);
+            case VERTX:
+                return more.vertx(url, api);
+            case JETTY_SEND:
+                return more.jettySend(url, api);
+            case MICRONAUT:
+                return more.micronaut(url, api);
             default:
                 throw new AssertionError(way);
         }
@@ -233,6 +263,9 @@ final class AppCalls implements AutoCloseable {
     /** Lets the process end promptly: OkHttp's dispatcher and pool threads linger otherwise. */
     @Override
     public void close() {
+        if (more != null) {
+            more.close();
+        }
         if (apache != null) {
             apache.close(CloseMode.IMMEDIATE);
         }

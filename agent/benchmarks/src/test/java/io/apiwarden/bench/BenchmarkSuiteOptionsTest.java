@@ -48,6 +48,19 @@ class BenchmarkSuiteOptionsTest {
                 BenchmarkSuite.Options.parse(new String[] {"--ways=apache-execute, reactor-netty"}, DEFAULT_OUT);
 
         assertThat(o.ways).containsExactly(AppCalls.Way.APACHE_EXECUTE, AppCalls.Way.REACTOR_NETTY);
+        assertThat(BenchmarkSuite.Options.parse(
+                                new String[] {
+                                    "--ways=http-url-connection,rest-template,apache4-execute,vertx,jetty-send,micronaut"
+                                },
+                                DEFAULT_OUT)
+                        .ways)
+                .containsExactly(
+                        AppCalls.Way.HTTP_URL_CONNECTION,
+                        AppCalls.Way.REST_TEMPLATE,
+                        AppCalls.Way.APACHE4_EXECUTE,
+                        AppCalls.Way.VERTX,
+                        AppCalls.Way.JETTY_SEND,
+                        AppCalls.Way.MICRONAUT);
         assertThat(BenchmarkSuite.Options.parse(new String[0], DEFAULT_OUT).ways)
                 .containsExactlyInAnyOrder(AppCalls.Way.values());
         assertThatThrownBy(() -> BenchmarkSuite.Options.parse(new String[] {"--ways=apache"}, DEFAULT_OUT))
