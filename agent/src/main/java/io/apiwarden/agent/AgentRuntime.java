@@ -8,12 +8,12 @@ import io.apiwarden.core.config.AgentConfig;
 import io.apiwarden.core.config.WardenConfig;
 import io.apiwarden.core.scope.ApiScope;
 import io.apiwarden.core.telemetry.Telemetry;
-import io.apiwarden.core.time.LazyThread;
 import io.apiwarden.telemetry.TelemetryFactory;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executors;
 
 /**
  * The JVM's APIs, each with its one {@link Warden} created on the first request to it so that start-up stays
@@ -92,11 +92,13 @@ public final class AgentRuntime {
         if (c == null) {
             synchronized (AgentRuntime.class) {
                 if (tokenClient == null) {
-                    // Its work runs on a thread named as the agent's, so that the last-resort watch of connections
+                    // Its work runs on threads named as the agent's, so that the last-resort watch of connections
                     // (ConnectWatch) knows the token calls for the agent's own when the token URL shares the API's
-                    // host and port and the JDK client's module is off.
+                    // host and port and the JDK client's module is off. As many as the JDK's own default (a cached
+                    // pool): one thread would hold every token request behind a continuation that blocks on it
+                    // (calls then waited at the rate-limit gate until their apps gave up).
                     tokenClient = InternalClients.build(HttpClient.newBuilder()
-                            .executor(new LazyThread("apiwarden-token"))
+                            .executor(Executors.newCachedThreadPool(AgentRuntime::tokenThread))
                             .connectTimeout(api.tokenTimeout())
                             .followRedirects(HttpClient.Redirect.NEVER));
                 }
@@ -104,5 +106,13 @@ public final class AgentRuntime {
             }
         }
         return c;
+    }
+
+    /** A thread of the token client: a daemon, named as the agent's, with no app's class loader as its context. */
+    private static Thread tokenThread(Runnable work) {
+        Thread t = new Thread(work, "apiwarden-token");
+        t.setDaemon(true);
+        t.setContextClassLoader(null);
+        return t;
     }
 }

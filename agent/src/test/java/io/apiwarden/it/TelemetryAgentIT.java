@@ -443,12 +443,14 @@ class TelemetryAgentIT {
                 .collect(Collectors.toList());
         assertThat(metrics)
                 .as(r.toString())
-                .contains("apiwarden_calls_seconds_count{method=\"GET\",status_class=\"2xx\",verdict=\"success\"} 3")
-                .contains("apiwarden_retries_total{reason=\"invalid_token\"} 1.0")
-                .contains("apiwarden_retries_total{reason=\"global_rate_limit\"} 1.0")
-                .contains("apiwarden_token_refreshes_total{result=\"success\"} 1.0")
-                .contains("apiwarden_backoff_waits_seconds_count{reason=\"backoff\"} 1")
-                .anySatisfy(l -> assertThat(l).startsWith("apiwarden_throttled "));
+                // Every meter names its API: "default", the API of the unnamed properties.
+                .contains("apiwarden_calls_seconds_count{api=\"default\",method=\"GET\",status_class=\"2xx\","
+                        + "verdict=\"success\"} 3")
+                .contains("apiwarden_retries_total{api=\"default\",reason=\"invalid_token\"} 1.0")
+                .contains("apiwarden_retries_total{api=\"default\",reason=\"global_rate_limit\"} 1.0")
+                .contains("apiwarden_token_refreshes_total{api=\"default\",result=\"success\"} 1.0")
+                .contains("apiwarden_backoff_waits_seconds_count{api=\"default\",reason=\"backoff\"} 1")
+                .anySatisfy(l -> assertThat(l).startsWith("apiwarden_throttled{api=\"default\"} "));
         assertThat(r.agentLog()).anySatisfy(l -> assertThat(l)
                 .contains("metrics for Prometheus at http://127.0.0.1:" + port + "/metrics"));
     }
