@@ -43,7 +43,7 @@ abstract class AgainstFakeApi {
                 .property("apiwarden.backoff.initial-delay", "1s")
                 .property("apiwarden.metrics.prometheus.port", Integer.toString(prometheus))
                 .runInBackground(main, "fire:" + user, "await:" + go, callers + user);
-        AgentMetrics.awaitLine(prometheus, "apiwarden_throttled 1.0", run);
+        AgentMetrics.awaitLine(prometheus, "apiwarden_throttled{api=\"default\"} 1.0", run);
         Files.createFile(go);
         return run.get(2, TimeUnit.MINUTES);
     }

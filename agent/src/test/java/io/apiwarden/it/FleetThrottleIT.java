@@ -83,7 +83,7 @@ class FleetThrottleIT extends AgainstFakeApi {
             // The first JVM's call opens the window and is refused; the JVM tells the fleet.
             awaitThat("the window in Redis", () -> jedis.pttl(key) > 0, fleet);
             // The second JVM has made no call yet: it says the limit holds only because it heard the first.
-            AgentMetrics.awaitLine(secondsMetrics, "apiwarden_throttled 1.0", fleet.get(1));
+            AgentMetrics.awaitLine(secondsMetrics, "apiwarden_throttled{api=\"default\"} 1.0", fleet.get(1));
             long startedMillis = System.currentTimeMillis();
             Files.createFile(goAll);
 
