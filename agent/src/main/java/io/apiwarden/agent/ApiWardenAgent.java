@@ -5,6 +5,7 @@ import io.apiwarden.core.config.ConfigException;
 import io.apiwarden.core.config.ConfigProperty;
 import io.apiwarden.core.config.WardenConfig;
 import io.apiwarden.core.log.AgentLog;
+import io.apiwarden.unmanaged.WatchedApi;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -55,6 +56,18 @@ public final class ApiWardenAgent {
         return String.join(", ", apis);
     }
 
+    /** The APIs the unmanaged-client watches look out for: named in their warnings when there are several. */
+    private static List<WatchedApi> watched(AgentConfig config) {
+        if (config.apis().size() == 1) {
+            return List.of(WatchedApi.only(config.first().scope()));
+        }
+        List<WatchedApi> watched = new ArrayList<>();
+        for (WardenConfig api : config.apis()) {
+            watched.add(WatchedApi.named(api.name(), api.scope()));
+        }
+        return watched;
+    }
+
     private static void install(Instrumentation inst) {
         try {
             if (!WardenConfig.isEnabled(System::getProperty, System.getenv())) {
@@ -94,7 +107,7 @@ public final class ApiWardenAgent {
                 }
             }
             if (config.unmanagedWarningsEnabled()) {
-                UnmanagedClientHook.configure(config.scope(), ClientModules.either(managedForms), switchedOn);
+                UnmanagedClientHook.configure(watched(agentConfig), ClientModules.either(managedForms), switchedOn);
                 // A client library is watched only where the agent does not manage it (Apache HttpClient 5's minimal
                 // clients).
                 UnmanagedClientInstrumentation.install(inst, managedClasses);

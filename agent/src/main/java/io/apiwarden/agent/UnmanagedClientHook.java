@@ -2,10 +2,10 @@ package io.apiwarden.agent;
 
 import io.apiwarden.core.config.ConfigProperty;
 import io.apiwarden.core.log.AgentLog;
-import io.apiwarden.core.scope.ApiScope;
 import io.apiwarden.unmanaged.ConnectWatch;
 import io.apiwarden.unmanaged.EscapeWatch;
 import io.apiwarden.unmanaged.UnmanagedClient;
+import io.apiwarden.unmanaged.WatchedApi;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -21,7 +21,7 @@ import java.util.function.BiPredicate;
  */
 public final class UnmanagedClientHook {
     /** Set in {@code premain}, which loads nothing else of the watch: the rest comes with the first watched class. */
-    private static volatile ApiScope scope;
+    private static volatile List<WatchedApi> apis;
     /** The clients the agent manages, as the warning names them. */
     private static volatile String managedClients;
     /** The names of the client modules switched on. */
@@ -29,8 +29,8 @@ public final class UnmanagedClientHook {
 
     private UnmanagedClientHook() {}
 
-    static void configure(ApiScope apiScope, String managed, Set<String> switchedOn) {
-        scope = apiScope;
+    static void configure(List<WatchedApi> watched, String managed, Set<String> switchedOn) {
+        apis = List.copyOf(watched);
         managedClients = managed;
         modulesOn = Set.copyOf(switchedOn);
     }
@@ -38,7 +38,7 @@ public final class UnmanagedClientHook {
     /** The watch of the client named {@code client} (an {@link UnmanagedClient} name, or {@link ConnectWatch#SITE}); never throws. */
     public static BiPredicate<Object, Object> watch(String client) {
         try {
-            ApiScope s = scope;
+            List<WatchedApi> s = apis;
             if (s == null) {
                 return Watches.NOTHING_TO_WATCH;
             }

@@ -98,6 +98,18 @@ public final class ApiRouter implements Wardens {
         return null;
     }
 
+    @Override
+    public boolean hasApiOn(String host) {
+        if (host == null) {
+            return false;
+        }
+        if (only != null) {
+            String apiHost = only.managed.baseUrl().getHost();
+            return host.equalsIgnoreCase(apiHost) || hostKey(host).equals(hostKey(apiHost));
+        }
+        return byHost.containsKey(host) || byHost.containsKey(hostKey(host));
+    }
+
     private static String hostKey(String host) {
         String h = host.toLowerCase(Locale.ROOT);
         if (h.startsWith("[") && h.endsWith("]")) {

@@ -183,6 +183,11 @@ public final class Warden implements Wardens {
         return scope.contains(scheme, host, port, rawPath) ? this : null;
     }
 
+    @Override
+    public boolean hasApiOn(String host) {
+        return host != null && host.equalsIgnoreCase(scope.baseUrl().getHost());
+    }
+
     /** The API's name: {@code default} for the unnamed properties' API. */
     public String name() {
         return config.name();

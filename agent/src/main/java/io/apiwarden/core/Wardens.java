@@ -17,6 +17,12 @@ public interface Wardens {
      */
     Warden forRequest(String scheme, String host, int port, String rawPath);
 
+    /**
+     * Whether some API's base URL is on {@code host} (as the request names it, any case): a cheap first filter for
+     * a client that knows a request's host before the rest of its URL. False means no request to it is managed.
+     */
+    boolean hasApiOn(String host);
+
     /** As above, for a {@link URI}; null for a null one. */
     default Warden forRequest(URI uri) {
         return uri == null ? null : forRequest(uri.getScheme(), uri.getHost(), uri.getPort(), uri.getRawPath());

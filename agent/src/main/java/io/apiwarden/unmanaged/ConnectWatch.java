@@ -22,8 +22,9 @@ import java.util.function.Predicate;
  * connection to the API's host and port that no client the agent knows opened is named in a warning, once per
  * library, whatever the client.
  *
- * <p>Cost: for any other address, an {@code instanceof}, an int comparison of the port and, on the API's port only, a
- * host comparison. Only a connection to the API's host and port looks at the stack; connections are pooled, so that
+ * <p>Cost: for any other address, an {@code instanceof}, an int comparison of the port per API and, on an API's port
+ * only, a host comparison. With several APIs a connection to any API's host and port is watched, and the warning
+ * names that API. Only a connection to the API's host and port looks at the stack; connections are pooled, so that
  * is rare beside calls.
  *
  * <p>Who opened it: the stack, innermost frame first, skipping the JDK's and Netty's plumbing. The first frame that
@@ -50,17 +51,18 @@ public final class ConnectWatch implements BiPredicate<Object, Object> {
     private static final List<String> PLUMBING =
             List.of("java.", "javax.", "jdk.", "sun.", "com.sun.", "io.netty.", "kotlin.", "kotlinx.coroutines.");
 
-    private final int port;
-    private final String host;
-    /** The API's host as an address when the base URL names it by one; never a DNS look-up. */
-    private final InetAddress literalHost;
+    /** Each API's port, host, and host as an address when its base URL names it by one (never a DNS look-up). */
+    private final int[] ports;
+
+    private final String[] hosts;
+    private final InetAddress[] literalHosts;
+    private final WatchedApi[] apis;
 
     private final List<KnownClient> known;
     /** A managed client connects from plain Netty loops: a Netty-only connect may be its, and is left alone. */
     private final boolean plainNettyLoopsManaged;
 
     private final Predicate<Class<?>> agentOwn;
-    private final String origin;
     private final String managedClients;
     private final Consumer<String> warnings;
     private final Map<String, Boolean> warned = new ConcurrentHashMap<>();
@@ -77,14 +79,29 @@ public final class ConnectWatch implements BiPredicate<Object, Object> {
             Predicate<Class<?>> agentOwn,
             String managedClients,
             Consumer<String> warnings) {
-        URI base = scope.baseUrl();
-        this.port = ApiScope.effectivePort(base.getScheme(), base.getPort());
-        this.host = base.getHost();
-        this.literalHost = literal(host);
+        this(List.of(WatchedApi.only(scope)), known, agentOwn, managedClients, warnings);
+    }
+
+    /** A watch of the connections to any of {@code apis}' hosts and ports. */
+    public ConnectWatch(
+            List<WatchedApi> apis,
+            List<KnownClient> known,
+            Predicate<Class<?>> agentOwn,
+            String managedClients,
+            Consumer<String> warnings) {
+        this.apis = apis.toArray(new WatchedApi[0]);
+        this.ports = new int[this.apis.length];
+        this.hosts = new String[this.apis.length];
+        this.literalHosts = new InetAddress[this.apis.length];
+        for (int i = 0; i < this.apis.length; i++) {
+            URI base = this.apis[i].scope.baseUrl();
+            ports[i] = ApiScope.effectivePort(base.getScheme(), base.getPort());
+            hosts[i] = base.getHost();
+            literalHosts[i] = literal(hosts[i]);
+        }
         this.known = List.copyOf(known);
         this.plainNettyLoopsManaged = known.stream().anyMatch(k -> k.library == null && k.onPlainNettyLoops);
         this.agentOwn = agentOwn;
-        this.origin = base.getScheme() + "://" + host + (base.getPort() == -1 ? "" : ":" + base.getPort());
         this.managedClients = managedClients;
         this.warnings = warnings;
     }
@@ -118,8 +135,8 @@ public final class ConnectWatch implements BiPredicate<Object, Object> {
             if (!(address instanceof InetSocketAddress)) {
                 return false;
             }
-            InetSocketAddress to = (InetSocketAddress) address;
-            if (to.getPort() != port || !isApiHost(to) || warned.size() >= MAX_LIBRARIES) {
+            WatchedApi api = apiAt((InetSocketAddress) address);
+            if (api == null || warned.size() >= MAX_LIBRARIES) {
                 return false;
             }
             Thread thread = Thread.currentThread();
@@ -128,7 +145,7 @@ public final class ConnectWatch implements BiPredicate<Object, Object> {
             }
             CallerLibrary library = opener(thread);
             if (library != null && warned.putIfAbsent(library.key(), Boolean.TRUE) == null) {
-                warnings.accept(warning(library));
+                warnings.accept(warning(library, api));
             }
             return false;
         } catch (Throwable t) {
@@ -141,9 +158,18 @@ public final class ConnectWatch implements BiPredicate<Object, Object> {
         }
     }
 
-    private boolean isApiHost(InetSocketAddress to) {
-        // getHostString never looks a name up: the name the client connected by, or the address's literal.
-        return host.equalsIgnoreCase(to.getHostString()) || literalHost != null && literalHost.equals(to.getAddress());
+    /** The API whose host and port {@code to} is, or null. */
+    private WatchedApi apiAt(InetSocketAddress to) {
+        int port = to.getPort();
+        for (int i = 0; i < ports.length; i++) {
+            // getHostString never looks a name up: the name the client connected by, or the address's literal.
+            if (ports[i] == port
+                    && (hosts[i].equalsIgnoreCase(to.getHostString())
+                            || literalHosts[i] != null && literalHosts[i].equals(to.getAddress()))) {
+                return apis[i];
+            }
+        }
+        return null;
     }
 
     /** The library that opened this connection, or null when it is the agent's or a client the agent knows of. */
@@ -192,9 +218,10 @@ public final class ConnectWatch implements BiPredicate<Object, Object> {
         return new Verdict(CallerLibrary.of(name, managedClients));
     }
 
-    private String warning(CallerLibrary library) {
-        return "a connection to " + origin + ", the API's host and port, went out through " + library.name()
-                + ", which the agent does not manage: calls to the API through it get no bearer token, no refresh,"
+    private String warning(CallerLibrary library, WatchedApi api) {
+        return "a connection to " + api.origin() + ", " + api.hostAndPort() + ", went out through "
+                + library.name() + ", which the agent does not manage: calls to " + api.theApi()
+                + " through it get no bearer token, no refresh,"
                 + " no back-off on rate limits and no spans. " + library.advice() + " Or switch this warning off with "
                 + ConfigProperty.UNMANAGED_WARNINGS_ENABLED.key() + "=false. Said once per client library.";
     }

@@ -3,13 +3,15 @@ package io.apiwarden.unmanaged;
 import io.apiwarden.core.config.ConfigProperty;
 import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.scope.ApiScope;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiPredicate;
 import java.util.function.Consumer;
 
 /**
- * Watches the calls of one {@link UnmanagedClient} for the first that goes to the API, and names the
- * client in a warning then, once per JVM.
+ * Watches the calls of one {@link UnmanagedClient} for the first that goes to an API, and names the
+ * client (and, with several, the API) in a warning then, once per JVM. Each call is asked about each API until
+ * then; there are few.
  *
  * <p>{@link #test} answers whether the watch is over: the code woven into the client keeps a flag of its
  * own and stops calling once it is, so after the warning (or a failure here) each call through the
@@ -17,7 +19,7 @@ import java.util.function.Consumer;
  */
 public final class EscapeWatch implements BiPredicate<Object, Object> {
     private final UnmanagedClient client;
-    private final ApiScope scope;
+    private final List<WatchedApi> apis;
     private final String managedClients;
     private final Consumer<String> warnings;
     private final AtomicBoolean over = new AtomicBoolean();
@@ -28,8 +30,14 @@ public final class EscapeWatch implements BiPredicate<Object, Object> {
      * @param managedClients the clients the agent manages, as the warning names them ("OkHttp or Reactor Netty")
      */
     public EscapeWatch(UnmanagedClient client, ApiScope scope, String managedClients, Consumer<String> warnings) {
+        this(client, List.of(WatchedApi.only(scope)), managedClients, warnings);
+    }
+
+    /** A watch of the calls to any of {@code apis}. */
+    public EscapeWatch(
+            UnmanagedClient client, List<WatchedApi> apis, String managedClients, Consumer<String> warnings) {
         this.client = client;
-        this.scope = scope;
+        this.apis = List.copyOf(apis);
         this.managedClients = managedClients;
         this.warnings = warnings;
     }
@@ -44,11 +52,18 @@ public final class EscapeWatch implements BiPredicate<Object, Object> {
             return true;
         }
         try {
-            if (!client.callsApi(scope, first, second)) {
+            WatchedApi called = null;
+            for (WatchedApi api : apis) {
+                if (client.callsApi(api.scope, first, second)) {
+                    called = api;
+                    break;
+                }
+            }
+            if (called == null) {
                 return false;
             }
             if (over.compareAndSet(false, true)) {
-                warnings.accept(warning(client, scope, managedClients));
+                warnings.accept(warning(client, called, managedClients));
             }
         } catch (Throwable t) {
             if (over.compareAndSet(false, true)) {
@@ -61,18 +76,13 @@ public final class EscapeWatch implements BiPredicate<Object, Object> {
     }
 
     /** The warning: which client, what it misses, what to do. Names the origin only, never a path or query. */
-    static String warning(UnmanagedClient client, ApiScope scope, String managedClients) {
-        return "a call to " + origin(scope) + " went out through " + client.displayName()
-                + ", which the agent does not manage: calls to the API through it get no bearer token, no refresh,"
+    static String warning(UnmanagedClient client, WatchedApi api, String managedClients) {
+        return "a call to " + api.origin() + " went out through " + client.displayName()
+                + ", which the agent does not manage: calls to " + api.theApi()
+                + " through it get no bearer token, no refresh,"
                 + " no back-off on rate limits and no spans. Send them through a managed client: " + managedClients
                 + " (for Spring: the auto-configured"
                 + " RestClient, RestTemplate or WebClient on any of these), or switch this warning off with "
                 + ConfigProperty.UNMANAGED_WARNINGS_ENABLED.key() + "=false. Said once per client library.";
-    }
-
-    private static String origin(ApiScope scope) {
-        // Scheme, host and port only: never a user-info part a base URL might carry.
-        java.net.URI base = scope.baseUrl();
-        return base.getScheme() + "://" + base.getHost() + (base.getPort() == -1 ? "" : ":" + base.getPort());
     }
 }

@@ -88,6 +88,19 @@ class ApiRouterTest {
     }
 
     @Test
+    void aHostHasAnApiWhenSomeApisBaseIsOnIt() throws Exception {
+        api("payments", "https://pay.example.com/v1", null);
+        api("crm", "https://crm.example.com/v1", null);
+        ApiRouter router = router();
+
+        assertThat(router.hasApiOn("pay.example.com")).isTrue();
+        assertThat(router.hasApiOn("CRM.example.com.")).isTrue();
+        assertThat(router.hasApiOn("other.example.com")).isFalse();
+        assertThat(router.hasApiOn(null)).isFalse();
+        assertThat(started).as("asking starts no API").isEmpty();
+    }
+
+    @Test
     void oneApiRoutesByItsScope() throws Exception {
         api("only", "https://api.example.com/v1", null);
         ApiRouter router = router();
@@ -97,5 +110,7 @@ class ApiRouterTest {
         assertThat(router.forRequest(URI.create("https://api.example.com/v1/../admin")))
                 .isNull();
         assertThat(router.forRequest((URI) null)).isNull();
+        assertThat(router.hasApiOn("API.example.com")).isTrue();
+        assertThat(router.hasApiOn("crm.example.com")).isFalse();
     }
 }

@@ -2,9 +2,10 @@ package io.apiwarden.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.apiwarden.it.apps.TwoClientsApp;
+import io.apiwarden.it.apps.SeveralClientsApp;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import mockwebserver3.MockWebServer;
@@ -16,7 +17,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Two named APIs on two local servers, each with its own token service and global rate limit, called by one app
  * through JDK {@code HttpClient} and OkHttp: each API gets only its own bearer, a revocation on one refreshes only
- * that one, and a rate-limit window on one holds none of the other's calls.
+ * that one, and a rate-limit window on one holds none of the other's calls. Apache HttpClient 5 and Reactor Netty
+ * then call both: each call gets its own API's bearer, and a call to neither goes as the app sent it.
  */
 class SeveralApisAgentIT {
     private final MockWebServer paymentsServer = new MockWebServer();
@@ -59,8 +61,10 @@ class SeveralApisAgentIT {
                 .property("otel.traces.exporter", "logging")
                 .property("otel.metrics.exporter", "none")
                 .property("otel.logs.exporter", "none");
-        try (Stream<Path> jars = Files.list(AgentJvm.itLib("okhttp5"))) {
-            jars.sorted().forEach(jvm::classPath);
+        for (String lib : List.of("okhttp5", "httpclient5", "reactor-netty")) {
+            try (Stream<Path> jars = Files.list(AgentJvm.itLib(lib))) {
+                jars.sorted().forEach(jvm::classPath);
+            }
         }
         return jvm;
     }
@@ -72,7 +76,7 @@ class SeveralApisAgentIT {
         String crmUser = url(crmServer, "/api/v1/user");
 
         AgentJvm.Result r = app().run(
-                        TwoClientsApp.class,
+                        SeveralClientsApp.class,
                         "jdk:" + paymentsUser,
                         "okhttp:" + paymentsUser,
                         // Opens the CRM's 3 s window: the call waits it out at the CRM's gate, meanwhile...
@@ -80,7 +84,15 @@ class SeveralApisAgentIT {
                         // ...payments answers at once, through both clients, however its token changes.
                         "jdk:" + url(paymentsServer, "/revoke"),
                         "okhttp:" + paymentsUser,
-                        "jdk:" + paymentsUser);
+                        "jdk:" + paymentsUser,
+                        // After the CRM's window: two more clients, routed call by call.
+                        "wait:",
+                        "apache:" + url(paymentsServer, "/api/v1/apache"),
+                        "netty:" + url(paymentsServer, "/api/v1/netty"),
+                        "apache:" + url(crmServer, "/api/v1/apache"),
+                        "netty:" + url(crmServer, "/api/v1/netty"),
+                        "apache:" + url(crmServer, "/elsewhere"),
+                        "netty:" + url(paymentsServer, "/elsewhere"));
 
         assertThat(r.stdout)
                 .as(r.toString())
@@ -90,7 +102,13 @@ class SeveralApisAgentIT {
                         "STATUS 200 revoked",
                         "STATUS 200 user",
                         "STATUS 200 user",
-                        "FIRED 200");
+                        "FIRED 200",
+                        "STATUS 200 user",
+                        "STATUS 200 user",
+                        "STATUS 200 user",
+                        "STATUS 200 user",
+                        "STATUS 200 other",
+                        "STATUS 200 other");
         assertThat(payments.tokenRequests)
                 .as("one at the start, one after the revocation")
                 .hasSize(2);
@@ -105,16 +123,36 @@ class SeveralApisAgentIT {
         assertThat(authorizations(crm.apiRequests))
                 .as("the CRM sees only its own bearer")
                 .allSatisfy(a -> assertThat(a).isEqualTo("Bearer crm-access-9e8d-1"));
-        long crmResent = crm.apiArrivalNanos.get(crm.apiArrivalNanos.size() - 1);
-        assertThat(payments.apiArrivalNanos)
+        long crmResent = crm.apiArrivalNanos.get(1);
+        assertThat(arrivals(payments, "/api/v1/user"))
                 .as("every payments call after the CRM's window opened arrived before the CRM's window let its call go")
                 .allSatisfy(t -> assertThat(t).isLessThan(crmResent));
-        assertThat(crm.apiRequests)
-                .as("refused once, sent again when the window ended")
-                .hasSize(2);
+        assertThat(paths(crm.apiRequests))
+                .as("refused once, sent again when the window ended; then Apache's and Reactor Netty's")
+                .containsExactly("/api/v1/user", "/api/v1/user", "/api/v1/apache", "/api/v1/netty");
+        assertThat(paths(payments.apiRequests)).contains("/api/v1/apache", "/api/v1/netty");
+        assertThat(authorizations(payments.otherRequests))
+                .as("a call to no API goes as the app sent it")
+                .containsExactly("null");
+        assertThat(authorizations(crm.otherRequests)).containsExactly("null");
         assertThat(r.stderr).as("spans name their API").anyMatch(l -> l.contains("apiwarden.api=payments"));
         assertThat(r.stderr).anyMatch(l -> l.contains("apiwarden.api=crm"));
         assertThat(r.all()).doesNotContain("payments-access-1b2c-", "crm-access-9e8d-", "payments-refresh-77aa");
+    }
+
+    private static List<String> paths(List<RecordedRequest> requests) {
+        return requests.stream().map(q -> q.getUrl().encodedPath()).toList();
+    }
+
+    /** When each request to {@code path} arrived. */
+    private static List<Long> arrivals(FakeOAuthApi api, String path) {
+        List<Long> arrivals = new ArrayList<>();
+        for (int i = 0; i < api.apiRequests.size(); i++) {
+            if (api.apiRequests.get(i).getUrl().encodedPath().equals(path)) {
+                arrivals.add(api.apiArrivalNanos.get(i));
+            }
+        }
+        return arrivals;
     }
 
     private static List<String> authorizations(List<RecordedRequest> requests) {

@@ -77,6 +77,33 @@ class ConnectWatchTest {
     }
 
     @Test
+    void withSeveralApisAConnectionToAnyOfThemIsWatchedAndTheWarningNamesIt() {
+        ConnectWatch watch = new ConnectWatch(
+                List.of(
+                        WatchedApi.named("payments", ApiScope.of(URI.create("https://pay.example.com/v1"))),
+                        WatchedApi.named("crm", ApiScope.of(URI.create("http://crm.example.com:8080")))),
+                List.of(),
+                agentOwn,
+                MANAGED,
+                warnings::add);
+
+        assertThat(watch.test(SOCKET, api())).as("no API's host").isFalse();
+        assertThat(watch.test(SOCKET, InetSocketAddress.createUnresolved("crm.example.com", 443)))
+                .as("an API's host, another API's port")
+                .isFalse();
+        assertThat(warnings).isEmpty();
+        assertThat(watch.test(SOCKET, InetSocketAddress.createUnresolved("crm.example.com", 8080)))
+                .isFalse();
+
+        assertThat(warnings)
+                .singleElement()
+                .asString()
+                .startsWith("a connection to http://crm.example.com:8080, the host and port of the API crm, went out"
+                        + " through " + THIS_PACKAGE)
+                .contains("calls to the API crm through it get no bearer token");
+    }
+
+    @Test
     void aConnectionToTheApiFromCodeNoClientClaimsNamesItsPackageOnce() {
         ConnectWatch watch = watch(List.of());
 

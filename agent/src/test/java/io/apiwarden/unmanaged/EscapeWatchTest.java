@@ -21,6 +21,29 @@ class EscapeWatchTest {
             new EscapeWatch(UnmanagedClient.HTTP_URL_CONNECTION, scope, MANAGED, warnings::add);
 
     @Test
+    void withSeveralApisTheFirstCallToAnyOfThemWarnsNamingIt() throws Exception {
+        EscapeWatch several = new EscapeWatch(
+                UnmanagedClient.HTTP_URL_CONNECTION,
+                List.of(
+                        WatchedApi.named("payments", ApiScope.of(URI.create("https://pay.example.com/v1"))),
+                        WatchedApi.named("crm", scope)),
+                MANAGED,
+                warnings::add);
+
+        assertThat(several.test(connection("https://pay.example.com/v2/user"), null))
+                .isFalse();
+        assertThat(several.test(connection("https://api.example.com/v1/user"), null))
+                .as("the second API's")
+                .isTrue();
+
+        assertThat(warnings)
+                .singleElement()
+                .asString()
+                .startsWith("a call to https://api.example.com went out through HttpURLConnection")
+                .contains("calls to the API crm through it get no bearer token");
+    }
+
+    @Test
     void callsElsewhereKeepTheWatchGoingAndWarnNobody() throws Exception {
         assertThat(watch.test(connection("https://other.example.com/v1/user"), null))
                 .isFalse();

@@ -1,7 +1,7 @@
 package io.apiwarden.clients.apache4.library;
 
 import io.apiwarden.clients.apache4.bridge.ApacheHttp4Bridge;
-import io.apiwarden.core.Warden;
+import io.apiwarden.core.Wardens;
 import org.apache.http.impl.execchain.ClientExecChain;
 
 /**
@@ -12,8 +12,8 @@ import org.apache.http.impl.execchain.ClientExecChain;
 public final class ApacheHttp4Glue implements ApacheHttp4Bridge {
     private final WardenApacheHttp4 apache;
 
-    public ApacheHttp4Glue(Warden warden) {
-        this.apache = WardenApacheHttp4.create(warden);
+    public ApacheHttp4Glue(Wardens wardens) {
+        this.apache = WardenApacheHttp4.create(wardens);
     }
 
     @Override

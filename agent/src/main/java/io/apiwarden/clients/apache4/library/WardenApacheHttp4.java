@@ -1,6 +1,7 @@
 package io.apiwarden.clients.apache4.library;
 
 import io.apiwarden.core.Warden;
+import io.apiwarden.core.Wardens;
 import org.apache.http.impl.client.HttpClientBuilder;
 import org.apache.http.impl.execchain.ClientExecChain;
 
@@ -25,15 +26,21 @@ import org.apache.http.impl.execchain.ClientExecChain;
  * it reads is decompressed already.
  */
 public final class WardenApacheHttp4 {
-    private final Warden warden;
+    /** The Warden of each request's API: one Warden in library mode, the agent's router otherwise. */
+    private final Wardens wardens;
 
-    private WardenApacheHttp4(Warden warden) {
-        this.warden = warden;
+    private WardenApacheHttp4(Wardens wardens) {
+        this.wardens = wardens;
     }
 
     /** One per {@link Warden} is enough for every client of the same Apache HttpClient 4. */
     public static WardenApacheHttp4 create(Warden warden) {
         return new WardenApacheHttp4(warden);
+    }
+
+    /** For the APIs {@code wardens} routes to (the agent's router): each request gets its API's Warden. */
+    public static WardenApacheHttp4 create(Wardens wardens) {
+        return new WardenApacheHttp4(wardens);
     }
 
     /** A builder as {@code HttpClients.custom()} gives, whose clients are managed. */
@@ -48,6 +55,6 @@ public final class WardenApacheHttp4 {
 
     /** {@code protocolExec} with the agent's step on top: what an override of {@code decorateProtocolExec} returns. */
     public ClientExecChain decorate(ClientExecChain protocolExec) {
-        return new WardenExec(warden, protocolExec);
+        return new WardenExec(wardens, protocolExec);
     }
 }

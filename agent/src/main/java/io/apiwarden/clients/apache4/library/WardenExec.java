@@ -1,6 +1,7 @@
 package io.apiwarden.clients.apache4.library;
 
 import io.apiwarden.core.Warden;
+import io.apiwarden.core.Wardens;
 import io.apiwarden.core.engine.EntryGuard;
 import java.io.IOException;
 import java.net.URI;
@@ -20,11 +21,13 @@ import org.apache.http.impl.execchain.ClientExecChain;
  * the API go on untouched; each managed request becomes an {@link Apache4Exchange}.
  */
 final class WardenExec implements ClientExecChain {
-    private final Warden warden;
+    /** The Warden of each request's API: one Warden in library mode, the agent's router otherwise. */
+    private final Wardens wardens;
+
     private final ClientExecChain next;
 
-    WardenExec(Warden warden, ClientExecChain next) {
-        this.warden = warden;
+    WardenExec(Wardens wardens, ClientExecChain next) {
+        this.wardens = wardens;
         this.next = next;
     }
 
@@ -39,9 +42,8 @@ final class WardenExec implements ClientExecChain {
         }
         Apache4Exchange call = EntryGuard.open("apache4-exec", "an Apache HttpClient 4 call", () -> {
             URI uri = absolute(request, route);
-            return warden.scope().contains(uri)
-                    ? new Apache4Exchange(warden, uri, next, route, request, context, execAware)
-                    : null;
+            Warden warden = wardens.forRequest(uri);
+            return warden == null ? null : new Apache4Exchange(warden, uri, next, route, request, context, execAware);
         });
         // Outside the guard: what the rest of the chain throws is the app's, and it happens once.
         return call == null ? next.execute(route, request, context, execAware) : call.run();

@@ -1,7 +1,7 @@
 package io.apiwarden.clients.apache5.library;
 
 import io.apiwarden.clients.apache5.bridge.ApacheHttpBridge;
-import io.apiwarden.core.Warden;
+import io.apiwarden.core.Wardens;
 import org.apache.hc.client5.http.impl.async.H2AsyncClientBuilder;
 import org.apache.hc.client5.http.impl.async.HttpAsyncClientBuilder;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
@@ -14,8 +14,8 @@ import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 public final class ApacheHttpGlue implements ApacheHttpBridge {
     private final WardenApacheHttp apache;
 
-    public ApacheHttpGlue(Warden warden) {
-        this.apache = WardenApacheHttp.create(warden);
+    public ApacheHttpGlue(Wardens wardens) {
+        this.apache = WardenApacheHttp.create(wardens);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.apiwarden.clients.apache5.library;
 
 import io.apiwarden.core.Warden;
+import io.apiwarden.core.Wardens;
 import io.apiwarden.core.engine.EntryGuard;
 import java.io.IOException;
 import java.util.concurrent.Executor;
@@ -16,15 +17,17 @@ import org.apache.hc.core5.http.nio.AsyncEntityProducer;
  * each managed request becomes an {@link AsyncExchange}.
  */
 final class AsyncHandler implements AsyncExecChainHandler {
-    private final Warden warden;
+    /** The Warden of each request's API: one Warden in library mode, the agent's router otherwise. */
+    private final Wardens wardens;
+
     private final Executor completions;
 
     /**
      * @param completions where the app's callback is called when an agent's wait, not the client's
      *        I/O thread, moves the call on (a failed refresh hands the app the held response)
      */
-    AsyncHandler(Warden warden, Executor completions) {
-        this.warden = warden;
+    AsyncHandler(Wardens wardens, Executor completions) {
+        this.wardens = wardens;
         this.completions = completions;
     }
 
@@ -38,9 +41,10 @@ final class AsyncHandler implements AsyncExecChainHandler {
             throws HttpException, IOException {
         AsyncExchange call = EntryGuard.open("apache-async-handler", "an Apache HttpClient async call", () -> {
             Target target = Target.of(request, scope.route);
-            return target.inScope(warden.scope())
-                    ? new AsyncExchange(warden, completions, request, body, target, scope, chain, callback)
-                    : null;
+            Warden warden = target.route(wardens);
+            return warden == null
+                    ? null
+                    : new AsyncExchange(warden, completions, request, body, target, scope, chain, callback);
         });
         // Outside the guard: what the rest of the chain throws is the app's, and it happens once.
         if (call == null) {

@@ -1,6 +1,7 @@
 package io.apiwarden.clients.apache5.library;
 
 import io.apiwarden.core.Warden;
+import io.apiwarden.core.Wardens;
 import io.apiwarden.core.engine.EntryGuard;
 import java.io.IOException;
 import org.apache.hc.client5.http.classic.ExecChain;
@@ -14,10 +15,11 @@ import org.apache.hc.core5.http.HttpException;
  * each managed request becomes a {@link ClassicExchange}.
  */
 final class ClassicHandler implements ExecChainHandler {
-    private final Warden warden;
+    /** The Warden of each request's API: one Warden in library mode, the agent's router otherwise. */
+    private final Wardens wardens;
 
-    ClassicHandler(Warden warden) {
-        this.warden = warden;
+    ClassicHandler(Wardens wardens) {
+        this.wardens = wardens;
     }
 
     @Override
@@ -29,7 +31,8 @@ final class ClassicHandler implements ExecChainHandler {
         }
         ClassicExchange call = EntryGuard.open("apache-classic-handler", "an Apache HttpClient call", () -> {
             Target target = Target.of(request, scope.route);
-            return target.inScope(warden.scope()) ? new ClassicExchange(warden, request, target, scope, chain) : null;
+            Warden warden = target.route(wardens);
+            return warden == null ? null : new ClassicExchange(warden, request, target, scope, chain);
         });
         // Outside the guard: what the rest of the chain throws is the app's, and it happens once.
         return call == null ? chain.proceed(request, scope) : call.run();

@@ -1,7 +1,8 @@
 package io.apiwarden.clients.apache5.library;
 
+import io.apiwarden.core.Warden;
+import io.apiwarden.core.Wardens;
 import io.apiwarden.core.engine.CallTarget;
-import io.apiwarden.core.scope.ApiScope;
 import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.core5.http.HttpHost;
 import org.apache.hc.core5.http.HttpRequest;
@@ -52,8 +53,9 @@ final class Target {
         return new Target(scheme, host, port, request.getPath());
     }
 
-    boolean inScope(ApiScope scope) {
-        return scope.contains(scheme, host, port, rawPath);
+    /** The Warden of the API this target belongs to, or null. */
+    Warden route(Wardens wardens) {
+        return wardens.forRequest(scheme, host, port, rawPath);
     }
 
     /** This target as the engine's call driver takes it. */

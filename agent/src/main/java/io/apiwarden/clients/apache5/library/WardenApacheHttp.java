@@ -1,6 +1,7 @@
 package io.apiwarden.clients.apache5.library;
 
 import io.apiwarden.core.Warden;
+import io.apiwarden.core.Wardens;
 import java.util.Collections;
 import java.util.Set;
 import java.util.WeakHashMap;
@@ -42,14 +43,19 @@ public final class WardenApacheHttp {
     /** Builders handled already: building twice from one builder must not add the handler twice. */
     private final Set<Object> managed = Collections.newSetFromMap(Collections.synchronizedMap(new WeakHashMap<>()));
 
-    private WardenApacheHttp(Warden warden, Executor completions) {
-        this.classic = new ClassicHandler(warden);
-        this.async = new AsyncHandler(warden, completions);
+    private WardenApacheHttp(Wardens wardens, Executor completions) {
+        this.classic = new ClassicHandler(wardens);
+        this.async = new AsyncHandler(wardens, completions);
     }
 
     /** One per {@link Warden} is enough for every client of the same Apache HttpClient. */
     public static WardenApacheHttp create(Warden warden) {
         return new WardenApacheHttp(warden, ASYNC_POOL);
+    }
+
+    /** For the APIs {@code wardens} routes to (the agent's router): each request gets its API's Warden. */
+    public static WardenApacheHttp create(Wardens wardens) {
+        return new WardenApacheHttp(wardens, ASYNC_POOL);
     }
 
     /** For tests: where the app's async callback goes on after a wait. */

@@ -1,7 +1,7 @@
 package io.apiwarden.clients.jetty.library;
 
 import io.apiwarden.clients.jetty.bridge.JettyBridge;
-import io.apiwarden.core.Warden;
+import io.apiwarden.core.Wardens;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Response;
 import org.eclipse.jetty.client.transport.HttpRequest;
@@ -14,8 +14,8 @@ import org.eclipse.jetty.client.transport.HttpRequest;
 public final class JettyGlue implements JettyBridge {
     private final WardenJettyHttp jetty;
 
-    public JettyGlue(Warden warden) {
-        this.jetty = WardenJettyHttp.create(warden);
+    public JettyGlue(Wardens wardens) {
+        this.jetty = WardenJettyHttp.create(wardens);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.apiwarden.clients.jetty.library;
 
 import io.apiwarden.core.Warden;
+import io.apiwarden.core.Wardens;
 import io.apiwarden.core.engine.EntryGuard;
 import java.net.URI;
 import org.eclipse.jetty.client.HttpClient;
@@ -33,15 +34,21 @@ public final class WardenJettyHttp {
     /** On the conversation of an attempt: its {@link JettyAttempt}, which each redirect hop Jetty sends within it meets. */
     static final String ATTEMPT = WardenJettyHttp.class.getName() + ".attempt";
 
-    private final Warden warden;
+    /** The Warden of each request's API: one Warden in library mode, the agent's router otherwise. */
+    private final Wardens wardens;
 
-    private WardenJettyHttp(Warden warden) {
-        this.warden = warden;
+    private WardenJettyHttp(Wardens wardens) {
+        this.wardens = wardens;
     }
 
     /** One per {@link Warden} is enough for every client of the same Jetty. */
     public static WardenJettyHttp create(Warden warden) {
         return new WardenJettyHttp(warden);
+    }
+
+    /** For the APIs {@code wardens} routes to (the agent's router): each request gets its API's Warden. */
+    public static WardenJettyHttp create(Wardens wardens) {
+        return new WardenJettyHttp(wardens);
     }
 
     /** A client (HTTP/1.1, Jetty's default transport) whose calls to the API are managed; the app starts and stops it. */
@@ -71,7 +78,8 @@ public final class WardenJettyHttp {
             return false;
         }
         URI uri = request.getURI();
-        if (uri == null || uri.getHost() == null || !warden.scope().contains(uri)) {
+        Warden warden = uri == null || uri.getHost() == null ? null : wardens.forRequest(uri);
+        if (warden == null) {
             return false;
         }
         JettyExchange call = EntryGuard.open(

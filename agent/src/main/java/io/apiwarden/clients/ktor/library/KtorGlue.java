@@ -1,7 +1,7 @@
 package io.apiwarden.clients.ktor.library;
 
 import io.apiwarden.clients.ktor.bridge.KtorBridge;
-import io.apiwarden.core.Warden;
+import io.apiwarden.core.Wardens;
 import io.ktor.client.engine.HttpClientEngine;
 import io.ktor.client.request.HttpRequestData;
 import io.ktor.client.request.HttpResponseData;
@@ -15,8 +15,8 @@ import kotlin.coroutines.Continuation;
 public final class KtorGlue implements KtorBridge {
     private final WardenKtor ktor;
 
-    public KtorGlue(Warden warden) {
-        this.ktor = WardenKtor.create(warden);
+    public KtorGlue(Wardens wardens) {
+        this.ktor = WardenKtor.create(wardens);
     }
 
     @Override

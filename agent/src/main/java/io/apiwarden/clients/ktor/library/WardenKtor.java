@@ -1,6 +1,7 @@
 package io.apiwarden.clients.ktor.library;
 
 import io.apiwarden.core.Warden;
+import io.apiwarden.core.Wardens;
 import io.apiwarden.core.engine.EntryGuard;
 import io.apiwarden.core.time.DelayScheduler;
 import io.ktor.client.engine.HttpClientEngine;
@@ -40,11 +41,13 @@ public final class WardenKtor {
     /** The CIO engine's class, internal to Ktor: the one engine this manages. */
     static final String CIO_ENGINE = "io.ktor.client.engine.cio.CIOEngine";
 
-    private final Warden warden;
+    /** The Warden of each request's API: one Warden in library mode, the agent's router otherwise. */
+    private final Wardens wardens;
+    /** Where waits go; null for the timer of each call's Warden. */
     private final DelayScheduler timer;
 
-    private WardenKtor(Warden warden, DelayScheduler timer) {
-        this.warden = warden;
+    private WardenKtor(Wardens wardens, DelayScheduler timer) {
+        this.wardens = wardens;
         this.timer = timer;
     }
 
@@ -56,6 +59,14 @@ public final class WardenKtor {
     /** Waits on {@code timer}. */
     public static WardenKtor create(Warden warden, DelayScheduler timer) {
         return new WardenKtor(warden, timer);
+    }
+
+    /**
+     * For the APIs {@code wardens} routes to (the agent's router): each call gets its API's Warden, and waits on
+     * that Warden's timer.
+     */
+    public static WardenKtor create(Wardens wardens) {
+        return new WardenKtor(wardens, null);
     }
 
     /**
@@ -86,16 +97,18 @@ public final class WardenKtor {
         if (continuation instanceof AttemptCall || isTheEnginesOwn(engine, continuation)) {
             return null;
         }
-        URI uri = inScope(request);
-        if (uri == null) {
+        URI uri = uri(request);
+        Warden warden = uri == null ? null : wardens.forRequest(uri);
+        if (warden == null) {
             return null;
         }
+        DelayScheduler waits = timer != null ? timer : warden.scheduler();
         CoroutineContext context = continuation.getContext();
         KtorExchange exchange = EntryGuard.open(
                 "ktor-call",
                 "a Ktor call",
                 () -> new KtorExchange(
-                        warden, engine, request, uri, context, timeLimit(request), timer, completions(context)));
+                        warden, engine, request, uri, context, timeLimit(request), waits, completions(context)));
         if (exchange == null) {
             return null;
         }
@@ -124,10 +137,11 @@ public final class WardenKtor {
         return continuation.getClass().getName().startsWith(engine.getClass().getName() + "$");
     }
 
-    private URI inScope(HttpRequestData request) {
+    /** The request's URL as a URI with a host, or null. */
+    private static URI uri(HttpRequestData request) {
         try {
             URI uri = URI.create(request.getUrl().toString());
-            return uri.getHost() != null && warden.scope().contains(uri) ? uri : null;
+            return uri.getHost() != null ? uri : null;
         } catch (IllegalArgumentException e) {
             // Not a URI the JDK reads (Ktor is more lenient): not the API's.
             return null;

@@ -1,7 +1,7 @@
 package io.apiwarden.clients.micronaut.library;
 
 import io.apiwarden.clients.micronaut.bridge.MicronautBridge;
-import io.apiwarden.core.Warden;
+import io.apiwarden.core.Wardens;
 import io.micronaut.core.propagation.PropagatedContext;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.client.netty.DefaultHttpClient;
@@ -16,8 +16,8 @@ import java.util.List;
 public final class MicronautGlue implements MicronautBridge {
     private final WardenMicronautHttp micronaut;
 
-    public MicronautGlue(Warden warden) {
-        this.micronaut = WardenMicronautHttp.create(warden);
+    public MicronautGlue(Wardens wardens) {
+        this.micronaut = WardenMicronautHttp.create(wardens);
     }
 
     @Override

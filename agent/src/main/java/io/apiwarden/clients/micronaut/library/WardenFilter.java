@@ -1,6 +1,7 @@
 package io.apiwarden.clients.micronaut.library;
 
 import io.apiwarden.core.Warden;
+import io.apiwarden.core.Wardens;
 import io.apiwarden.core.engine.EntryGuard;
 import io.apiwarden.core.time.DelayScheduler;
 import io.micronaut.core.order.Ordered;
@@ -22,14 +23,17 @@ import org.reactivestreams.Publisher;
  * API and loses them outside; anything else passes untouched.
  */
 final class WardenFilter implements HttpClientFilter, Ordered {
-    private final Warden warden;
+    /** The Warden of each request's API: one Warden in library mode, the agent's router otherwise. */
+    private final Wardens wardens;
+    /** Where waits go; null for the timer of each call's Warden. */
     private final DelayScheduler timer;
+
     private final Executor completions;
     /** The client's own time limit for a call (Micronaut's request time-out), or null when unknown or none. */
     private final Duration appTimeout;
 
-    WardenFilter(Warden warden, DelayScheduler timer, Executor completions, Duration appTimeout) {
-        this.warden = warden;
+    WardenFilter(Wardens wardens, DelayScheduler timer, Executor completions, Duration appTimeout) {
+        this.wardens = wardens;
         this.timer = timer;
         this.completions = completions;
         this.appTimeout = appTimeout;
@@ -49,13 +53,15 @@ final class WardenFilter implements HttpClientFilter, Ordered {
             return chain.proceed(request);
         }
         URI uri = request.getUri();
-        if (uri == null || uri.getHost() == null || !warden.scope().contains(uri)) {
+        Warden warden = uri == null || uri.getHost() == null ? null : wardens.forRequest(uri);
+        if (warden == null) {
             return chain.proceed(request);
         }
+        DelayScheduler waits = timer != null ? timer : warden.scheduler();
         MicronautExchange call = EntryGuard.open(
                 "micronaut-call",
                 "a Micronaut client call",
-                () -> new MicronautExchange(warden, request, chain, appTimeout, timer, completions));
+                () -> new MicronautExchange(warden, request, chain, appTimeout, waits, completions));
         return call == null ? chain.proceed(request) : call.publisher();
     }
 

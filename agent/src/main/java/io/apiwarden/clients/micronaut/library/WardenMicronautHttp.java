@@ -1,7 +1,7 @@
 package io.apiwarden.clients.micronaut.library;
 
 import io.apiwarden.core.Warden;
-import io.apiwarden.core.scope.ApiScope;
+import io.apiwarden.core.Wardens;
 import io.apiwarden.core.time.DelayScheduler;
 import io.micronaut.core.propagation.PropagatedContext;
 import io.micronaut.http.HttpRequest;
@@ -44,12 +44,15 @@ public final class WardenMicronautHttp {
      */
     private static final FilterOrder INNERMOST = dynamicOrder();
 
-    private final Warden warden;
+    /** The Warden of each request's API: one Warden in library mode, the agent's router otherwise. */
+    private final Wardens wardens;
+    /** Where waits go; null for the timer of each call's Warden. */
     private final DelayScheduler timer;
+
     private final Executor completions;
 
-    private WardenMicronautHttp(Warden warden, DelayScheduler timer) {
-        this.warden = warden;
+    private WardenMicronautHttp(Wardens wardens, DelayScheduler timer) {
+        this.wardens = wardens;
         this.timer = timer;
         // The app's publisher completes there after a wait or a refresh, never on the agent's timer or token threads.
         this.completions = ForkJoinPool.commonPool();
@@ -66,11 +69,19 @@ public final class WardenMicronautHttp {
     }
 
     /**
+     * For the APIs {@code wardens} routes to (the agent's router): each call gets its API's Warden, and waits on
+     * that Warden's timer.
+     */
+    public static WardenMicronautHttp create(Wardens wardens) {
+        return new WardenMicronautHttp(wardens, null);
+    }
+
+    /**
      * The filter, as a bean of the app's context: every client of the context runs it. It cannot know a client's
      * request time-out, so the back-off is bounded by the agent's own limits only.
      */
     public HttpClientFilter filter() {
-        return new WardenFilter(warden, timer, completions, null);
+        return new WardenFilter(wardens, timer, completions, null);
     }
 
     /**
@@ -136,13 +147,12 @@ public final class WardenMicronautHttp {
     }
 
     private boolean inScope(URI uri) {
-        ApiScope scope = warden.scope();
-        return uri != null && uri.getHost() != null && scope.contains(uri);
+        return uri != null && uri.getHost() != null && wardens.forRequest(uri) != null;
     }
 
     private GenericHttpFilter filterOf(DefaultHttpClient client) {
         return GenericHttpFilter.createLegacyFilter(
-                new WardenFilter(warden, timer, completions, timeLimit(client.getConfiguration())), INNERMOST);
+                new WardenFilter(wardens, timer, completions, timeLimit(client.getConfiguration())), INNERMOST);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.apiwarden.clients.reactornetty.library;
 
-import io.apiwarden.core.scope.ApiScope;
+import io.apiwarden.core.Warden;
+import io.apiwarden.core.Wardens;
 import io.netty.handler.codec.http.HttpHeaders;
 import java.lang.reflect.Field;
 import java.net.URI;
@@ -26,6 +27,9 @@ final class ManagedRequest {
     /** The request's body function; package-private in Reactor Netty, so null where it cannot be read (a named module). */
     private static final Field BODY = bodyField();
 
+    /** The Warden of the API the request belongs to. */
+    final Warden warden;
+
     final String method;
     final String url;
     final URI uri;
@@ -37,6 +41,7 @@ final class ManagedRequest {
     final HttpHeaders defaultHeaders;
 
     private ManagedRequest(
+            Warden warden,
             String method,
             String url,
             URI uri,
@@ -44,6 +49,7 @@ final class ManagedRequest {
             boolean bodyRepeatable,
             boolean recordsBody,
             HttpHeaders defaultHeaders) {
+        this.warden = warden;
         this.recordsBody = recordsBody;
         this.method = method;
         this.defaultHeaders = defaultHeaders;
@@ -54,13 +60,13 @@ final class ManagedRequest {
     }
 
     /**
-     * The request of {@code config}, or null when the agent leaves it alone: outside the API, a
+     * The request of {@code config}, or null when the agent leaves it alone: outside every API, a
      * WebSocket, or a URL known only when the request is subscribed ({@code uri(Mono)}). A body
      * function that {@code recorded} accepts is put behind a {@link RecordedBodyFunction} in
      * {@code config}, which is this request's own (Reactor Netty copies the configuration at every
      * step of building a request, and reads the function at each subscription).
      */
-    static ManagedRequest of(HttpClientConfig config, ApiScope scope, Predicate<Object> recorded) {
+    static ManagedRequest of(HttpClientConfig config, Wardens wardens, Predicate<Object> recorded) {
         if (config.websocketClientSpec() != null) {
             return null;
         }
@@ -75,11 +81,13 @@ final class ManagedRequest {
             // Reactor Netty refuses it too, as without the agent.
             return null;
         }
-        if (!scope.contains(uri)) {
+        Warden warden = wardens.forRequest(uri);
+        if (warden == null) {
             return null;
         }
         HttpHeaders headers = config.headers();
         return new ManagedRequest(
+                warden,
                 config.method().name(),
                 url,
                 uri,

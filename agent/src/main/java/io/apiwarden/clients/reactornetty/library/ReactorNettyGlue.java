@@ -1,7 +1,7 @@
 package io.apiwarden.clients.reactornetty.library;
 
 import io.apiwarden.clients.reactornetty.bridge.ReactorNettyBridge;
-import io.apiwarden.core.Warden;
+import io.apiwarden.core.Wardens;
 import io.apiwarden.core.time.DelayScheduler;
 import java.util.concurrent.Executor;
 import java.util.function.Predicate;
@@ -26,22 +26,24 @@ public final class ReactorNettyGlue implements ReactorNettyBridge {
     static final Predicate<Object> SPRING_BODY_FUNCTIONS =
             body -> body.getClass().getName().startsWith("org.springframework.http.client.");
 
-    private final Warden warden;
+    /** The Warden of each request's API: the agent's router, or one Warden in tests. */
+    private final Wardens wardens;
+
     private final Predicate<Object> recordedBodies;
     private final DelayScheduler timer;
     private final Executor completions;
 
     /** Waits on Reactor's own timer (its parallel scheduler, where {@code Mono.delay} runs), never on an event loop. */
-    public ReactorNettyGlue(Warden warden) {
-        this(warden, new ReactorTimer(), task -> Schedulers.parallel().schedule(task), SPRING_BODY_FUNCTIONS);
+    public ReactorNettyGlue(Wardens wardens) {
+        this(wardens, new ReactorTimer(), task -> Schedulers.parallel().schedule(task), SPRING_BODY_FUNCTIONS);
     }
 
     /**
      * For tests: the test's timer, where the app's subscriber is called when no event loop does it, and
      * which body functions are recorded.
      */
-    ReactorNettyGlue(Warden warden, DelayScheduler timer, Executor completions, Predicate<Object> recordedBodies) {
-        this.warden = warden;
+    ReactorNettyGlue(Wardens wardens, DelayScheduler timer, Executor completions, Predicate<Object> recordedBodies) {
+        this.wardens = wardens;
         this.recordedBodies = recordedBodies;
         this.timer = timer;
         this.completions = completions;
@@ -54,10 +56,10 @@ public final class ReactorNettyGlue implements ReactorNettyBridge {
         return manage((HttpClient) client, original);
     }
 
-    /** {@code connect}, a request of {@code client}, as it is outside the API, or managed. */
+    /** {@code connect}, a request of {@code client}, as it is outside every API, or managed by its API's Warden. */
     Mono<? extends Connection> manage(HttpClient client, Mono<? extends Connection> connect) {
-        ManagedRequest request = ManagedRequest.of(client.configuration(), warden.scope(), recordedBodies);
-        return request == null ? connect : new ManagedConnect(warden, request, connect, timer, completions);
+        ManagedRequest request = ManagedRequest.of(client.configuration(), wardens, recordedBodies);
+        return request == null ? connect : new ManagedConnect(request.warden, request, connect, timer, completions);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.apiwarden.clients.vertx.library;
 
 import io.apiwarden.clients.vertx.bridge.VertxHttpBridge;
 import io.apiwarden.core.Warden;
+import io.apiwarden.core.Wardens;
 import io.apiwarden.core.engine.EntryGuard;
 import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.time.DelayScheduler;
@@ -24,7 +25,8 @@ import java.util.Optional;
 public final class VertxHttpGlue implements VertxHttpBridge {
     private static final StackWalker STACK = StackWalker.getInstance();
 
-    private final Warden warden;
+    /** The Warden of each request's API: one Warden in library mode, the agent's router otherwise. */
+    private final Wardens wardens;
     /** Where waits go; null for the Vert.x timers of each request's own Vert.x. */
     private final DelayScheduler timer;
     /**
@@ -34,13 +36,13 @@ public final class VertxHttpGlue implements VertxHttpBridge {
     private final boolean supported;
 
     /** Waits on Vert.x's timers. */
-    public VertxHttpGlue(Warden warden) {
-        this(warden, null);
+    public VertxHttpGlue(Wardens wardens) {
+        this(wardens, null);
     }
 
     /** For library mode and tests: waits on {@code timer} (null for Vert.x's). */
-    VertxHttpGlue(Warden warden, DelayScheduler timer) {
-        this.warden = warden;
+    VertxHttpGlue(Wardens wardens, DelayScheduler timer) {
+        this.wardens = wardens;
         this.timer = timer;
         this.supported = hasTheFourApi();
         if (!supported) {
@@ -94,7 +96,8 @@ public final class VertxHttpGlue implements VertxHttpBridge {
 
     private HttpClientRequest managed(HttpClient client, RequestOptions options, HttpClientRequest request) {
         HttpClientRequest managed = EntryGuard.open("vertx-http-request", "a Vert.x request", () -> {
-            if (!warden.scope().contains(URI.create(request.absoluteURI()))) {
+            Warden warden = wardens.forRequest(URI.create(request.absoluteURI()));
+            if (warden == null) {
                 return null;
             }
             // Run where the client completes its request's future: the app's continuations belong there.
@@ -119,7 +122,7 @@ public final class VertxHttpGlue implements VertxHttpBridge {
             return false;
         }
         String host = options.getHost();
-        if (host != null && !host.equalsIgnoreCase(warden.scope().baseUrl().getHost())) {
+        if (host != null && !wardens.hasApiOn(host)) {
             return false;
         }
         return !STACK.walk(frames -> isRedirectHop(frames.map(f -> f.getClassName() + "#" + f.getMethodName())
