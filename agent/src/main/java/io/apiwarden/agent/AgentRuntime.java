@@ -46,6 +46,18 @@ public final class AgentRuntime {
     }
 
     /**
+     * Starts every API's runtime, once: called when the app first builds (or first calls through) a managed client,
+     * the moment one API's runtime always started, so that each API's token and fleet window (its store and its
+     * subscription to the fleet's rate-limit windows) are in place before the first call, not on it.
+     */
+    static void startApis() {
+        ApiRouter r = router;
+        if (r != null) {
+            r.startAll();
+        }
+    }
+
+    /**
      * The first API's scope, or null when the agent is not configured. For a hook that knows one API only; a hook
      * routes through {@link #router()}.
      */

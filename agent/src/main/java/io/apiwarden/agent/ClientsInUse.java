@@ -39,6 +39,7 @@ public final class ClientsInUse {
         if (!seen) {
             seen = true;
             AgentLog.info("managing calls to " + api + " through " + client + " (" + firstUse + ")");
+            AgentRuntime.startApis();
         }
     }
 }

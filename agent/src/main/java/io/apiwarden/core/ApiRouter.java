@@ -73,6 +73,18 @@ public final class ApiRouter implements Wardens {
         });
     }
 
+    /**
+     * Starts every API's Warden that has not started: when the app builds its first managed client, as a JVM with one
+     * API always did, so that its token and its fleet's rate-limit window are known before its first call.
+     */
+    public void startAll() {
+        for (Route[] routes : byHost.values()) {
+            for (Route r : routes) {
+                r.warden();
+            }
+        }
+    }
+
     @Override
     public Warden forRequest(String scheme, String host, int port, String rawPath) {
         if (only != null) {
