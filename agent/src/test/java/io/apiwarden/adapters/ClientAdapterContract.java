@@ -49,31 +49,36 @@ public abstract class ClientAdapterContract {
     public static final String TUNED = "tuned";
     /** The properties of the {@link #TUNED} cases, beside the suite's. */
     public static final Map<String, String> TUNED_PROPERTIES = Map.of(
-            // Far shorter than the slow error body of its case, which trickles for ~0.4 s.
+            // Far shorter than the slow error body of its case, which trickles for ~0.2 s.
             "apiwarden.classify.max-body-wait", "30ms",
+            // The storm's waits as long as they were: 40+80+160+320+640 ms, so that the threads are looked at
+            // many times while the calls wait (with waits of 20 to 320 ms, a machine at load 9 looked only 2 to
+            // 4 times).
+            "apiwarden.backoff.initial-delay", "40ms",
             // Every call of the storm is sent and waits its own back-off, so the waits can be counted.
             "apiwarden.throttle.gate.enabled", "false");
     /** The suite's properties, beside the API's and the tokens. */
     public static final Map<String, String> SUITE_PROPERTIES = Map.of(
-            // Short, so that the five waits of a back-off take about a second on real time: 40+80+160+320+640 ms.
-            "apiwarden.backoff.initial-delay", "40ms",
+            // Short, so that the five waits of a back-off take 620 ms on real time (20+40+80+160+320 ms): with the
+            // agent, every face waits them out twice (the back-off and the cancel cases), 21 s for 17 faces.
+            "apiwarden.backoff.initial-delay", "20ms",
             // The most the budget allows (docs/configuration.md): the storm resends up to five times a call, and
             // with the agent one JVM runs every case; the budget has tests of its own (RetryBudgetTest).
             "apiwarden.throttle.retry-budget.min-per-second", "1000");
 
-    private static final Duration INITIAL_DELAY = Duration.ofMillis(40);
+    private static final Duration INITIAL_DELAY = Duration.ofMillis(20);
     private static final Duration PATIENCE = Duration.ofSeconds(10);
     private static final String USER = "/api/v1/user";
     private static final int STORM = 50;
     /**
      * How long the storm's calls are refused from the first one on: shorter than a call's whole back-off
-     * (1,240 ms, which no wait may outlast, a server's Retry-After included), so that each call gets through
+     * with the {@link #TUNED_PROPERTIES} (1,240 ms, which no wait may outlast, a server's Retry-After included), so that each call gets through
      * (at its fifth resend, 1,240 ms after the first refusal); long enough that a thread held by the waits
      * is seen held, and the threads looked at many times, on real time on a busy machine (with 300 ms in
      * waits of 20 to 320 ms, a machine at load 9 looked only 2 to 4 times).
      */
     private static final Duration STORM_WINDOW = Duration.ofSeconds(1);
-    /** The back-off's waits before the last, the longest (640 ms): long enough, on real time, to cancel a call while it waits. */
+    /** The back-off's waits before the last, the longest (320 ms): long enough, on real time, to cancel a call while it waits. */
     private static final int WAITS_BEFORE_THE_LAST = 4;
 
     /** What a case needs that not every client can do. */
@@ -280,7 +285,7 @@ public abstract class ClientAdapterContract {
     @Test
     @Tag(TUNED)
     void anErrorBodySlowerThanTheBoundGoesToTheAppAsItIsJudgedByItsStatus() throws Exception {
-        // Only the body's end says invalid_token, and the body comes a byte at a time: ~0.4 s in all, far past
+        // Only the body's end says invalid_token, and the body comes a byte at a time: ~0.2 s in all, far past
         // the bound. Waited for whole, it would be refreshed and resent; past the bound it is the app's 403.
         String body = "{\"detail\":\"nope\",\"error\":\"invalid_token\"}";
         api.script(
@@ -288,7 +293,7 @@ public abstract class ClientAdapterContract {
                 () -> new MockResponse.Builder()
                         .code(403)
                         .body(body)
-                        .throttleBody(1, 10, TimeUnit.MILLISECONDS)
+                        .throttleBody(1, 5, TimeUnit.MILLISECONDS)
                         .build(),
                 ScriptedApi.ok("user"));
 

@@ -110,7 +110,7 @@ final class AgentManagement implements Management {
     /**
      * The agent's gate is the JVM's: a case that ended refused (its window still on) or cancelled leaves it
      * closed, and the next case's first call would wait there, that wait spent from its whole back-off
-     * (1,240 ms), and find its own resends cut short. An answer to a call through the gate opens it
+     * (620 ms), and find its own resends cut short. An answer to a call through the gate opens it
      * ({@code ThrottleGate.answered}): a success after the window, or for a call that waited it out.
      */
     private static void openTheGate() throws IOException, InterruptedException {
