@@ -26,16 +26,16 @@ import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
 
 /**
- * The agent this JVM was started with manages the contract's clients (Failsafe's {@code contract-agent}
- * executions: {@code -javaagent} and the {@code apiwarden.*} properties in the {@code argLine}). The agent
- * read the API's and the token service's URL at start, so the API's server is one for the whole JVM, on the
- * port the build reserved ({@code apiwarden.it.contract-port}); each case puts its own script behind it.
+ * The agent this JVM was started with manages the contract's clients ({@link ContractJvm}: {@code -javaagent}
+ * and the {@code apiwarden.*} properties on its command line). The agent read the API's and the token
+ * service's URL at start, so the API's server is one for the whole JVM, on the port it was given
+ * ({@code apiwarden.it.contract-port}); each case puts its own script behind it.
  * The token service behind it issues a token of its own on each refresh. Waits are on the agent's own timer,
  * on real time: the test cannot hold them, only look while they last.
  */
 final class AgentManagement implements Management {
     /** The port the agent was told the API is on. */
-    private static final String PORT_PROPERTY = "apiwarden.it.contract-port";
+    static final String PORT_PROPERTY = "apiwarden.it.contract-port";
     /**
      * How long a thread must stay parked at one frame in the agent's code to count as held by a wait: longer
      * than the agent's code parks a thread for a moment (a lock of the JDK's timer, a class being
@@ -85,7 +85,7 @@ final class AgentManagement implements Management {
         String port = System.getProperty(PORT_PROPERTY);
         if (port == null || System.getProperty("apiwarden.base-url") == null) {
             throw new IllegalStateException("run in a JVM started with the agent and " + PORT_PROPERTY
-                    + " (agent/pom.xml, the contract-agent executions of Failsafe)");
+                    + " (ContractJvm starts one: run ContractWithTheAgentIT)");
         }
         // Each refresh issues a token of its own, so a resend can be told to carry a new one.
         TOKENS.revocable = true;

@@ -26,9 +26,9 @@ import reactor.netty.resources.ConnectionProvider;
 
 /**
  * {@link ClientAdapterContract} with the agent attached: the same cases, through the same faces, on plain
- * clients as an app builds them, which the agent this JVM was started with weaves. Failsafe runs this class
- * in JVMs of its own, one per set of properties (agent/pom.xml, the {@code contract-agent} executions), with
- * the API's server on a port the build reserved, since the agent reads its URL at start.
+ * clients as an app builds them, which the agent this JVM was started with weaves. {@link ContractWithTheAgentIT}
+ * runs this class in JVMs of its own, one per set of properties ({@link ContractJvm}, {@link ContractLauncher}),
+ * with the API's server on a port chosen before the JVM starts, since the agent reads its URL at start.
  */
 class ClientAdapterContractAgentIT {
 
