@@ -370,6 +370,33 @@ public abstract class ClientAdapterContract {
     }
 
     @Test
+    void aRedirectIntoAnotherApisNestedBaseNeverCarriesThisApisBearer() throws Exception {
+        requireCapability(Capability.FOLLOW_REDIRECTS);
+        api.script(USER, ScriptedApi.redirect(302, "/api/v1/admin/landing"));
+
+        // A second API whose base lies under the suite's: /api/v1/admin is its, the rest of /api/v1 the suite's.
+        ClientFace face = face(
+                true,
+                Map.of(
+                        "apiwarden.api.admin.base-url",
+                        url("/api/v1/admin"),
+                        "apiwarden.api.admin.access-token",
+                        "contract-admin-access-0"));
+        assertThat(face.call(Call.get(url(USER)))).isEqualTo(new Reply(200, "ok /api/v1/admin/landing"));
+
+        assertThat(api.requests(USER))
+                .singleElement()
+                .extracting(Arrival::authorization)
+                .asString()
+                .startsWith("Bearer ");
+        // The hop is a call of the first API that landed in another's: neither API's token (see Several APIs).
+        assertThat(api.requests("/api/v1/admin/landing"))
+                .singleElement()
+                .extracting(Arrival::authorization)
+                .isNull();
+    }
+
+    @Test
     void aRedirectWithinTheApiKeepsTheBearer() throws Exception {
         requireCapability(Capability.FOLLOW_REDIRECTS);
         api.script(USER, ScriptedApi.redirect(302, "/api/v1/users/me"));
