@@ -57,11 +57,6 @@ public final class DemoLauncher {
     /** Console spans shown in full; the rest are counted. */
     static final int SPANS_SHOWN = 4;
 
-    /** The second API: calm (no faults, the default limit of 60 a minute), its tokens from its own token service. */
-    static SimulatedApi.Settings paymentsSettings() {
-        return SimulatedApi.Settings.builder().build();
-    }
-
     static SimulatedApi.Settings demoSettings() {
         return SimulatedApi.Settings.builder()
                 .tokenLifetime(TOKEN_LIFETIME)
@@ -144,7 +139,7 @@ public final class DemoLauncher {
     static void serve() {
         try {
             SimulatedApi api = new SimulatedApi(demoSettings()).start();
-            SimulatedApi payments = new SimulatedApi(paymentsSettings()).start();
+            SimulatedApi payments = new SimulatedApi(PaymentsApi.settings()).start();
             Path dir = ownerOnlyFolder();
             Path refreshTokenFile = writeSecret(dir.resolve("refresh-token"), api.currentRefreshToken());
             Path paymentsRefreshTokenFile =
@@ -166,9 +161,7 @@ public final class DemoLauncher {
             System.out.println("attach the agent to your app with (the payments options only to call both):");
             System.out.println("  -Dapiwarden.base-url=" + api.baseUrl() + " -Dapiwarden.auth-url=" + api.authUrl()
                     + " -Dapiwarden.refresh-token-file=" + refreshTokenFile);
-            System.out.println("  -Dapiwarden.api.payments.base-url=" + payments.baseUrl()
-                    + " -Dapiwarden.api.payments.auth-url=" + payments.authUrl()
-                    + " -Dapiwarden.api.payments.refresh-token-file=" + paymentsRefreshTokenFile);
+            System.out.println("  " + String.join(" ", PaymentsApi.options(payments, paymentsRefreshTokenFile)));
             System.out.println("Ctrl-C stops it.");
             Thread.currentThread().join();
         } catch (IOException e) {
@@ -190,7 +183,7 @@ public final class DemoLauncher {
             ApiCounters appCounters;
             ApiCounters paymentsCounters;
             try (SimulatedApi api = new SimulatedApi(demoSettings()).start();
-                    SimulatedApi payments = new SimulatedApi(paymentsSettings()).start()) {
+                    SimulatedApi payments = new SimulatedApi(PaymentsApi.settings()).start()) {
                 out.println("demo: simulated API at " + api.baseUrl() + ", token endpoint " + api.tokenUrl());
                 out.println("demo: " + api.settings());
                 out.println("demo: second API (payments) at " + payments.baseUrl() + ", token endpoint "
@@ -200,10 +193,10 @@ public final class DemoLauncher {
                 Path paymentsRefreshTokenFile =
                         writeSecret(dir.resolve("payments-refresh-token"), payments.currentRefreshToken());
                 List<String> command = command(api, accessTokenFile, refreshTokenFile);
-                command.addAll(1, paymentsOptions(payments, paymentsRefreshTokenFile));
+                command.addAll(1, PaymentsApi.options(payments, paymentsRefreshTokenFile));
                 int exitCode = runApp(command);
                 printReport(api, refreshTokenFile, exitCode);
-                printPaymentsReport(payments);
+                PaymentsApi.printReport(payments, out);
                 paymentsCounters = payments.counters();
                 appExit = exitCode;
                 appCounters = api.counters();
@@ -242,14 +235,6 @@ public final class DemoLauncher {
         command.add(demoClassPath.toString());
         command.add(DemoProgram.class.getName());
         return command;
-    }
-
-    /** The second API's options, a named API beside the unnamed first: its own base, token service and token file. */
-    static List<String> paymentsOptions(SimulatedApi payments, Path refreshTokenFile) {
-        return List.of(
-                "-D" + DemoProgram.PAYMENTS_BASE_URL_PROPERTY + "=" + payments.baseUrl(),
-                "-Dapiwarden.api.payments.auth-url=" + payments.authUrl(),
-                "-Dapiwarden.api.payments.refresh-token-file=" + refreshTokenFile);
     }
 
     /** Starts the app, copies its output (the agent's log on standard error included) with a prefix, returns its exit code. */
@@ -338,15 +323,6 @@ public final class DemoLauncher {
                 + (exitCode == 0
                         ? " (every call the agent could rescue ended in 200)"
                         : " (a call the agent should have rescued failed; see above)"));
-    }
-
-    private void printPaymentsReport(SimulatedApi payments) {
-        ApiCounters c = payments.counters();
-        out.println("payments API (its own token service and rate limit; called during the first API's burst)");
-        out.println("  requests to the API      : " + c.apiRequests());
-        out.println("  token requests           : " + c.tokenRequests() + " (to its own token service)");
-        out.println("  429 rate limit exceeded  : " + c.rateLimited()
-                + " (the first API's rate limit held none of its calls)");
     }
 
     /**
