@@ -73,8 +73,9 @@ public final class ApiWardenAgent {
             if (!WardenConfig.isEnabled(System::getProperty, System.getenv())) {
                 return;
             }
-            if (!AgentLog.setLevel(System.getProperty(
-                    ConfigProperty.LOG_LEVEL.key(), System.getenv(ConfigProperty.LOG_LEVEL.envName())))) {
+            // The configuration file may set the level too: read it as every other setting is, before the lines
+            // about the configuration are logged.
+            if (!AgentLog.setLevel(AgentConfig.logLevel(System::getProperty, System.getenv()))) {
                 AgentLog.warn(
                         ConfigProperty.LOG_LEVEL.key() + " is not one of off, error, warn, info, debug; using info");
             }

@@ -6,7 +6,7 @@ import io.apiwarden.core.classify.ResponseClassifier;
 import io.apiwarden.core.config.RedisStoreSettings;
 import io.apiwarden.core.config.WardenConfig;
 import io.apiwarden.core.config.WardenConfig.AuthorizationMode;
-import io.apiwarden.core.log.AgentLog;
+import io.apiwarden.core.log.ApiLog;
 import io.apiwarden.core.log.KnownSecrets;
 import io.apiwarden.core.scope.ApiScope;
 import io.apiwarden.core.telemetry.Telemetry;
@@ -48,6 +48,8 @@ public final class Warden implements Wardens {
     private final ThrottleGate gate;
 
     private final FleetWindow fleetWindow;
+    /** Names this API on each line when there are several. */
+    private final ApiLog log;
 
     /**
      * Wires the parts.
@@ -67,6 +69,7 @@ public final class Warden implements Wardens {
             Telemetry telemetry) {
         this.config = config;
         this.telemetry = telemetry;
+        this.log = ApiLog.of(config.name(), config.severalApis());
         config.accessToken().ifPresent(KnownSecrets::remember);
         config.refreshToken().ifPresent(KnownSecrets::pin);
         config.clientSecret().ifPresent(KnownSecrets::pin);
@@ -74,9 +77,10 @@ public final class Warden implements Wardens {
         this.resendPolicy = new ResendPolicy(
                 new BackoffPolicy(config.backoffInitialDelay(), config.backoffMaxRetries(), config.backoffMaxDelay()),
                 clock,
-                new RetryBudget(clock, config.retryBudgetRatio(), config.retryBudgetMinPerSecond()));
+                new RetryBudget(clock, config.retryBudgetRatio(), config.retryBudgetMinPerSecond()),
+                log);
         this.gate = config.throttleGateEnabled() ? new ThrottleGate(clock, scheduler, config.backoffMaxDelay()) : null;
-        this.fleetWindow = gate == null ? FleetWindow.NONE : fleetWindow(config, scheduler, gate, telemetry);
+        this.fleetWindow = gate == null ? FleetWindow.NONE : fleetWindow(config, scheduler, gate, telemetry, log);
         this.tokens = new TokenManager(
                 tokenEndpoint,
                 config.accessToken().orElse(null),
@@ -86,7 +90,8 @@ public final class Warden implements Wardens {
                 () -> config.tokenUrl()
                         .map(telemetry::refresh)
                         .orElse(io.apiwarden.core.telemetry.RefreshObserver.NOOP),
-                sharing(config, scheduler, clock));
+                sharing(config, scheduler, clock, log),
+                log);
         this.scheduler = scheduler;
         this.clock = clock;
     }
@@ -96,7 +101,7 @@ public final class Warden implements Wardens {
      * {@code apiwarden.store} names one; the JVMs of this host that use the same refresh-token
      * file, when the refresh token comes from one; nobody otherwise.
      */
-    private static TokenSharing sharing(WardenConfig config, DelayScheduler scheduler, Clock clock) {
+    private static TokenSharing sharing(WardenConfig config, DelayScheduler scheduler, Clock clock, ApiLog log) {
         if (config.redisStore().isPresent()) {
             try {
                 // The Redis client's classes load here, and only here: an app without a Redis store never has them.
@@ -107,7 +112,7 @@ public final class Warden implements Wardens {
                         config.grant().storeIdentity());
                 return TokenSharing.through(redis, scheduler, new LazyThread("apiwarden-token-store"));
             } catch (RuntimeException | LinkageError e) {
-                AgentLog.error(
+                log.error(
                         "the token store " + config.redisStore().get().describe() + " could not be set up;"
                                 + " this JVM keeps its tokens to itself. Check apiwarden.store",
                         e);
@@ -128,7 +133,7 @@ public final class Warden implements Wardens {
      * gate closes for the windows other JVMs announce. Loaded, like the store, only when configured.
      */
     private static FleetWindow fleetWindow(
-            WardenConfig config, DelayScheduler scheduler, ThrottleGate gate, Telemetry telemetry) {
+            WardenConfig config, DelayScheduler scheduler, ThrottleGate gate, Telemetry telemetry, ApiLog log) {
         if (config.redisStore().isEmpty()) {
             return FleetWindow.NONE;
         }
@@ -138,7 +143,8 @@ public final class Warden implements Wardens {
                     settings,
                     settings.throttleKey(config.scope().baseUrl()),
                     new LazyThread("apiwarden-throttle-announce"),
-                    scheduler);
+                    scheduler,
+                    log);
             fleet.listen(window -> {
                 Duration closedFor = gate.heard(window);
                 if (closedFor != null) {
@@ -147,7 +153,7 @@ public final class Warden implements Wardens {
             });
             return fleet;
         } catch (RuntimeException | LinkageError e) {
-            AgentLog.error(
+            log.error(
                     "the fleet's rate-limit window could not be set up in "
                             + config.redisStore().get().describe() + "; this JVM keeps its own",
                     e);
@@ -230,6 +236,11 @@ public final class Warden implements Wardens {
     /** Where this JVM tells the fleet of the rate-limit windows it meets. */
     public FleetWindow fleetWindow() {
         return fleetWindow;
+    }
+
+    /** The agent's log for this API: its lines name the API when there are several. */
+    public ApiLog log() {
+        return log;
     }
 
     /** Where spans and meters of managed calls go. */

@@ -375,6 +375,36 @@ public abstract class ClientAdapterContract {
     }
 
     @Test
+    void aRedirectIntoAnotherApisNestedBaseNeverCarriesThisApisBearer() throws Exception {
+        requireCapability(Capability.FOLLOW_REDIRECTS);
+        api.script(USER, ScriptedApi.redirect(302, "/api/v1/admin/landing"));
+
+        // A second API whose base lies under the suite's: /api/v1/admin is its, the rest of /api/v1 the suite's.
+        ClientFace face = face(
+                true,
+                Map.of(
+                        "apiwarden.api.admin.base-url",
+                        url("/api/v1/admin"),
+                        "apiwarden.api.admin.access-token",
+                        "contract-admin-access-0"));
+        assertThat(face.call(Call.get(url(USER)))).isEqualTo(new Reply(200, "ok /api/v1/admin/landing"));
+
+        assertThat(api.requests(USER))
+                .singleElement()
+                .extracting(Arrival::authorization)
+                .asString()
+                .startsWith("Bearer ");
+        // Never the suite API's token. A hop of the call the agent sees goes with none; a client that sends each
+        // hop as a request of its own (Apache HttpClient, Ktor, google-http with the agent) sends it to the admin
+        // API as any request there, with that API's own token (docs/configuration.md, Several APIs).
+        assertThat(api.requests("/api/v1/admin/landing"))
+                .singleElement()
+                .extracting(Arrival::authorization)
+                .isNotEqualTo(api.requests(USER).get(0).authorization())
+                .isIn(null, "Bearer contract-admin-access-0");
+    }
+
+    @Test
     void aRedirectWithinTheApiKeepsTheBearer() throws Exception {
         requireCapability(Capability.FOLLOW_REDIRECTS);
         api.script(USER, ScriptedApi.redirect(302, "/api/v1/users/me"));

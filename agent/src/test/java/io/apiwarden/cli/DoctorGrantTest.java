@@ -110,4 +110,38 @@ class DoctorGrantTest {
                 .doesNotContain(SECRET);
         assertThat(tokenRequests).as("refused for good: asked once").hasValue(1);
     }
+
+    @Test
+    void withSeveralApisEachIsCheckedUnderItsNameWithItsOwnToken() {
+        for (String unnamed : new String[] {"base-url", "auth-url", "grant", "client-id"}) {
+            props.remove("apiwarden." + unnamed);
+        }
+        for (String api : new String[] {"payments", "crm"}) {
+            props.put(
+                    "apiwarden.api." + api + ".base-url",
+                    server.url("/" + api + "/v1").toString());
+            props.put("apiwarden.api." + api + ".auth-url", server.url("/auth").toString());
+            props.put("apiwarden.api." + api + ".grant", "client_credentials");
+            props.put("apiwarden.api." + api + ".client-id", "svc");
+            props.put("apiwarden.api." + api + ".client-secret", SECRET);
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int code = new Doctor(
+                        new PrintStream(out, true, StandardCharsets.UTF_8),
+                        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                        props::get,
+                        Map.of(),
+                        props.keySet())
+                .run();
+        String report = out.toString(StandardCharsets.UTF_8);
+
+        assertThat(code).as(report).isZero();
+        assertThat(report)
+                .containsSubsequence("== API crm", "the token works", "== API payments", "the token works")
+                .contains("OK: the agent can work with these APIs")
+                .doesNotContain(SECRET, TOKEN);
+        assertThat(tokenRequests)
+                .as("each API asked its token service for its own token")
+                .hasValue(2);
+    }
 }

@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiwarden.core.config.AgentConfig;
 import io.apiwarden.core.config.WardenConfig;
+import io.apiwarden.core.log.LogCapture;
 import io.apiwarden.core.time.DelayScheduler;
+import io.apiwarden.core.token.TokenRefreshException;
 import io.apiwarden.testing.FakeTimer;
+import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
 import java.net.URI;
 import java.util.ArrayList;
@@ -112,5 +115,56 @@ class ApiRouterTest {
         assertThat(router.forRequest((URI) null)).isNull();
         assertThat(router.hasApiOn("API.example.com")).isTrue();
         assertThat(router.hasApiOn("crm.example.com")).isFalse();
+    }
+
+    @Test
+    void anApisScopeLeavesOutTheApisNestedInItSoThatEvenARedirectThereGoesWithoutItsToken() throws Exception {
+        api("v1", "https://api.example.com/v1", "https://api.example.com/v1/oauth/token");
+        api("admin", "https://api.example.com/v1/admin", "https://api.example.com/v1/admin/token");
+        AgentConfig config = AgentConfig.from(props::get, props.keySet(), Map.of(), List.of());
+        MutableClock clock = MutableClock.atEpochDay();
+        Warden v1 = new Warden(config.apis().get(1), null, FakeTimer.atOnce(clock), clock);
+        Warden admin = new Warden(config.apis().get(0), null, FakeTimer.atOnce(clock), clock);
+
+        assertThat(admin.name()).isEqualTo("admin");
+        assertThat(v1.scope().contains(URI.create("https://api.example.com/v1/users")))
+                .isTrue();
+        assertThat(v1.scope().contains(URI.create("https://api.example.com/v1/administrators")))
+                .isTrue();
+        assertThat(v1.scope().contains(URI.create("https://api.example.com/v1/admin/users")))
+                .isFalse();
+        assertThat(v1.scope().contains(URI.create("https://api.example.com/v1/admin")))
+                .isFalse();
+        assertThat(v1.scope().contains(URI.create("https://api.example.com/v1/x/../admin/users")))
+                .isFalse();
+        assertThat(v1.scope().contains(URI.create("https://api.example.com/v1/oauth/token")))
+                .as("its own token endpoint stays out too")
+                .isFalse();
+        assertThat(admin.scope().contains(URI.create("https://api.example.com/v1/admin/users")))
+                .isTrue();
+        assertThat(admin.scope().contains(URI.create("https://api.example.com/v1/users")))
+                .isFalse();
+    }
+
+    @Test
+    void withSeveralApisAnApisLogLinesNameIt() throws Exception {
+        api("payments", "https://pay.example.com/v1", "https://auth.pay.example.com/token");
+        props.put("apiwarden.api.payments.refresh-token", "payments-refresh");
+        api("crm", "https://crm.example.com/v1", null);
+        AgentConfig config = AgentConfig.from(props::get, props.keySet(), Map.of(), List.of());
+        MutableClock clock = MutableClock.atEpochDay();
+        FakeTokenEndpoint failing =
+                new FakeTokenEndpoint().failingWith(new TokenRefreshException("the token service timed out", false));
+        Warden payments = new Warden(config.apis().get(1), failing, FakeTimer.atOnce(clock), clock);
+
+        try (LogCapture log = LogCapture.at("warn")) {
+            payments.tokens()
+                    .tokenAfterRejection(payments.tokens().current())
+                    .handle((token, failure) -> failure)
+                    .join();
+
+            assertThat(payments.name()).isEqualTo("payments");
+            assertThat(log.text()).contains("WARN [api payments] token refresh failed: the token service timed out");
+        }
     }
 }

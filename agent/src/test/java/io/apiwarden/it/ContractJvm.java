@@ -45,6 +45,9 @@ final class ContractJvm {
         properties.put("apiwarden.token-url", "http://localhost:" + port + "/auth/token");
         properties.put("apiwarden.access-token", "contract-access-0");
         properties.put("apiwarden.refresh-token", "contract-refresh-0");
+        // A second API nested in the first, for the case of a redirect into another API's base.
+        properties.put("apiwarden.api.admin.base-url", "http://localhost:" + port + "/api/v1/admin");
+        properties.put("apiwarden.api.admin.access-token", "contract-admin-access-0");
 
         Path agentJar = AgentJvm.agentJar();
         Path reports = agentJar.resolveSibling("failsafe-reports").resolve(name);

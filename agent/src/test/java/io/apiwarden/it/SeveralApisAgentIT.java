@@ -25,6 +25,7 @@ class SeveralApisAgentIT {
     private final MockWebServer crmServer = new MockWebServer();
     private final FakeOAuthApi payments = new FakeOAuthApi();
     private final FakeOAuthApi crm = new FakeOAuthApi();
+    private Path configFile;
 
     @BeforeEach
     void start() throws Exception {
@@ -42,6 +43,13 @@ class SeveralApisAgentIT {
     void stop() {
         paymentsServer.close();
         crmServer.close();
+        if (configFile != null) {
+            try {
+                Files.deleteIfExists(configFile);
+            } catch (java.io.IOException e) {
+                // a temporary file; the OS cleans it up
+            }
+        }
     }
 
     private static String url(MockWebServer server, String path) {
@@ -49,6 +57,8 @@ class SeveralApisAgentIT {
     }
 
     private AgentJvm app() throws Exception {
+        configFile = Files.createTempFile("apiwarden-several-apis-", ".properties");
+        Files.writeString(configFile, "apiwarden.log.level=debug\n");
         AgentJvm jvm = new AgentJvm()
                 .property("apiwarden.api.payments.base-url", url(paymentsServer, "/api/v1"))
                 .property("apiwarden.api.payments.auth-url", url(paymentsServer, "/auth"))
@@ -58,6 +68,8 @@ class SeveralApisAgentIT {
                 .property("apiwarden.api.crm.refresh-token", "crm-refresh-33bb")
                 // Tuning both APIs take from the unnamed property.
                 .property("apiwarden.backoff.initial-delay", "100ms")
+                // An agent-wide setting set only in the configuration file: the log level.
+                .property("apiwarden.config-file", configFile.toString())
                 .property("otel.traces.exporter", "logging")
                 .property("otel.metrics.exporter", "none")
                 .property("otel.logs.exporter", "none");
@@ -137,6 +149,10 @@ class SeveralApisAgentIT {
         assertThat(authorizations(crm.otherRequests)).containsExactly("null");
         assertThat(r.stderr).as("spans name their API").anyMatch(l -> l.contains("apiwarden.api=payments"));
         assertThat(r.stderr).anyMatch(l -> l.contains("apiwarden.api=crm"));
+        assertThat(r.stderr)
+                .as("debug, from the configuration file, and each API's lines name it")
+                .anyMatch(l -> l.contains("DEBUG [api payments] access token refreshed"))
+                .anyMatch(l -> l.contains("DEBUG [api crm] access token refreshed"));
         assertThat(r.all()).doesNotContain("payments-access-1b2c-", "crm-access-9e8d-", "payments-refresh-77aa");
     }
 

@@ -1,12 +1,14 @@
 package io.apiwarden.testing;
 
 import io.apiwarden.core.Warden;
+import io.apiwarden.core.config.AgentConfig;
 import io.apiwarden.core.config.ConfigException;
 import io.apiwarden.core.config.WardenConfig;
 import io.apiwarden.core.time.DelayScheduler;
 import io.apiwarden.core.token.TokenEndpoint;
 import java.time.Clock;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /** Builds configurations and runtimes for tests from property maps. */
@@ -20,7 +22,9 @@ public final class TestWardens {
             props.put(keyValues[i], keyValues[i + 1]);
         }
         try {
-            return WardenConfig.from(props::get, Map.of());
+            // The keys are told as a JVM's system property names are, so that named APIs beside the first are seen.
+            return AgentConfig.from(props::get, props.keySet(), Map.of(), List.of())
+                    .first();
         } catch (ConfigException e) {
             throw new AssertionError("test configuration is invalid: " + e.getMessage(), e);
         }

@@ -26,6 +26,10 @@ import java.util.concurrent.TimeUnit;
  * <p>The app starts with an access token that has already expired, as one kept from an earlier
  * run would be, so its first call meets "OAuth invalid token". The settings are tuned so that one
  * run of about ten seconds also exceeds the global rate limit once and outlives a token.
+ *
+ * <p>A second simulated API, {@code payments}, with a token service and a rate limit of its own, is
+ * configured beside the first as a named API ({@code apiwarden.api.payments.*}): the app calls it
+ * during the burst that the first API's rate limit holds, and it answers 200 all along.
  */
 public final class DemoLauncher {
     /** Shorter than the program's pause, so the token expires between its two phases. */
@@ -66,11 +70,15 @@ public final class DemoLauncher {
     static final class Result {
         final int exitCode;
         final ApiCounters counters;
+        /** What the second API saw. */
+        final ApiCounters payments;
+
         final FleetScene.Result fleet;
 
-        Result(int exitCode, ApiCounters counters, FleetScene.Result fleet) {
+        Result(int exitCode, ApiCounters counters, ApiCounters payments, FleetScene.Result fleet) {
             this.exitCode = exitCode;
             this.counters = counters;
+            this.payments = payments;
             this.fleet = fleet;
         }
     }
@@ -131,10 +139,14 @@ public final class DemoLauncher {
     static void serve() {
         try {
             SimulatedApi api = new SimulatedApi(demoSettings()).start();
+            SimulatedApi payments = new SimulatedApi(PaymentsApi.settings()).start();
             Path dir = ownerOnlyFolder();
             Path refreshTokenFile = writeSecret(dir.resolve("refresh-token"), api.currentRefreshToken());
+            Path paymentsRefreshTokenFile =
+                    writeSecret(dir.resolve("payments-refresh-token"), payments.currentRefreshToken());
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 api.close();
+                payments.close();
                 try {
                     deleteFolder(dir);
                 } catch (IOException e) {
@@ -144,9 +156,12 @@ public final class DemoLauncher {
             System.out.println("simulated API: " + api.baseUrl() + "  (GET /user, HEAD /)");
             System.out.println("token endpoint: " + api.tokenUrl());
             System.out.println("settings: " + api.settings());
-            System.out.println("attach the agent to your app with:");
+            System.out.println("second API (payments): " + payments.baseUrl() + ", token endpoint "
+                    + payments.tokenUrl() + ", " + payments.settings());
+            System.out.println("attach the agent to your app with (the payments options only to call both):");
             System.out.println("  -Dapiwarden.base-url=" + api.baseUrl() + " -Dapiwarden.auth-url=" + api.authUrl()
                     + " -Dapiwarden.refresh-token-file=" + refreshTokenFile);
+            System.out.println("  " + String.join(" ", PaymentsApi.options(payments, paymentsRefreshTokenFile)));
             System.out.println("Ctrl-C stops it.");
             Thread.currentThread().join();
         } catch (IOException e) {
@@ -166,19 +181,29 @@ public final class DemoLauncher {
         try {
             int appExit;
             ApiCounters appCounters;
-            try (SimulatedApi api = new SimulatedApi(demoSettings()).start()) {
+            ApiCounters paymentsCounters;
+            try (SimulatedApi api = new SimulatedApi(demoSettings()).start();
+                    SimulatedApi payments = new SimulatedApi(PaymentsApi.settings()).start()) {
                 out.println("demo: simulated API at " + api.baseUrl() + ", token endpoint " + api.tokenUrl());
                 out.println("demo: " + api.settings());
+                out.println("demo: second API (payments) at " + payments.baseUrl() + ", token endpoint "
+                        + payments.tokenUrl() + "; " + payments.settings());
                 Path refreshTokenFile = writeSecret(dir.resolve("refresh-token"), api.currentRefreshToken());
                 Path accessTokenFile = writeSecret(dir.resolve("access-token"), api.staleAccessToken());
-                int exitCode = runApp(command(api, accessTokenFile, refreshTokenFile));
+                Path paymentsRefreshTokenFile =
+                        writeSecret(dir.resolve("payments-refresh-token"), payments.currentRefreshToken());
+                List<String> command = command(api, accessTokenFile, refreshTokenFile);
+                command.addAll(1, PaymentsApi.options(payments, paymentsRefreshTokenFile));
+                int exitCode = runApp(command);
                 printReport(api, refreshTokenFile, exitCode);
+                PaymentsApi.printReport(payments, out);
+                paymentsCounters = payments.counters();
                 appExit = exitCode;
                 appCounters = api.counters();
             }
             FleetScene.Result fleet = new FleetScene(agentJar, demoClassPath, out).run(dir);
             boolean fleetOk = fleet.replicasAllOk == FleetScene.REPLICAS && fleet.counters.grantsRefused() == 0;
-            return new Result(appExit != 0 ? appExit : fleetOk ? 0 : 1, appCounters, fleet);
+            return new Result(appExit != 0 ? appExit : fleetOk ? 0 : 1, appCounters, paymentsCounters, fleet);
         } finally {
             deleteFolder(dir);
         }

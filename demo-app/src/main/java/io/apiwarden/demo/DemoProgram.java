@@ -19,11 +19,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  * calls fail with 401; run under the API Warden agent, the agent makes them succeed.
  *
  * <p>The calls are arranged to meet both of the spec's errors: a burst of concurrent calls exceeds
- * the global rate limit, then a pause outlasts the access token.
+ * the global rate limit, then a pause outlasts the access token. When a second API is configured
+ * ({@code apiwarden.api.payments.base-url}), calls to it go out with the burst: that API has its own
+ * token service and rate limit, and keeps answering 200 while the first one holds the burst.
  */
 public final class DemoProgram {
     /** The API base; the same property the agent reads, so one setting serves both. */
     static final String BASE_URL_PROPERTY = "apiwarden.base-url";
+    /** The second API's base, as the agent reads it too; none: only the first API is called. */
+    static final String PAYMENTS_BASE_URL_PROPERTY = "apiwarden.api.payments.base-url";
+    /** Calls to the second API, sent with the burst that the first API's rate limit holds. */
+    static final int PAYMENTS_CALLS = 3;
     /** Milliseconds to pause between the two phases; the launcher sets it just past the token lifetime. */
     static final String EXPIRY_WAIT_PROPERTY = "apiwarden.demo.expiry-wait-ms";
     /** Half a second past the simulated API's default token lifetime of 5 s. */
@@ -43,6 +49,9 @@ public final class DemoProgram {
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
 
     private final URI userUrl;
+    /** The second API's user, or null when there is none. */
+    private final URI paymentsUserUrl;
+
     private final Duration expiryWait;
     private final PrintStream out;
     private final HttpClient client =
@@ -58,10 +67,20 @@ public final class DemoProgram {
     private final okhttp3.OkHttpClient okHttp = new okhttp3.OkHttpClient();
 
     DemoProgram(URI baseUrl, Duration expiryWait, PrintStream out) {
-        String base = baseUrl.toString();
-        this.userUrl = URI.create(base.endsWith("/") ? base + "user" : base + "/user");
+        this(baseUrl, null, expiryWait, out);
+    }
+
+    /** @param paymentsBaseUrl the second API's base, or null to call the first only */
+    DemoProgram(URI baseUrl, URI paymentsBaseUrl, Duration expiryWait, PrintStream out) {
+        this.userUrl = userOf(baseUrl);
+        this.paymentsUserUrl = paymentsBaseUrl == null ? null : userOf(paymentsBaseUrl);
         this.expiryWait = expiryWait;
         this.out = out;
+    }
+
+    private static URI userOf(URI baseUrl) {
+        String base = baseUrl.toString();
+        return URI.create(base.endsWith("/") ? base + "user" : base + "/user");
     }
 
     public static void main(String[] args) {
@@ -84,7 +103,13 @@ public final class DemoProgram {
             return 2;
         }
         try {
-            return new DemoProgram(URI.create(base.trim()), Duration.ofMillis(waitMs), out).callAll();
+            String payments = System.getProperty(PAYMENTS_BASE_URL_PROPERTY);
+            return new DemoProgram(
+                            URI.create(base.trim()),
+                            payments == null || payments.trim().isEmpty() ? null : URI.create(payments.trim()),
+                            Duration.ofMillis(waitMs),
+                            out)
+                    .callAll();
         } catch (IllegalArgumentException e) {
             err.println("demo-program: '" + base + "' is not a usable URL (" + e.getMessage() + ")");
             return 2;
@@ -97,11 +122,16 @@ public final class DemoProgram {
 
     int callAll() throws InterruptedException {
         out.println("phase 1: " + BURST_SENDS + " calls with send, then " + BURST_ASYNC_CALLS
-                + " at once with sendAsync (more than the global rate limit allows)");
+                + " at once with sendAsync (more than the global rate limit allows)"
+                + (paymentsUserUrl == null ? "" : ", and " + PAYMENTS_CALLS + " to the payments API with them"));
         for (int i = 0; i < BURST_SENDS; i++) {
             callWithSend();
         }
-        callWithSendAsync(BURST_ASYNC_CALLS);
+        if (paymentsUserUrl == null) {
+            callWithSendAsync(BURST_ASYNC_CALLS);
+        } else {
+            burstBesidePayments();
+        }
         out.println("phase 2: pausing " + expiryWait.toMillis() + " ms so that the access token expires");
         Thread.sleep(expiryWait.toMillis());
         callWithSend();
@@ -138,24 +168,49 @@ public final class DemoProgram {
     }
 
     private void callWithSendAsync(int count) {
+        CompletableFuture.allOf(sendAsync(userUrl, "sendAsync", count)).join();
+    }
+
+    /**
+     * The burst to the first API and, at the same time, calls to the second: the second's answers come while the
+     * first API's rate limit holds the burst, since each API's window is its own.
+     */
+    private void burstBesidePayments() {
+        long start = System.nanoTime();
+        CompletableFuture<Void> burst = CompletableFuture.allOf(sendAsync(userUrl, "sendAsync", BURST_ASYNC_CALLS));
+        CompletableFuture.allOf(sendAsync(paymentsUserUrl, "sendAsync to payments", PAYMENTS_CALLS))
+                .join();
+        long paymentsMs = (System.nanoTime() - start) / 1_000_000;
+        burst.join();
+        long burstMs = (System.nanoTime() - start) / 1_000_000;
+        out.println("payments: its " + PAYMENTS_CALLS + " calls were answered within " + paymentsMs
+                + " ms; the burst to the first API took " + burstMs
+                + " ms (each API has its own token service and rate-limit window)");
+    }
+
+    private CompletableFuture<?>[] sendAsync(URI url, String via, int count) {
         List<CompletableFuture<Void>> calls = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             int number = callNumbers.incrementAndGet();
-            calls.add(client.sendAsync(userRequest(), HttpResponse.BodyHandlers.ofString())
+            calls.add(client.sendAsync(request(url), HttpResponse.BodyHandlers.ofString())
                     .handle((response, failure) -> {
                         if (failure == null) {
-                            report(number, "sendAsync", response);
+                            report(number, via, response);
                         } else {
-                            reportFailure(number, "sendAsync", failure);
+                            reportFailure(number, via, failure);
                         }
                         return null;
                     }));
         }
-        CompletableFuture.allOf(calls.toArray(new CompletableFuture<?>[0])).join();
+        return calls.toArray(new CompletableFuture<?>[0]);
     }
 
     private HttpRequest userRequest() {
-        return HttpRequest.newBuilder(userUrl)
+        return request(userUrl);
+    }
+
+    private static HttpRequest request(URI url) {
+        return HttpRequest.newBuilder(url)
                 .timeout(REQUEST_TIMEOUT)
                 .header("Accept", "application/json")
                 .GET()

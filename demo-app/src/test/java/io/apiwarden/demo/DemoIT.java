@@ -55,7 +55,19 @@ class DemoIT {
         assertThat(result.counters.rateLimited())
                 .as("the burst met the global rate limit")
                 .isPositive();
-        int calls = DemoProgram.TOTAL_CALLS;
+        assertThat(result.payments.rateLimited())
+                .as("the first API's rate limit is its own: the payments API refused none")
+                .isZero();
+        assertThat(result.payments.apiRequests())
+                .as("each payments call answered at once, with its own API's token")
+                .isEqualTo(DemoProgram.PAYMENTS_CALLS);
+        assertThat(result.payments.tokenRequests())
+                .as("the payments token came from its own token service")
+                .isPositive();
+        assertThat(report.split("\n"))
+                .filteredOn(line -> line.contains("via sendAsync to payments -> status 200"))
+                .hasSize(DemoProgram.PAYMENTS_CALLS);
+        int calls = DemoProgram.TOTAL_CALLS + DemoProgram.PAYMENTS_CALLS;
         assertThat(report)
                 .containsPattern(
                         "summary: " + calls

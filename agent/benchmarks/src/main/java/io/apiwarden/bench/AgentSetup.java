@@ -16,7 +16,17 @@ enum AgentSetup {
     API_WARDEN("API Warden", "apiwarden"),
     /** API Warden without spans and meters: what the management itself costs, apart from the telemetry. */
     API_WARDEN_UNTRACED("API Warden, tracing and metrics off", "apiwarden-untraced"),
+    /**
+     * API Warden with nine more APIs configured beside the measured one ({@link #OTHER_APIS}), four of them on the
+     * same host and port: what finding a request's API costs when there are several.
+     */
+    API_WARDEN_TEN_APIS("API Warden, 10 APIs configured", "apiwarden-10-apis"),
     OTEL_AGENT("OpenTelemetry agent", "otel");
+
+    /** The APIs configured beside the measured one in {@link #API_WARDEN_TEN_APIS}. */
+    static final int OTHER_APIS = 9;
+    /** Of {@link #OTHER_APIS}, those on the measured API's host and port: the router walks them for that host. */
+    static final int OTHER_APIS_ON_THE_SAME_HOST = 4;
 
     /** The file with the app's own bearer token, for the setups in which the app authenticates by itself. */
     static final String APP_TOKEN_FILE_PROPERTY = "bench.app-token-file";
@@ -60,11 +70,15 @@ enum AgentSetup {
                 break;
             case API_WARDEN:
             case API_WARDEN_UNTRACED:
+            case API_WARDEN_TEN_APIS:
                 args.add("-javaagent:" + target.apiWardenJar());
                 args.add("-Dapiwarden.base-url=" + target.baseUrl());
                 args.add("-Dapiwarden.auth-url=" + target.authUrl());
                 args.add("-Dapiwarden.access-token-file=" + target.accessTokenFile());
                 args.add("-Dapiwarden.log.level=warn");
+                if (this == API_WARDEN_TEN_APIS) {
+                    args.addAll(otherApis(target));
+                }
                 if (this == API_WARDEN_UNTRACED) {
                     args.add("-Dapiwarden.tracing.enabled=false");
                     args.add("-Dapiwarden.metrics.enabled=false");
@@ -80,6 +94,26 @@ enum AgentSetup {
                 break;
             default:
                 throw new AssertionError(this);
+        }
+        return args;
+    }
+
+    /**
+     * Nine named APIs the measured calls never go to: some under other base paths of the measured API's origin (the
+     * router compares the request with each of that host's bases), the rest on other hosts. Each needs only a base
+     * and a token to be valid; none is ever called.
+     */
+    private static List<String> otherApis(Target target) {
+        List<String> args = new ArrayList<>();
+        java.net.URI base = target.baseUrl();
+        String origin = base.getScheme() + "://" + base.getRawAuthority();
+        for (int i = 1; i <= OTHER_APIS; i++) {
+            String name = "bench-" + i;
+            String url = i <= OTHER_APIS_ON_THE_SAME_HOST
+                    ? origin + "/other-" + i + "/v1"
+                    : "https://api-" + i + ".example.invalid/v1";
+            args.add("-Dapiwarden.api." + name + ".base-url=" + url);
+            args.add("-Dapiwarden.api." + name + ".access-token=bench-other-api-token-" + i);
         }
         return args;
     }

@@ -65,15 +65,17 @@ final class Report {
     void perCall(List<PerCallRun.Figure> figures) {
         md.append("\n### Per call (µs per call, ± the 99.9% interval; bytes allocated per call)\n\n")
                 .append("| way | target | no agent | API Warden | API Warden, tracing and metrics off "
+                        + "| API Warden, 10 APIs configured "
                         + "| OpenTelemetry agent | API Warden vs no agent | API Warden vs OpenTelemetry agent |\n")
-                .append("|---|---|---|---|---|---|---|---|\n");
+                .append("|---|---|---|---|---|---|---|---|---|\n");
         for (AppCalls.Way way : AppCalls.Way.values()) {
             for (boolean managed : new boolean[] {true, false}) {
                 Optional<PerCallRun.Figure> bare = find(figures, way, managed, AgentSetup.NO_AGENT);
                 Optional<PerCallRun.Figure> warden = find(figures, way, managed, AgentSetup.API_WARDEN);
                 Optional<PerCallRun.Figure> untraced = find(figures, way, managed, AgentSetup.API_WARDEN_UNTRACED);
+                Optional<PerCallRun.Figure> tenApis = find(figures, way, managed, AgentSetup.API_WARDEN_TEN_APIS);
                 Optional<PerCallRun.Figure> otel = find(figures, way, managed, AgentSetup.OTEL_AGENT);
-                if (bare.isEmpty() && warden.isEmpty() && untraced.isEmpty() && otel.isEmpty()) {
+                if (bare.isEmpty() && warden.isEmpty() && untraced.isEmpty() && tenApis.isEmpty() && otel.isEmpty()) {
                     continue;
                 }
                 String vsBare = bare.isPresent() && warden.isPresent()
@@ -88,6 +90,7 @@ final class Report {
                         cell(bare),
                         cell(warden),
                         cell(untraced),
+                        cell(tenApis),
                         cell(otel),
                         vsBare,
                         vsOtel);

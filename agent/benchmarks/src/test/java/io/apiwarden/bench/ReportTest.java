@@ -18,7 +18,7 @@ class ReportTest {
         String md = report.toMarkdown();
 
         assertThat(md)
-                .contains("| JDK send | managed | 100.0 ± 1.0, 1,000 B | 105.0 ± 1.0, 1,000 B |  "
+                .contains("| JDK send | managed | 100.0 ± 1.0, 1,000 B | 105.0 ± 1.0, 1,000 B |  |  "
                         + "| 150.0 ± 2.0, 1,000 B | +5.0% | 0.70x |");
         assertThat(md).contains("| managed call ≤ 3% over the bare client (JDK send) | +5.0% (± 1.4%) | **no** |");
     }

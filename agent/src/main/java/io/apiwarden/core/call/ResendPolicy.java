@@ -4,6 +4,7 @@ import io.apiwarden.core.backoff.BackoffPolicy;
 import io.apiwarden.core.backoff.RetryAfter;
 import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.log.AgentLog;
+import io.apiwarden.core.log.ApiLog;
 import io.apiwarden.core.throttle.RetryBudget;
 import java.time.Clock;
 import java.time.Duration;
@@ -28,11 +29,19 @@ public final class ResendPolicy {
     /** The longest one call spends waiting, at the gate and backing off: the spec's bound (62 s by default). */
     private final Duration wholeBackOff;
 
+    private final ApiLog log;
+
     public ResendPolicy(BackoffPolicy backoff, Clock clock) {
         this(backoff, clock, null);
     }
 
     public ResendPolicy(BackoffPolicy backoff, Clock clock, RetryBudget budget) {
+        this(backoff, clock, budget, ApiLog.UNNAMED);
+    }
+
+    /** As above, its decisions logged to {@code log} (which names the API when there are several). */
+    public ResendPolicy(BackoffPolicy backoff, Clock clock, RetryBudget budget, ApiLog log) {
+        this.log = log;
         this.backoff = backoff;
         this.clock = clock;
         this.budget = budget;
@@ -107,9 +116,9 @@ public final class ResendPolicy {
             boolean agentsTokenSent = agentSetToken && wire != OnTheWire.APP_AUTHORIZATION;
             d = choose(state, verdict, retryAfter, body, agentsTokenSent, canRefresh);
         }
-        if (d.action() == Decision.Action.RETURN && d.reason() != null && AgentLog.enabled(AgentLog.Level.DEBUG)) {
-            AgentLog.debug("not resent (" + d.reason() + "): " + verdict.name().toLowerCase(java.util.Locale.ROOT)
-                    + " on " + state.requestKey());
+        if (d.action() == Decision.Action.RETURN && d.reason() != null && log.enabled(AgentLog.Level.DEBUG)) {
+            log.debug("not resent (" + d.reason() + "): " + verdict.name().toLowerCase(java.util.Locale.ROOT) + " on "
+                    + state.requestKey());
         }
         return d;
     }

@@ -68,9 +68,12 @@ public final class AgentConfig {
         List<String> routing = Routing.check(apiNames, scopes(identities), problems);
         problems.throwIfAny();
         List<WardenConfig> apis = new ArrayList<>();
+        List<ApiScope> scopes = scopes(identities);
         for (int i = 0; i < readers.size(); i++) {
             apis.add(new WardenConfig(
                     apiNames.get(i),
+                    readers.size() > 1,
+                    Routing.basesUnder(i, scopes),
                     enabled,
                     identities.get(i),
                     calls.get(i),
@@ -80,6 +83,15 @@ public final class AgentConfig {
                     problems.warnings()));
         }
         return new AgentConfig(apis, routing);
+    }
+
+    /**
+     * {@code apiwarden.log.level} as set (system property, environment or configuration file), or null: read before
+     * the rest, so that the lines about the configuration itself are logged at the level it asks for.
+     */
+    public static String logLevel(Function<String, String> systemProperties, Map<String, String> environment) {
+        PropertySource source = PropertySource.of(systemProperties, List.of(), environment, new Problems());
+        return source.value(ConfigProperty.LOG_LEVEL.key(), ConfigProperty.LOG_LEVEL.envName());
     }
 
     /** Whether an unnamed identity property is set: then the unnamed properties are an API of their own. */

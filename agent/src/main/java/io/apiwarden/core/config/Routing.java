@@ -1,6 +1,7 @@
 package io.apiwarden.core.config;
 
 import io.apiwarden.core.scope.ApiScope;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -36,5 +37,21 @@ final class Routing {
             }
         }
         return overlaps;
+    }
+
+    /**
+     * The bases of the other APIs under the API {@code outer}'s base (same origin, a longer path): requests there are
+     * theirs, and never carry the outer API's token, not even on a redirect during one of its calls.
+     */
+    static List<URI> basesUnder(int outer, List<ApiScope> scopes) {
+        List<URI> inner = new ArrayList<>();
+        ApiScope o = scopes.get(outer);
+        for (int j = 0; j < scopes.size(); j++) {
+            ApiScope s = scopes.get(j);
+            if (j != outer && o.contains(s.baseUrl()) && !s.contains(o.baseUrl())) {
+                inner.add(s.baseUrl());
+            }
+        }
+        return inner;
     }
 }

@@ -29,16 +29,26 @@ public final class WardenConfig {
     }
 
     private final String name;
+    private final boolean severalApis;
     private final boolean enabled;
     private final ApiSettings api;
+    /** The API's base less the bases of other APIs under it: a request there is theirs. */
+    private final ApiScope scope;
+
     private final CallSettings calls;
     private final StoreSettings store;
     private final TelemetrySettings telemetry;
     private final InstrumentationSettings instrumentation;
     private final List<String> warnings;
 
+    /**
+     * @param severalApis whether the agent manages other APIs beside this one
+     * @param innerBases the base URLs of other APIs under this API's base (same origin, longer path)
+     */
     WardenConfig(
             String name,
+            boolean severalApis,
+            List<URI> innerBases,
             boolean enabled,
             ApiSettings api,
             CallSettings calls,
@@ -47,8 +57,10 @@ public final class WardenConfig {
             InstrumentationSettings instrumentation,
             List<String> warnings) {
         this.name = name;
+        this.severalApis = severalApis;
         this.enabled = enabled;
         this.api = api;
+        this.scope = api.scope.excludingApisUnder(innerBases);
         this.calls = calls;
         this.store = store;
         this.telemetry = telemetry;
@@ -102,13 +114,18 @@ public final class WardenConfig {
         return name;
     }
 
+    /** Whether the agent manages other APIs beside this one: then its log lines name it. */
+    public boolean severalApis() {
+        return severalApis;
+    }
+
     public boolean enabled() {
         return enabled;
     }
 
-    /** Which requests are managed. */
+    /** Which requests are managed: under the base URL, and not under another API's base within it. */
     public ApiScope scope() {
-        return api.scope;
+        return scope;
     }
 
     /** The token endpoint, or empty when no refresh is possible. */

@@ -143,8 +143,12 @@ public final class CallDriver<R> implements Judge {
             }
             return recording.isComplete() ? replay.apply(recording) : tee.apply(recording);
         } catch (RuntimeException e) {
-            AgentLog.once(
-                    AgentLog.Level.WARN, "body-recording", "a request body could not be recorded for a resend", e);
+            warden.log()
+                    .once(
+                            AgentLog.Level.WARN,
+                            "body-recording",
+                            "a request body could not be recorded for a resend",
+                            e);
             return null;
         }
     }
@@ -351,7 +355,7 @@ public final class CallDriver<R> implements Judge {
                 end(exchange.status(response), exchange.headers(response), null);
             }
         } catch (RuntimeException e) {
-            AgentLog.once(AgentLog.Level.WARN, "call-telemetry", "a call's span could not be ended", e);
+            warden.log().once(AgentLog.Level.WARN, "call-telemetry", "a call's span could not be ended", e);
         }
     }
 
@@ -371,7 +375,7 @@ public final class CallDriver<R> implements Judge {
         try {
             observer.end(status, headers == null ? null : verdictOf(status, headers), failure);
         } catch (RuntimeException e) {
-            AgentLog.once(AgentLog.Level.WARN, "call-telemetry", "a call's span could not be ended", e);
+            warden.log().once(AgentLog.Level.WARN, "call-telemetry", "a call's span could not be ended", e);
         }
     }
 

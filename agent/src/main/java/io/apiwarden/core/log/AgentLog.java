@@ -44,6 +44,13 @@ public final class AgentLog {
         }
     }
 
+    /** Sends the lines to {@code stream} rather than standard error, returning where they went before: for tests. */
+    static PrintStream printTo(PrintStream stream) {
+        PrintStream before = out;
+        out = stream;
+        return before;
+    }
+
     public static boolean enabled(Level level) {
         Level t = threshold;
         return t != Level.OFF && level.ordinal() <= t.ordinal();
@@ -71,26 +78,43 @@ public final class AgentLog {
 
     /** Logs {@code message} the first time {@code key} is seen, and never again in this JVM. */
     public static void once(Level level, String key, String message, Throwable t) {
-        if (enabled(level) && ONCE.add(key)) {
-            log(level, message, t);
+        once(level, key, null, message, t);
+    }
+
+    /** As {@link #once(Level, String, String, Throwable)}, the line starting with {@code api} when not null. */
+    static void once(Level level, String key, String api, String message, Throwable t) {
+        if (enabled(level) && ONCE.add(api == null ? key : api + key)) {
+            log(level, api, message, t);
         }
     }
 
     private static void log(Level level, String message, Throwable t) {
+        log(level, null, message, t);
+    }
+
+    /** Prints the line; {@code api}, when not null, names the API it is about ({@link ApiLog}). */
+    static void log(Level level, String api, String message, Throwable t) {
         if (!enabled(level)) {
             return;
         }
-        out.println(line(level, message, t));
+        out.println(line(level, api, message, t));
     }
 
     /** The line printed for a message: one line, with every known secret cut out. */
     static String line(Level level, String message, Throwable t) {
+        return line(level, null, message, t);
+    }
+
+    private static String line(Level level, String api, String message, Throwable t) {
         StringBuilder line = new StringBuilder(96)
                 .append(Instant.now())
                 .append(" [apiwarden] ")
                 .append(level)
-                .append(' ')
-                .append(oneLine(KnownSecrets.scrub(message)));
+                .append(' ');
+        if (api != null) {
+            line.append(api);
+        }
+        line.append(oneLine(KnownSecrets.scrub(message)));
         if (t != null) {
             // Only the type and where it came from: exception messages of other libraries may quote
             // request data, and the agent does not vouch for them.

@@ -1,6 +1,7 @@
 package io.apiwarden.core.scope;
 
 import java.net.URI;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -8,10 +9,14 @@ import java.util.Locale;
  * base URL, and a path under the base path on a segment boundary ({@code /v1} covers
  * {@code /v1/user}, not {@code /v1beta}) however a server resolves it ({@link RequestPath}:
  * {@code /v1/../admin} is not under {@code /v1}, and {@code /v1/..%2Fadmin} is never in scope).
- * The token endpoint is never in scope. A request out of scope still goes out, as the app sent
- * it, only without the agent's token.
+ * The token endpoint is never in scope, and neither is a request under the base of another API nested in this
+ * one's ({@code /v1/admin} in {@code /v1}): it is that API's, and a redirect during a call of this API that lands
+ * there goes without this API's token. A request out of scope still goes out, as the app sent it, only without
+ * the agent's token.
  */
 public final class ApiScope {
+    private static final ApiScope[] NONE = new ApiScope[0];
+
     private final URI baseUrl;
     private final String scheme;
     private final String host;
@@ -22,14 +27,19 @@ public final class ApiScope {
     private final ApiScope excludedOrigin;
 
     private final String excludedPath;
+    private final URI excludedUrl;
+    /** The scopes of other APIs whose bases lie under this one's: none, unless several APIs nest. */
+    private final ApiScope[] inner;
 
     private ApiScope(URI baseUrl) {
-        this(baseUrl, null);
+        this(baseUrl, null, NONE);
     }
 
-    private ApiScope(URI baseUrl, URI excluded) {
+    private ApiScope(URI baseUrl, URI excluded, ApiScope[] inner) {
         this.excludedOrigin = excluded == null ? null : new ApiScope(excluded);
         this.excludedPath = excluded == null ? null : trimSlashes(excluded.getRawPath());
+        this.excludedUrl = excluded;
+        this.inner = inner;
         this.baseUrl = baseUrl;
         this.scheme = baseUrl.getScheme().toLowerCase(Locale.ROOT);
         this.host = normalizeHost(baseUrl.getHost());
@@ -55,7 +65,22 @@ public final class ApiScope {
 
     /** Returns a scope that treats {@code tokenUrl} as out of scope even when it lies under the base. */
     public ApiScope excluding(URI tokenUrl) {
-        return new ApiScope(baseUrl, tokenUrl);
+        return new ApiScope(baseUrl, tokenUrl, inner);
+    }
+
+    /**
+     * Returns a scope that treats requests under any of {@code innerBases} (other APIs' bases, under this one's) as
+     * out of scope: they belong to those APIs.
+     */
+    public ApiScope excludingApisUnder(List<URI> innerBases) {
+        if (innerBases.isEmpty() && inner.length == 0) {
+            return this;
+        }
+        ApiScope[] scopes = new ApiScope[innerBases.size()];
+        for (int i = 0; i < scopes.length; i++) {
+            scopes[i] = of(innerBases.get(i));
+        }
+        return new ApiScope(baseUrl, excludedUrl, scopes);
     }
 
     public URI baseUrl() {
@@ -94,6 +119,12 @@ public final class ApiScope {
     }
 
     private boolean excluded(String scheme, String host, int port, String path) {
+        for (ApiScope other : inner) {
+            // Same origin as this scope (the caller checked it), so only the path can tell.
+            if (other.underBasePath(path)) {
+                return true;
+            }
+        }
         return excludedOrigin != null
                 && excludedOrigin.sameOrigin(scheme, host, port)
                 && trimSlashes(path).equals(excludedPath);

@@ -1,6 +1,7 @@
 package io.apiwarden.core.token;
 
 import io.apiwarden.core.log.AgentLog;
+import io.apiwarden.core.log.ApiLog;
 import io.apiwarden.core.telemetry.RefreshObserver;
 import io.apiwarden.core.time.DelayScheduler;
 import io.apiwarden.core.token.store.StoreUnavailableException;
@@ -51,6 +52,8 @@ final class StoreRefresh {
     /** Whether other JVMs share the store; a JVM alone takes no lease and reads nothing. */
     private final boolean shared;
 
+    private final ApiLog log;
+
     private volatile boolean warnedUnavailable;
     /** A state this JVM refreshed to that the store has not taken yet, or null. */
     private volatile Unwritten unwritten;
@@ -73,7 +76,9 @@ final class StoreRefresh {
             Executor storeIo,
             Clock clock,
             Duration leaseTtl,
-            Duration maxLeaseWait) {
+            Duration maxLeaseWait,
+            ApiLog log) {
+        this.log = log;
         this.store = store;
         this.shared = shared;
         this.endpoint = endpoint;
@@ -152,9 +157,8 @@ final class StoreRefresh {
     private void warnUnavailable(Exception e) {
         if (!warnedUnavailable) {
             warnedUnavailable = true;
-            AgentLog.warn(
-                    e.getMessage() + "; this JVM refreshes on its own until the store answers again, with the newest"
-                            + " tokens kept in memory and used, and written to the store as soon as it takes them");
+            log.warn(e.getMessage() + "; this JVM refreshes on its own until the store answers again, with the newest"
+                    + " tokens kept in memory and used, and written to the store as soon as it takes them");
         }
     }
 
@@ -357,7 +361,7 @@ final class StoreRefresh {
                     warnUnavailable(e);
                     keepUnwritten(base, next);
                 } catch (Throwable e) {
-                    AgentLog.once(
+                    log.once(
                             AgentLog.Level.ERROR,
                             "store-write",
                             "a refreshed token could not be stored in " + store.describe(),
@@ -463,7 +467,7 @@ final class StoreRefresh {
 
         void fail(Throwable e) {
             releaseLease();
-            AgentLog.once(
+            log.once(
                     AgentLog.Level.ERROR,
                     "store-refresh",
                     "a token refresh through " + store.describe() + " failed",

@@ -1,6 +1,7 @@
 package io.apiwarden.core.token;
 
 import io.apiwarden.core.log.AgentLog;
+import io.apiwarden.core.log.ApiLog;
 import io.apiwarden.core.log.KnownSecrets;
 import io.apiwarden.core.telemetry.RefreshObserver;
 import io.apiwarden.core.token.store.TokenState;
@@ -59,6 +60,7 @@ public final class TokenManager {
     private StoreRefresh refresher;
 
     private final TokenSharing sharing;
+    private final ApiLog log;
     private final Object lock = new Object();
 
     private volatile AccessToken current;
@@ -106,6 +108,20 @@ public final class TokenManager {
             Clock clock,
             Supplier<RefreshObserver> observers,
             TokenSharing sharing) {
+        this(endpoint, accessToken, refreshToken, refreshTokenFile, clock, observers, sharing, ApiLog.UNNAMED);
+    }
+
+    /** As above, logging to {@code log} (which names the API when there are several). */
+    public TokenManager(
+            TokenEndpoint endpoint,
+            String accessToken,
+            String refreshToken,
+            RefreshTokenFile refreshTokenFile,
+            Clock clock,
+            Supplier<RefreshObserver> observers,
+            TokenSharing sharing,
+            ApiLog log) {
+        this.log = log;
         this.observers = observers;
         this.canEverRefresh = endpoint != null;
         this.grant = endpoint == null ? Grant.refreshToken(null) : endpoint.grant();
@@ -211,7 +227,7 @@ public final class TokenManager {
                     coolDownUntil = clock.instant().plus(FAILURE_COOL_DOWN);
                 }
                 mine.completeExceptionally(new TokenRefreshException("the token response could not be used", false));
-                AgentLog.once(AgentLog.Level.ERROR, "refresh-finish", "a token response could not be used", t);
+                log.once(AgentLog.Level.ERROR, "refresh-finish", "a token response could not be used", t);
                 end(observer, "failed");
             }
         });
@@ -230,7 +246,8 @@ public final class TokenManager {
                         sharing.storeIo,
                         clock,
                         TokenSharing.LEASE_TTL,
-                        TokenSharing.MAX_LEASE_WAIT);
+                        TokenSharing.MAX_LEASE_WAIT,
+                        log);
             }
             return refresher;
         }
@@ -282,10 +299,10 @@ public final class TokenManager {
             }
             mine.completeExceptionally(error);
             if (!error.permanent()) {
-                AgentLog.warn("token refresh failed: " + error.getMessage());
+                log.warn("token refresh failed: " + error.getMessage());
             } else if (newlyRefused) {
                 // Once per refused credential: with a shared store, later looks at the store are quiet.
-                AgentLog.error("token refresh refused for good, calls now go out with the last token"
+                log.error("token refresh refused for good, calls now go out with the last token"
                         + (current == null ? " (none)" : "") + ": " + error.getMessage());
             }
             end(observer, error.permanent() ? "refused" : "failed");
@@ -306,7 +323,7 @@ public final class TokenManager {
             inFlight = null;
         }
         mine.complete(fresh);
-        AgentLog.debug(
+        log.debug(
                 (outcome.adopted ? "access token taken from " + sharing.describe() + ": " : "access token refreshed: ")
                         + fresh);
         end(observer, outcome.adopted ? "adopted" : "success");
@@ -392,7 +409,7 @@ public final class TokenManager {
                 refreshTokenFile.write(rotated);
             }
         } catch (IOException | RuntimeException e) {
-            AgentLog.once(
+            log.once(
                     AgentLog.Level.ERROR,
                     "refresh-file-write",
                     "the rotated refresh token could not be written to "

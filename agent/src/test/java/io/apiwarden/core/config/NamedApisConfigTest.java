@@ -142,6 +142,18 @@ class NamedApisConfigTest {
     }
 
     @Test
+    void theLogLevelIsReadFromTheConfigurationFileAndASystemPropertyWinsOverIt() throws Exception {
+        Path file = dir.resolve("apiwarden.properties");
+        Files.writeString(file, "apiwarden.log.level=debug\n");
+        props.put("apiwarden.config-file", file.toString());
+
+        assertThat(AgentConfig.logLevel(props::get, env)).isEqualTo("debug");
+
+        props.put("apiwarden.log.level", "warn");
+        assertThat(AgentConfig.logLevel(props::get, env)).isEqualTo("warn");
+    }
+
+    @Test
     void aConfigurationFileMustBeARegularFileOfBoundedSize() throws Exception {
         props.put("apiwarden.config-file", dir.toString());
         assertThatThrownBy(this::read)

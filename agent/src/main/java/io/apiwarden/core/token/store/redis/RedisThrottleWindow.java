@@ -2,6 +2,7 @@ package io.apiwarden.core.token.store.redis;
 
 import io.apiwarden.core.config.RedisStoreSettings;
 import io.apiwarden.core.log.AgentLog;
+import io.apiwarden.core.log.ApiLog;
 import io.apiwarden.core.throttle.FleetWindow;
 import io.apiwarden.core.time.DelayScheduler;
 import io.apiwarden.core.token.store.StoreUnavailableException;
@@ -54,6 +55,8 @@ public final class RedisThrottleWindow implements FleetWindow {
     /** Tells this JVM's announcements apart from the others' on the channel. */
     private final String self;
 
+    private final ApiLog log;
+
     private volatile boolean closed;
     /** Opened by {@link #close()}: ends the subscription's wait between two connections at once, not after it. */
     private final CountDownLatch closing = new CountDownLatch(1);
@@ -65,6 +68,13 @@ public final class RedisThrottleWindow implements FleetWindow {
      * @param io    where announcements are sent from: never an app's thread
      */
     public RedisThrottleWindow(RedisStoreSettings settings, String key, Executor io, DelayScheduler scheduler) {
+        this(settings, key, io, scheduler, ApiLog.UNNAMED);
+    }
+
+    /** As above, logging to {@code log} (which names the API when there are several). */
+    public RedisThrottleWindow(
+            RedisStoreSettings settings, String key, Executor io, DelayScheduler scheduler, ApiLog log) {
+        this.log = log;
         this.settings = settings;
         this.key = key;
         this.io = io;
@@ -96,7 +106,7 @@ public final class RedisThrottleWindow implements FleetWindow {
                             .add(millis)
                             .add(self));
                 } catch (StoreUnavailableException e) {
-                    AgentLog.once(
+                    log.once(
                             AgentLog.Level.WARN,
                             "throttle-announce",
                             "a rate-limit window could not be shared through " + describe() + ": " + e.getMessage()
@@ -105,7 +115,7 @@ public final class RedisThrottleWindow implements FleetWindow {
                 }
             });
         } catch (RuntimeException e) {
-            AgentLog.debug("a rate-limit window was not shared: " + e.getClass().getSimpleName());
+            log.debug("a rate-limit window was not shared: " + e.getClass().getSimpleName());
         }
     }
 
@@ -176,7 +186,7 @@ public final class RedisThrottleWindow implements FleetWindow {
                     // this thread goes on trying, no faster than the waits below, and never ends with a stack trace.
                     if (!closed) {
                         ReplyLimits.RefusedReply refused = RedisLink.refusedReply(e);
-                        AgentLog.once(
+                        log.once(
                                 AgentLog.Level.WARN,
                                 "throttle-listen",
                                 "rate-limit windows of other JVMs cannot be heard "
@@ -210,11 +220,9 @@ public final class RedisThrottleWindow implements FleetWindow {
                     heard.accept(window);
                 }
             } catch (NumberFormatException e) {
-                AgentLog.debug(
-                        "a message on " + key + " was not a window (not a number of milliseconds a long can hold)");
+                log.debug("a message on " + key + " was not a window (not a number of milliseconds a long can hold)");
             } catch (RuntimeException e) {
-                AgentLog.debug(
-                        "a heard window could not be used: " + e.getClass().getSimpleName());
+                log.debug("a heard window could not be used: " + e.getClass().getSimpleName());
             }
         }
 
