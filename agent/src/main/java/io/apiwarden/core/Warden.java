@@ -10,6 +10,7 @@ import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.log.KnownSecrets;
 import io.apiwarden.core.scope.ApiScope;
 import io.apiwarden.core.telemetry.Telemetry;
+import io.apiwarden.core.telemetry.jfr.JfrTelemetry;
 import io.apiwarden.core.throttle.FleetWindow;
 import io.apiwarden.core.throttle.RetryBudget;
 import io.apiwarden.core.throttle.ThrottleGate;
@@ -66,7 +67,12 @@ public final class Warden implements Wardens {
             Clock clock,
             Telemetry telemetry) {
         this.config = config;
-        this.telemetry = telemetry;
+        // The one place every API's telemetry passes: its JFR events are added here, for library mode too.
+        this.telemetry = JfrTelemetry.around(
+                telemetry,
+                config.name(),
+                config.grant().type(),
+                config.scope().baseUrl().getHost());
         config.accessToken().ifPresent(KnownSecrets::remember);
         config.refreshToken().ifPresent(KnownSecrets::pin);
         config.clientSecret().ifPresent(KnownSecrets::pin);
@@ -76,7 +82,7 @@ public final class Warden implements Wardens {
                 clock,
                 new RetryBudget(clock, config.retryBudgetRatio(), config.retryBudgetMinPerSecond()));
         this.gate = config.throttleGateEnabled() ? new ThrottleGate(clock, scheduler, config.backoffMaxDelay()) : null;
-        this.fleetWindow = gate == null ? FleetWindow.NONE : fleetWindow(config, scheduler, gate, telemetry);
+        this.fleetWindow = gate == null ? FleetWindow.NONE : fleetWindow(config, scheduler, gate, this.telemetry);
         this.tokens = new TokenManager(
                 tokenEndpoint,
                 config.accessToken().orElse(null),
@@ -84,7 +90,7 @@ public final class Warden implements Wardens {
                 config.refreshTokenFile().map(RefreshTokenFile::new).orElse(null),
                 clock,
                 () -> config.tokenUrl()
-                        .map(telemetry::refresh)
+                        .map(this.telemetry::refresh)
                         .orElse(io.apiwarden.core.telemetry.RefreshObserver.NOOP),
                 sharing(config, scheduler, clock));
         this.scheduler = scheduler;
