@@ -90,7 +90,7 @@ public final class Warden implements Wardens {
                 config.refreshTokenFile().map(RefreshTokenFile::new).orElse(null),
                 clock,
                 () -> config.tokenUrl()
-                        .map(this.telemetry::refresh)
+                        .map(url -> this.telemetry.refresh(url, config.grant().type()))
                         .orElse(io.apiwarden.core.telemetry.RefreshObserver.NOOP),
                 sharing(config, scheduler, clock));
         this.scheduler = scheduler;

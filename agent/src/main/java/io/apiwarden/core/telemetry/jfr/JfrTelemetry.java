@@ -46,7 +46,12 @@ public final class JfrTelemetry implements Telemetry {
 
     @Override
     public RefreshObserver refresh(URI tokenUrl) {
-        RefreshObserver refresh = inner.refresh(tokenUrl);
+        return refresh(tokenUrl, grant);
+    }
+
+    @Override
+    public RefreshObserver refresh(URI tokenUrl, String grant) {
+        RefreshObserver refresh = inner.refresh(tokenUrl, grant);
         TokenRefreshEvent event = JfrEvents.refreshBegun();
         if (event == null) {
             return refresh;
