@@ -16,7 +16,26 @@ enum AgentSetup {
     API_WARDEN("API Warden", "apiwarden"),
     /** API Warden without spans and meters: what the management itself costs, apart from the telemetry. */
     API_WARDEN_UNTRACED("API Warden, tracing and metrics off", "apiwarden-untraced"),
-    OTEL_AGENT("OpenTelemetry agent", "otel");
+    OTEL_AGENT("OpenTelemetry agent", "otel"),
+    /**
+     * The README's attach line as a new user writes it: no {@code otel.*} setting, so tracing and metrics are on and
+     * spans go to {@code http://localhost:4318}, where nothing listens. Only on {@code --setups=}.
+     */
+    API_WARDEN_README("API Warden, the README's attach line (no collector)", "apiwarden-readme"),
+    /** {@link #NO_AGENT} under a JFR recording (the JDK's default settings): what JFR itself costs the app. */
+    NO_AGENT_JFR("no agent, JFR recording on", "none-jfr"),
+    /**
+     * {@link #API_WARDEN_UNTRACED} under the same recording: beside {@link #NO_AGENT_JFR}, what the agent's JFR events
+     * cost while a recording is on. Only on {@code --setups=}.
+     */
+    API_WARDEN_UNTRACED_JFR("API Warden, tracing and metrics off, JFR recording on", "apiwarden-untraced-jfr");
+
+    /** The setups a run has unless {@code --setups=} names others: the four the report compares. */
+    static final java.util.Set<AgentSetup> DEFAULT =
+            java.util.EnumSet.of(NO_AGENT, API_WARDEN, API_WARDEN_UNTRACED, OTEL_AGENT);
+
+    /** An in-memory recording with the JDK's default settings, as {@code jcmd <pid> JFR.start} makes one. */
+    private static final String JFR_RECORDING = "-XX:StartFlightRecording=settings=default,disk=false";
 
     /** The file with the app's own bearer token, for the setups in which the app authenticates by itself. */
     static final String APP_TOKEN_FILE_PROPERTY = "bench.app-token-file";
@@ -55,9 +74,21 @@ enum AgentSetup {
     List<String> jvmArgs(Target target) {
         List<String> args = new ArrayList<>();
         switch (this) {
+            case NO_AGENT_JFR:
+                args.add(JFR_RECORDING);
+            // fall through
             case NO_AGENT:
                 args.add("-D" + APP_TOKEN_FILE_PROPERTY + "=" + target.accessTokenFile());
                 break;
+            case API_WARDEN_README:
+                args.add("-javaagent:" + target.apiWardenJar());
+                args.add("-Dapiwarden.base-url=" + target.baseUrl());
+                args.add("-Dapiwarden.auth-url=" + target.authUrl());
+                args.add("-Dapiwarden.access-token-file=" + target.accessTokenFile());
+                break;
+            case API_WARDEN_UNTRACED_JFR:
+                args.add(JFR_RECORDING);
+            // fall through
             case API_WARDEN:
             case API_WARDEN_UNTRACED:
                 args.add("-javaagent:" + target.apiWardenJar());
@@ -65,7 +96,7 @@ enum AgentSetup {
                 args.add("-Dapiwarden.auth-url=" + target.authUrl());
                 args.add("-Dapiwarden.access-token-file=" + target.accessTokenFile());
                 args.add("-Dapiwarden.log.level=warn");
-                if (this == API_WARDEN_UNTRACED) {
+                if (this != API_WARDEN) {
                     args.add("-Dapiwarden.tracing.enabled=false");
                     args.add("-Dapiwarden.metrics.enabled=false");
                 } else {
