@@ -118,13 +118,28 @@ public final class OtelTelemetry implements Telemetry {
      * tag (the configured names only, so the cardinality stays low).
      */
     public OtelTelemetry(Tracer tracer, MeterRegistry meters, List<String> requestIdHeaders, Clock clock, String api) {
+        this(tracer, meters, requestIdHeaders, clock, api, true);
+    }
+
+    /**
+     * As above; {@code requestDurations}: whether the semantic conventions' {@code http.client.request.duration} is
+     * recorded. Its histogram loads ~100 classes at the first managed call, worth it only where the meters are
+     * exported (Prometheus, OTLP), not in the in-process registry that stands in when nothing exports them.
+     */
+    public OtelTelemetry(
+            Tracer tracer,
+            MeterRegistry meters,
+            List<String> requestIdHeaders,
+            Clock clock,
+            String api,
+            boolean requestDurations) {
         this.api = api;
         this.apiTags = api == null ? Tags.empty() : Tags.of("api", api);
         this.tracer = tracer;
         this.meters = meters;
         this.requestIdHeaders = requestIdHeaders;
         this.clock = clock;
-        this.requestDurations = meters == null ? null : new HttpClientDurations(meters, apiTags);
+        this.requestDurations = meters == null || !requestDurations ? null : new HttpClientDurations(meters, apiTags);
         if (meters != null) {
             Gauge.builder(PREFIX + "throttled", this, t -> clock.instant().isBefore(t.throttledUntil) ? 1 : 0)
                     .description("1 while a global rate limit holds managed calls back, else 0")
@@ -136,7 +151,9 @@ public final class OtelTelemetry implements Telemetry {
     /** The same sinks, for the API {@code name}: its own meters and gauge, tagged with its name. */
     @Override
     public Telemetry forApi(String name) {
-        return name.equals(api) ? this : new OtelTelemetry(tracer, meters, requestIdHeaders, clock, name);
+        return name.equals(api)
+                ? this
+                : new OtelTelemetry(tracer, meters, requestIdHeaders, clock, name, requestDurations != null);
     }
 
     @Override

@@ -73,10 +73,11 @@ enum AgentSetup {
     /** The JVM options of an app process under this setup, against {@code target}. */
     List<String> jvmArgs(Target target) {
         List<String> args = new ArrayList<>();
+        if (this == NO_AGENT_JFR || this == API_WARDEN_UNTRACED_JFR) {
+            args.add(JFR_RECORDING);
+        }
         switch (this) {
             case NO_AGENT_JFR:
-                args.add(JFR_RECORDING);
-            // fall through
             case NO_AGENT:
                 args.add("-D" + APP_TOKEN_FILE_PROPERTY + "=" + target.accessTokenFile());
                 break;
@@ -87,8 +88,6 @@ enum AgentSetup {
                 args.add("-Dapiwarden.access-token-file=" + target.accessTokenFile());
                 break;
             case API_WARDEN_UNTRACED_JFR:
-                args.add(JFR_RECORDING);
-            // fall through
             case API_WARDEN:
             case API_WARDEN_UNTRACED:
                 args.add("-javaagent:" + target.apiWardenJar());
