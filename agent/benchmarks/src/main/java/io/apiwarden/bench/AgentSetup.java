@@ -22,6 +22,11 @@ enum AgentSetup {
      * spans go to {@code http://localhost:4318}, where nothing listens. Only on {@code --setups=}.
      */
     API_WARDEN_README("API Warden, the README's attach line (no collector)", "apiwarden-readme"),
+    /**
+     * The same with another build of the agent, {@code -Dapiwarden.bench.before-jar=PATH}: a change's before and
+     * after, taking turns in one run. Only on {@code --setups=}.
+     */
+    API_WARDEN_README_BEFORE("API Warden before, the README's attach line (no collector)", "apiwarden-readme-before"),
     /** {@link #NO_AGENT} under a JFR recording (the JDK's default settings): what JFR itself costs the app. */
     NO_AGENT_JFR("no agent, JFR recording on", "none-jfr"),
     /**
@@ -82,7 +87,8 @@ enum AgentSetup {
                 args.add("-D" + APP_TOKEN_FILE_PROPERTY + "=" + target.accessTokenFile());
                 break;
             case API_WARDEN_README:
-                args.add("-javaagent:" + target.apiWardenJar());
+            case API_WARDEN_README_BEFORE:
+                args.add("-javaagent:" + (this == API_WARDEN_README ? target.apiWardenJar() : beforeJar()));
                 args.add("-Dapiwarden.base-url=" + target.baseUrl());
                 args.add("-Dapiwarden.auth-url=" + target.authUrl());
                 args.add("-Dapiwarden.access-token-file=" + target.accessTokenFile());
@@ -112,6 +118,15 @@ enum AgentSetup {
                 throw new AssertionError(this);
         }
         return args;
+    }
+
+    private static String beforeJar() {
+        String jar = System.getProperty("apiwarden.bench.before-jar");
+        if (jar == null) {
+            throw new IllegalArgumentException(
+                    "the setup apiwarden-readme-before needs -Dapiwarden.bench.before-jar=PATH (the agent jar to compare)");
+        }
+        return jar;
     }
 
     /** The same standard OpenTelemetry settings for both agents: traces and metrics to the local sink. */
