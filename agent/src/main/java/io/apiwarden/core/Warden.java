@@ -10,6 +10,7 @@ import io.apiwarden.core.log.ApiLog;
 import io.apiwarden.core.log.KnownSecrets;
 import io.apiwarden.core.scope.ApiScope;
 import io.apiwarden.core.telemetry.Telemetry;
+import io.apiwarden.core.telemetry.jfr.JfrTelemetry;
 import io.apiwarden.core.throttle.FleetWindow;
 import io.apiwarden.core.throttle.RetryBudget;
 import io.apiwarden.core.throttle.ThrottleGate;
@@ -68,7 +69,12 @@ public final class Warden implements Wardens {
             Clock clock,
             Telemetry telemetry) {
         this.config = config;
-        this.telemetry = telemetry;
+        // The one place every API's telemetry passes: its JFR events are added here, for library mode too.
+        this.telemetry = JfrTelemetry.around(
+                telemetry,
+                config.name(),
+                config.grant().type(),
+                config.scope().baseUrl().getHost());
         this.log = ApiLog.of(config.name(), config.severalApis());
         config.accessToken().ifPresent(KnownSecrets::remember);
         config.refreshToken().ifPresent(KnownSecrets::pin);
@@ -80,7 +86,7 @@ public final class Warden implements Wardens {
                 new RetryBudget(clock, config.retryBudgetRatio(), config.retryBudgetMinPerSecond()),
                 log);
         this.gate = config.throttleGateEnabled() ? new ThrottleGate(clock, scheduler, config.backoffMaxDelay()) : null;
-        this.fleetWindow = gate == null ? FleetWindow.NONE : fleetWindow(config, scheduler, gate, telemetry, log);
+        this.fleetWindow = gate == null ? FleetWindow.NONE : fleetWindow(config, scheduler, gate, this.telemetry, log);
         this.tokens = new TokenManager(
                 tokenEndpoint,
                 config.accessToken().orElse(null),
@@ -88,7 +94,7 @@ public final class Warden implements Wardens {
                 config.refreshTokenFile().map(RefreshTokenFile::new).orElse(null),
                 clock,
                 () -> config.tokenUrl()
-                        .map(telemetry::refresh)
+                        .map(url -> this.telemetry.refresh(url, config.grant().type()))
                         .orElse(io.apiwarden.core.telemetry.RefreshObserver.NOOP),
                 sharing(config, scheduler, clock, log),
                 log);

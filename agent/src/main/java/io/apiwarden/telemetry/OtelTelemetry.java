@@ -72,6 +72,7 @@ public final class OtelTelemetry implements Telemetry {
     /** The API a call or refresh belongs to, when the agent names its APIs. */
     private static final AttributeKey<String> API = AttributeKey.stringKey(PREFIX + "api");
 
+    private static final AttributeKey<String> GRANT = AttributeKey.stringKey(PREFIX + "grant");
     private static final AttributeKey<String> REFRESH_RESULT = AttributeKey.stringKey(PREFIX + "token.refresh.result");
     /** Response headers that tell which component answered (spec section 7, rule 4). */
     private static final List<String> PROXY_HEADERS = List.of("server", "via", "x-cache");
@@ -96,6 +97,9 @@ public final class OtelTelemetry implements Telemetry {
     private final Map<String, Map<String, Map<String, Timer>>> callTimers = new ConcurrentHashMap<>();
 
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+    /** The semantic conventions' request histogram; null without meters. */
+    private final HttpClientDurations requestDurations;
+
     private final Map<String, Timer> waitTimers = new ConcurrentHashMap<>();
     /** The methods of RFC 9110 and PATCH; anything else is "_OTHER" (semantic conventions), to bound cardinality. */
     private static final java.util.Set<String> KNOWN_METHODS =
@@ -114,12 +118,28 @@ public final class OtelTelemetry implements Telemetry {
      * tag (the configured names only, so the cardinality stays low).
      */
     public OtelTelemetry(Tracer tracer, MeterRegistry meters, List<String> requestIdHeaders, Clock clock, String api) {
+        this(tracer, meters, requestIdHeaders, clock, api, true);
+    }
+
+    /**
+     * As above; {@code requestDurations}: whether the semantic conventions' {@code http.client.request.duration} is
+     * recorded. Its histogram loads ~100 classes at the first managed call, worth it only where the meters are
+     * exported (Prometheus, OTLP), not in the in-process registry that stands in when nothing exports them.
+     */
+    public OtelTelemetry(
+            Tracer tracer,
+            MeterRegistry meters,
+            List<String> requestIdHeaders,
+            Clock clock,
+            String api,
+            boolean requestDurations) {
         this.api = api;
         this.apiTags = api == null ? Tags.empty() : Tags.of("api", api);
         this.tracer = tracer;
         this.meters = meters;
         this.requestIdHeaders = requestIdHeaders;
         this.clock = clock;
+        this.requestDurations = meters == null || !requestDurations ? null : new HttpClientDurations(meters, apiTags);
         if (meters != null) {
             Gauge.builder(PREFIX + "throttled", this, t -> clock.instant().isBefore(t.throttledUntil) ? 1 : 0)
                     .description("1 while a global rate limit holds managed calls back, else 0")
@@ -131,7 +151,9 @@ public final class OtelTelemetry implements Telemetry {
     /** The same sinks, for the API {@code name}: its own meters and gauge, tagged with its name. */
     @Override
     public Telemetry forApi(String name) {
-        return name.equals(api) ? this : new OtelTelemetry(tracer, meters, requestIdHeaders, clock, name);
+        return name.equals(api)
+                ? this
+                : new OtelTelemetry(tracer, meters, requestIdHeaders, clock, name, requestDurations != null);
     }
 
     @Override
@@ -156,6 +178,13 @@ public final class OtelTelemetry implements Telemetry {
 
     @Override
     public RefreshObserver refresh(URI tokenUrl) {
+        return refresh(tokenUrl, null);
+    }
+
+    /** @param grant names the grant on the span and the {@code token.refreshes} counter ({@code unknown}: null) */
+    @Override
+    public RefreshObserver refresh(URI tokenUrl, String grant) {
+        String grantTag = grant == null ? "unknown" : grant;
         // Under the call that needed it, when one did; the refresh serves every waiting call, though.
         Context parent = Span.fromContext(Context.current()).getSpanContext().isValid()
                 ? Context.current()
@@ -171,6 +200,7 @@ public final class OtelTelemetry implements Telemetry {
                         .setAttribute(SERVER_ADDRESS, tokenUrl.getHost())
                         .setAttribute(SERVER_PORT, (long) port(tokenUrl.getScheme(), tokenUrl.getPort()))
                         .setAttribute(AttributeKey.stringKey(PREFIX + "operation"), "token.refresh")
+                        .setAttribute(GRANT, grant)
                         .startSpan();
         return new RefreshObserver() {
             @Override
@@ -181,8 +211,10 @@ public final class OtelTelemetry implements Telemetry {
                 }
                 span.end();
                 if (meters != null) {
-                    counters.computeIfAbsent("refresh|" + result, k -> Counter.builder(PREFIX + "token.refreshes")
-                                    .description("token refreshes, by result")
+                    counters.computeIfAbsent("refresh|" + grantTag + "|" + result, k -> Counter.builder(
+                                            PREFIX + "token.refreshes")
+                                    .description("token refreshes, by grant and result")
+                                    .tag("grant", grantTag)
                                     .tag("result", result)
                                     .tags(apiTags)
                                     .register(meters))
@@ -350,6 +382,8 @@ public final class OtelTelemetry implements Telemetry {
         private final Call call;
         private final boolean expectContinue;
         private final Span span;
+        private final long startNanos = System.nanoTime();
+        private int status;
 
         Attempt(Call call, int resendCount, boolean expectContinue) {
             this.call = call;
@@ -384,6 +418,7 @@ public final class OtelTelemetry implements Telemetry {
         @Override
         public void response(
                 int status, String protocolVersion, Function<String, List<String>> headers, Verdict verdict) {
+            this.status = status;
             ResponseDiagnosis d = ResponseDiagnosis.of(status, verdict, headers);
             AttributesBuilder a = Attributes.builder()
                     .put(STATUS, (long) status)
@@ -466,6 +501,15 @@ public final class OtelTelemetry implements Telemetry {
                 }
             }
             span.end();
+            recordDuration(null);
+        }
+
+        /** The request's {@code http.client.request.duration}: from the attempt's start to its answer or failure. */
+        private void recordDuration(Throwable failure) {
+            if (requestDurations != null) {
+                requestDurations.record(
+                        call.method, call.host, call.port, status, failure, System.nanoTime() - startNanos);
+            }
         }
 
         @Override
@@ -493,6 +537,7 @@ public final class OtelTelemetry implements Telemetry {
             }
             span.setStatus(StatusCode.ERROR, failure.getClass().getSimpleName());
             span.end();
+            recordDuration(failure);
         }
 
         private void recordRetry(String reason) {

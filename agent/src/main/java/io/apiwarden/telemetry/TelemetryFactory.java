@@ -55,6 +55,7 @@ public final class TelemetryFactory {
                 ? sdk.getTracer(SCOPE, TelemetryFactory.class.getPackage().getImplementationVersion())
                 : null;
         MeterRegistry meters = null;
+        boolean exported = false;
         if (config.metricsEnabled()) {
             CompositeMeterRegistry composite = new CompositeMeterRegistry();
             if (config.prometheusPort().isPresent()) {
@@ -63,7 +64,8 @@ public final class TelemetryFactory {
             if (otlpMetrics && sdk != null) {
                 composite.add(OpenTelemetryMeterRegistry.builder(sdk).build());
             }
-            if (composite.getRegistries().isEmpty()) {
+            exported = !composite.getRegistries().isEmpty();
+            if (!exported) {
                 // Nothing exports them, but they stay readable in the process (the demo's report, say).
                 composite.add(new SimpleMeterRegistry());
             }
@@ -72,7 +74,8 @@ public final class TelemetryFactory {
         if (tracer == null && meters == null) {
             return Telemetry.NOOP;
         }
-        return GuardedTelemetry.of(new OtelTelemetry(tracer, meters, config.requestIdHeaders(), clock, config.name()));
+        return GuardedTelemetry.of(
+                new OtelTelemetry(tracer, meters, config.requestIdHeaders(), clock, config.name(), exported));
     }
 
     /** The user set {@code otel.metrics.exporter} to something: the agent's default is none. */

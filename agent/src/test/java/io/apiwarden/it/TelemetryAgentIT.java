@@ -448,9 +448,16 @@ class TelemetryAgentIT {
                         + "verdict=\"success\"} 3")
                 .contains("apiwarden_retries_total{api=\"default\",reason=\"invalid_token\"} 1.0")
                 .contains("apiwarden_retries_total{api=\"default\",reason=\"global_rate_limit\"} 1.0")
-                .contains("apiwarden_token_refreshes_total{api=\"default\",result=\"success\"} 1.0")
+                .contains(
+                        "apiwarden_token_refreshes_total{api=\"default\",grant=\"refresh_token\",result=\"success\"} 1.0")
                 .contains("apiwarden_backoff_waits_seconds_count{api=\"default\",reason=\"backoff\"} 1")
-                .anySatisfy(l -> assertThat(l).startsWith("apiwarden_throttled{api=\"default\"} "));
+                .anySatisfy(l -> assertThat(l).startsWith("apiwarden_throttled{api=\"default\"} "))
+                // The semantic conventions' histogram, one record per request: the API's 401, 429 and 200s.
+                .anySatisfy(l -> assertThat(l)
+                        .startsWith("http_client_request_duration_seconds_count{api=\"default\",error_type=\"\","
+                                + "http_request_method=\"GET\",http_response_status_code=\"200\""))
+                .anySatisfy(l -> assertThat(l)
+                        .startsWith("http_client_request_duration_seconds_count{api=\"default\",error_type=\"429\","));
         assertThat(r.agentLog()).anySatisfy(l -> assertThat(l)
                 .contains("metrics for Prometheus at http://127.0.0.1:" + port + "/metrics"));
     }

@@ -11,6 +11,9 @@ import io.apiwarden.core.call.ResendPolicy;
 import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.telemetry.AttemptObserver;
 import io.apiwarden.core.telemetry.CallObserver;
+import io.apiwarden.core.telemetry.GuardedTelemetry;
+import io.apiwarden.core.telemetry.RefreshObserver;
+import io.apiwarden.core.telemetry.Telemetry;
 import io.apiwarden.testing.MutableClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.opentelemetry.api.common.AttributeKey;
@@ -19,6 +22,7 @@ import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
+import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
@@ -142,6 +146,24 @@ class OtelTelemetryTest {
         clock.advance(Duration.ofSeconds(5));
 
         assertThat(throttled()).isEqualTo(1);
+    }
+
+    @Test
+    void aRefreshThroughTheGuardNamesItsGrantAndKeepsItsStoreEvents() {
+        Telemetry guarded = GuardedTelemetry.of(telemetry);
+
+        RefreshObserver refresh = guarded.refresh(URI.create("https://auth.example.com/token"), "client_credentials");
+        refresh.event("adopted");
+        refresh.end("adopted");
+
+        assertThat(spans).singleElement().satisfies(s -> assertThat(
+                        s.getAttributes().get(AttributeKey.stringKey("apiwarden.grant")))
+                .isEqualTo("client_credentials"));
+        assertThat(meters.get("apiwarden.token.store.events")
+                        .tag("event", "adopted")
+                        .counter()
+                        .count())
+                .isEqualTo(1);
     }
 
     private double throttled() {

@@ -21,7 +21,31 @@ enum AgentSetup {
      * same host and port: what finding a request's API costs when there are several.
      */
     API_WARDEN_TEN_APIS("API Warden, 10 APIs configured", "apiwarden-10-apis"),
-    OTEL_AGENT("OpenTelemetry agent", "otel");
+    OTEL_AGENT("OpenTelemetry agent", "otel"),
+    /**
+     * The README's attach line as a new user writes it: no {@code otel.*} setting, so tracing and metrics are on and
+     * spans go to {@code http://localhost:4318}, where nothing listens. Only on {@code --setups=}.
+     */
+    API_WARDEN_README("API Warden, the README's attach line (no collector)", "apiwarden-readme"),
+    /**
+     * The same with another build of the agent, {@code -Dapiwarden.bench.before-jar=PATH}: a change's before and
+     * after, taking turns in one run. Only on {@code --setups=}.
+     */
+    API_WARDEN_README_BEFORE("API Warden before, the README's attach line (no collector)", "apiwarden-readme-before"),
+    /** {@link #NO_AGENT} under a JFR recording (the JDK's default settings): what JFR itself costs the app. */
+    NO_AGENT_JFR("no agent, JFR recording on", "none-jfr"),
+    /**
+     * {@link #API_WARDEN_UNTRACED} under the same recording: beside {@link #NO_AGENT_JFR}, what the agent's JFR events
+     * cost while a recording is on. Only on {@code --setups=}.
+     */
+    API_WARDEN_UNTRACED_JFR("API Warden, tracing and metrics off, JFR recording on", "apiwarden-untraced-jfr");
+
+    /** The setups a run has unless {@code --setups=} names others: the four the report compares. */
+    static final java.util.Set<AgentSetup> DEFAULT =
+            java.util.EnumSet.of(NO_AGENT, API_WARDEN, API_WARDEN_UNTRACED, OTEL_AGENT);
+
+    /** An in-memory recording with the JDK's default settings, as {@code jcmd <pid> JFR.start} makes one. */
+    private static final String JFR_RECORDING = "-XX:StartFlightRecording=settings=default,disk=false";
 
     /** The APIs configured beside the measured one in {@link #API_WARDEN_TEN_APIS}. */
     static final int OTHER_APIS = 9;
@@ -64,10 +88,22 @@ enum AgentSetup {
     /** The JVM options of an app process under this setup, against {@code target}. */
     List<String> jvmArgs(Target target) {
         List<String> args = new ArrayList<>();
+        if (this == NO_AGENT_JFR || this == API_WARDEN_UNTRACED_JFR) {
+            args.add(JFR_RECORDING);
+        }
         switch (this) {
+            case NO_AGENT_JFR:
             case NO_AGENT:
                 args.add("-D" + APP_TOKEN_FILE_PROPERTY + "=" + target.accessTokenFile());
                 break;
+            case API_WARDEN_README:
+            case API_WARDEN_README_BEFORE:
+                args.add("-javaagent:" + (this == API_WARDEN_README ? target.apiWardenJar() : beforeJar()));
+                args.add("-Dapiwarden.base-url=" + target.baseUrl());
+                args.add("-Dapiwarden.auth-url=" + target.authUrl());
+                args.add("-Dapiwarden.access-token-file=" + target.accessTokenFile());
+                break;
+            case API_WARDEN_UNTRACED_JFR:
             case API_WARDEN:
             case API_WARDEN_UNTRACED:
             case API_WARDEN_TEN_APIS:
@@ -79,7 +115,7 @@ enum AgentSetup {
                 if (this == API_WARDEN_TEN_APIS) {
                     args.addAll(otherApis(target));
                 }
-                if (this == API_WARDEN_UNTRACED) {
+                if (this == API_WARDEN_UNTRACED || this == API_WARDEN_UNTRACED_JFR) {
                     args.add("-Dapiwarden.tracing.enabled=false");
                     args.add("-Dapiwarden.metrics.enabled=false");
                 } else {
@@ -116,6 +152,15 @@ enum AgentSetup {
             args.add("-Dapiwarden.api." + name + ".access-token=bench-other-api-token-" + i);
         }
         return args;
+    }
+
+    private static String beforeJar() {
+        String jar = System.getProperty("apiwarden.bench.before-jar");
+        if (jar == null) {
+            throw new IllegalArgumentException(
+                    "the setup apiwarden-readme-before needs -Dapiwarden.bench.before-jar=PATH (the agent jar to compare)");
+        }
+        return jar;
     }
 
     /** The same standard OpenTelemetry settings for both agents: traces and metrics to the local sink. */

@@ -65,7 +65,7 @@ public final class BenchmarkSuite {
         static Options parse(String[] args, Path defaultOut) {
             Effort effort = Effort.FULL;
             Set<Part> parts = EnumSet.allOf(Part.class);
-            Set<AgentSetup> setups = EnumSet.allOf(AgentSetup.class);
+            Set<AgentSetup> setups = EnumSet.copyOf(AgentSetup.DEFAULT);
             Set<AppCalls.Way> ways = EnumSet.allOf(AppCalls.Way.class);
             Path out = defaultOut;
             for (String arg : args) {
@@ -177,9 +177,9 @@ public final class BenchmarkSuite {
                     otelAgentJar);
             warmUp(target, options.effort.serverWarmupSeconds);
             if (options.parts.contains(Part.STARTUP)) {
-                System.out.println("== start-up and memory, " + options.effort.processRuns + " runs per setup");
+                System.out.println("== start-up and memory, " + processRuns(options.effort) + " runs per setup");
                 List<StartupRun.Figure> startup = new ArrayList<>();
-                StartupRun run = new StartupRun(target, options.effort.processRuns);
+                StartupRun run = new StartupRun(target, processRuns(options.effort));
                 startup.addAll(run.run(setups, AppCalls.Way.JDK_SEND));
                 startup.addAll(run.run(setups, AppCalls.Way.OKHTTP_EXECUTE));
                 report.startup(startup);
@@ -280,7 +280,12 @@ public final class BenchmarkSuite {
                 e.warmupIterations,
                 e.measurementIterations,
                 e.iterationSeconds,
-                e.processRuns);
+                processRuns(e));
+    }
+
+    /** Whole-process runs per setup: the effort's, or {@code -Dapiwarden.bench.process-runs} (10 for a closer median). */
+    private static int processRuns(Effort e) {
+        return Integer.getInteger("apiwarden.bench.process-runs", e.processRuns);
     }
 
     private static String cpuModel() throws IOException {

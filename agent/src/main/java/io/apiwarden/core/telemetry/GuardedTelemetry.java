@@ -39,13 +39,30 @@ public final class GuardedTelemetry implements Telemetry {
 
     @Override
     public RefreshObserver refresh(URI tokenUrl) {
+        return refresh(tokenUrl, null);
+    }
+
+    @Override
+    public RefreshObserver refresh(URI tokenUrl, String grant) {
         try {
-            RefreshObserver r = inner.refresh(tokenUrl);
-            return result -> {
-                try {
-                    r.end(result);
-                } catch (RuntimeException e) {
-                    failed(e);
+            RefreshObserver r = grant == null ? inner.refresh(tokenUrl) : inner.refresh(tokenUrl, grant);
+            return new RefreshObserver() {
+                @Override
+                public void end(String result) {
+                    try {
+                        r.end(result);
+                    } catch (RuntimeException e) {
+                        failed(e);
+                    }
+                }
+
+                @Override
+                public void event(String name) {
+                    try {
+                        r.event(name);
+                    } catch (RuntimeException e) {
+                        failed(e);
+                    }
                 }
             };
         } catch (RuntimeException e) {

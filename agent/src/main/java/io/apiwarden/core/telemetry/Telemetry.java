@@ -31,6 +31,14 @@ public interface Telemetry {
     /** Starts observing one token refresh (which may take several requests). */
     RefreshObserver refresh(URI tokenUrl);
 
+    /**
+     * As {@link #refresh(URI)}, for tokens obtained by {@code grant} ({@code refresh_token},
+     * {@code client_credentials}), which the meters and spans then name.
+     */
+    default RefreshObserver refresh(URI tokenUrl, String grant) {
+        return refresh(tokenUrl);
+    }
+
     /** The telemetry of the API named {@code api}: its spans and meters name it. */
     default Telemetry forApi(String api) {
         return this;
