@@ -121,9 +121,12 @@ final class Doctor {
         }
         Warden warden = Warden.create(
                 config,
-                () -> InternalClients.build(HttpClient.newBuilder()
-                        .connectTimeout(config.tokenTimeout())
-                        .followRedirects(HttpClient.Redirect.NEVER)),
+                tls -> {
+                    HttpClient.Builder b = HttpClient.newBuilder()
+                            .connectTimeout(config.tokenTimeout())
+                            .followRedirects(HttpClient.Redirect.NEVER);
+                    return InternalClients.build(tls == null ? b : b.sslContext(tls));
+                },
                 new RefreshRecorder());
         HttpClient client = WardenHttpClient.wrap(
                 InternalClients.build(HttpClient.newBuilder().connectTimeout(REQUEST_TIMEOUT)), warden);
