@@ -170,7 +170,7 @@ public final class Warden implements Wardens {
         TokenEndpoint endpoint = config.tokenUrl()
                 .map(url -> {
                     ClientAuthenticator authenticator = ClientAuthenticators.of(config, clock);
-                    return (TokenEndpoint) new HttpTokenEndpoint(
+                    return (TokenEndpoint) HttpTokenEndpoint.of(
                             url,
                             config.grant(),
                             authenticator,

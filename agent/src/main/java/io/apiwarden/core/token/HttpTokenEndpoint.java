@@ -116,7 +116,19 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
      * @param client supplies the client for token requests; called on first use so that an app
      *     that never refreshes never creates it
      */
-    public HttpTokenEndpoint(
+    public static HttpTokenEndpoint of(
+            URI tokenUrl,
+            Grant grant,
+            ClientAuthenticator authenticator,
+            Duration timeout,
+            Supplier<HttpClient> client,
+            DelayScheduler scheduler,
+            Clock clock) {
+        return new HttpTokenEndpoint(tokenUrl, grant, authenticator, timeout, client, scheduler, clock);
+    }
+
+    // Private, so that the public constructors' callers passing nulls are not ambiguous between the two.
+    private HttpTokenEndpoint(
             URI tokenUrl,
             Grant grant,
             ClientAuthenticator authenticator,
