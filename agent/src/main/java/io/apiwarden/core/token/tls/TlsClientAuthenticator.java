@@ -11,10 +11,13 @@ import java.security.GeneralSecurityException;
 import java.security.Principal;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
+import java.util.Collections;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLSession;
+import javax.net.ssl.SSLSessionContext;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509ExtendedKeyManager;
 import javax.net.ssl.X509KeyManager;
@@ -31,6 +34,8 @@ public final class TlsClientAuthenticator implements ClientAuthenticator {
     private final String method;
     private final ClientCertificate certificate;
     private final SSLContext context;
+    /** The store the last request was sent with. */
+    private ClientCertificate.Store sentWith;
 
     /**
      * @param method {@code tls_client_auth} or {@code self_signed_tls_client_auth}
@@ -47,18 +52,48 @@ public final class TlsClientAuthenticator implements ClientAuthenticator {
 
     @Override
     public void authenticate(URI tokenUrl, HttpRequest.Builder request, StringBuilder form) {
+        forgetSessionsOfAnOldCertificate();
         // RFC 8705 section 2: the client id is sent, since the certificate alone does not say which client it is.
         form.append("&client_id=").append(URLEncoder.encode(clientId, StandardCharsets.UTF_8));
+    }
+
+    /**
+     * A resumed TLS session presents no certificate: the server keeps the one of the session's first handshake. Once
+     * the certificate changed, the sessions are forgotten, so that the next connection makes a full handshake with
+     * the new one.
+     */
+    @SuppressWarnings("ReferenceEquality")
+    private synchronized void forgetSessionsOfAnOldCertificate() {
+        ClientCertificate.Store now;
+        try {
+            now = certificate.current();
+        } catch (GeneralSecurityException | IOException | RuntimeException e) {
+            return; // the handshake will say so
+        }
+        if (sentWith != null && now != sentWith) {
+            SSLSessionContext sessions = context.getClientSessionContext();
+            for (byte[] id : Collections.list(sessions.getIds())) {
+                SSLSession session = sessions.getSession(id);
+                if (session != null) {
+                    session.invalidate();
+                }
+            }
+        }
+        sentWith = now;
+    }
+
+    @Override
+    public boolean reloadNow() {
+        boolean changed = certificate.checkNow();
+        if (changed) {
+            forgetSessionsOfAnOldCertificate();
+        }
+        return changed;
     }
 
     @Override
     public SSLContext tlsContext() {
         return context;
-    }
-
-    @Override
-    public boolean reloadNow() {
-        return certificate.checkNow();
     }
 
     @Override
