@@ -131,6 +131,10 @@ final class Doctor {
         HttpClient client = WardenHttpClient.wrap(
                 InternalClients.build(HttpClient.newBuilder().connectTimeout(REQUEST_TIMEOUT)), warden);
         String base = config.scope().baseUrl().toString().replaceAll("/+$", "");
+        String keyLine = ClientKeyCheck.keyLine(config, Instant.now());
+        if (keyLine != null) {
+            out.println(keyLine);
+        }
         boolean grantOk = checkGrant(config, warden);
         boolean tokenOk = check(
                 client,
@@ -190,10 +194,14 @@ final class Doctor {
             token = null;
         }
         if (token == null) {
-            out.println("FAIL " + what + ": "
-                    + (warden.tokens().lastFailure() != null
-                            ? warden.tokens().lastFailure()
-                            : "no answer in time; check " + ConfigProperty.TOKEN_URL.key() + " and the network"));
+            String failure = warden.tokens().lastFailure() != null
+                    ? warden.tokens().lastFailure()
+                    : "no answer in time; check " + ConfigProperty.TOKEN_URL.key() + " and the network";
+            out.println("FAIL " + what + ": " + failure);
+            String step = ClientKeyCheck.afterRefusal(config, failure);
+            if (step != null) {
+                out.println("  " + step);
+            }
             return false;
         }
         out.println("OK   " + what + " -> an access token"
