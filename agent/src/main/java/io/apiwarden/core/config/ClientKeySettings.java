@@ -33,10 +33,7 @@ final class ClientKeySettings {
     final Duration checkInterval;
 
     private ClientKeySettings(SectionReader r, ClientAuthentication method) {
-        checkInterval = r.duration(
-                ConfigProperty.SECRETS_CHECK_INTERVAL,
-                MAX_CHECK_INTERVAL,
-                Durations.parse(ConfigProperty.SECRETS_CHECK_INTERVAL.defaultValue()));
+        checkInterval = checkInterval(r);
         boolean jwt = method == ClientAuthentication.PRIVATE_KEY_JWT;
         assertionKeyFile = path(r, ConfigProperty.CLIENT_ASSERTION_KEY_FILE, jwt);
         assertionKeyId = onlyWith(r, ConfigProperty.CLIENT_ASSERTION_KEY_ID, jwt);
@@ -46,6 +43,14 @@ final class ClientKeySettings {
         tlsKeyStorePasswordFile = path(r, ConfigProperty.CLIENT_TLS_KEY_STORE_PASSWORD_FILE, tls);
         tlsCertificateFile = path(r, ConfigProperty.CLIENT_TLS_CERTIFICATE_FILE, tls);
         tlsKeyFile = path(r, ConfigProperty.CLIENT_TLS_KEY_FILE, tls);
+    }
+
+    /** {@code apiwarden.secrets.check-interval}, for every section with a secret file (a wrong value is said once). */
+    static Duration checkInterval(SectionReader r) {
+        return r.duration(
+                ConfigProperty.SECRETS_CHECK_INTERVAL,
+                MAX_CHECK_INTERVAL,
+                Durations.parse(ConfigProperty.SECRETS_CHECK_INTERVAL.defaultValue()));
     }
 
     static ClientKeySettings read(SectionReader r, ClientAuthentication method) {
