@@ -111,9 +111,9 @@ public enum ConfigProperty {
             "apiwarden.secrets.check-interval",
             "5s",
             false,
-            "how often, at most, the files of secrets and keys (every *-file property but the refresh token's) are looked"
-                    + " at for a change, which is then used without a restart; a refusal of the client credentials"
-                    + " (invalid_client) looks at once"),
+            "how often, at most, the files of the client secret, the client's keys and certificate and the store's"
+                    + " password are looked at for a change, which is then used without a restart; a refusal of the"
+                    + " client (invalid_client) looks at once"),
     SCOPE(
             "apiwarden.scope",
             null,
