@@ -6,6 +6,7 @@ import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.secret.JwsAlgorithms;
 import io.apiwarden.core.secret.PemKeys;
 import io.apiwarden.core.secret.ReloadableSecret;
+import io.apiwarden.core.secret.SecretFile;
 import io.apiwarden.core.token.ClientAuthentication;
 import io.apiwarden.core.token.ClientAuthenticator;
 import io.apiwarden.core.token.SecretAuthenticator;
@@ -55,8 +56,7 @@ final class ClientAuthenticators {
         } catch (IOException | GeneralSecurityException | RuntimeException e) {
             // The configuration read these files a moment ago: one that fails now was changed meanwhile.
             AgentLog.error("the client authentication " + method.configValue() + " of the API " + config.name()
-                    + " could not be set up (" + e.getClass().getSimpleName() + ": " + e.getMessage()
-                    + "); token requests go without it until a restart");
+                    + " could not be set up (" + why(e) + "); token requests go without it until a restart");
             return ClientAuthenticator.NONE;
         }
         ReloadableSecret<String> secret = config.clientSecretFile().isPresent()
@@ -78,7 +78,7 @@ final class ClientAuthenticators {
         } catch (IOException e) {
             AgentLog.warn(
                     key(config, ConfigProperty.CLIENT_SECRET_FILE) + " changed since start-up and cannot be used ("
-                            + e.getMessage() + "); the secret read at start-up is used and the file is not followed");
+                            + why(e) + "); the secret read at start-up is used and the file is not followed");
             return ReloadableSecret.fixed(
                     ConfigProperty.CLIENT_SECRET.key(), config.clientSecret().orElse(null));
         }
@@ -123,6 +123,11 @@ final class ClientAuthenticators {
             WardenConfig config, ConfigProperty p, Path file, Function<byte[], T> parse, Clock clock)
             throws IOException {
         return ReloadableSecret.open(key(config, p), file, parse, clock, config.secretsCheckInterval());
+    }
+
+    /** Why, for a log line: the agent's own messages are quoted, another library's (which may quote what it read) not. */
+    private static String why(Exception e) {
+        return e instanceof SecretFile.Unusable ? e.getMessage() : e.getClass().getSimpleName();
     }
 
     /** The property as this API's configuration names it, for log lines. */

@@ -72,7 +72,10 @@ final class ClientKeySettings {
             return;
         }
         PrivateKey key = read(r, p, assertionKeyFile, PemKeys::privateKey);
-        String flaw = key == null || assertionAlgorithm == null ? null : JwsAlgorithms.flaw(assertionAlgorithm, key);
+        String flaw = key == null
+                ? null
+                : JwsAlgorithms.flaw(
+                        assertionAlgorithm != null ? assertionAlgorithm : JwsAlgorithms.defaultFor(key), key);
         if (flaw != null) {
             r.problems().add(r.where(ConfigProperty.CLIENT_ASSERTION_ALGORITHM) + ": " + flaw);
         }

@@ -2,6 +2,7 @@ package io.apiwarden.core.secret;
 
 import java.security.PrivateKey;
 import java.security.interfaces.ECPrivateKey;
+import java.security.interfaces.RSAPrivateKey;
 import java.util.List;
 import java.util.Locale;
 
@@ -40,7 +41,12 @@ public final class JwsAlgorithms {
             String fits = "ES" + hashBitsOf((ECPrivateKey) key);
             return fits.equals(algorithm) ? null : algorithm + " does not fit the key's curve: use " + fits;
         }
-        return family.equals("RSA") ? null : algorithm + " needs an RSA key, and the key is " + family;
+        if (!family.equals("RSA")) {
+            return algorithm + " needs an RSA key, and the key is " + family;
+        }
+        int bits = ((RSAPrivateKey) key).getModulus().bitLength();
+        // RFC 7518 section 3.3: a key of at least 2048 bits; signers refuse shorter ones.
+        return bits < 2048 ? "the RSA key has " + bits + " bits: " + algorithm + " needs 2048 or more" : null;
     }
 
     /** P-256 signs with SHA-256, P-384 with SHA-384, P-521 with SHA-512 (RFC 7518 section 3.4). */

@@ -181,7 +181,18 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
     }
 
     private void attempt(String credential, int attempt, CompletableFuture<TokenGrant> result) {
-        HttpRequest request = request(credential);
+        HttpRequest request;
+        try {
+            // Client authentication runs here for each attempt: a signature that fails must end the refresh, not
+            // escape from a retry's timer task and leave its callers waiting.
+            request = request(credential);
+        } catch (RuntimeException e) {
+            result.completeExceptionally(new TokenRefreshException(
+                    "the token request could not be made (" + e.getClass().getSimpleName()
+                            + "): check apiwarden.client-auth and its key",
+                    false));
+            return;
+        }
         CompletableFuture<HttpResponse<byte[]>> sent;
         try {
             sent = client.get()

@@ -88,6 +88,23 @@ class ClientKeySettingsTest {
         props.put("apiwarden.client-assertion.algorithm", "HS256");
         assertThat(problems()).anyMatch(p -> p.contains("is 'HS256': set one of RS256"));
 
+        java.security.KeyPairGenerator generator = java.security.KeyPairGenerator.getInstance("RSA");
+        generator.initialize(1024);
+        props.put(
+                "apiwarden.client-assertion.key-file",
+                file(
+                        "short.pem",
+                        "-----BEGIN PRIVATE KEY-----\n"
+                                + java.util.Base64.getMimeEncoder()
+                                        .encodeToString(generator
+                                                .generateKeyPair()
+                                                .getPrivate()
+                                                .getEncoded())
+                                + "\n-----END PRIVATE KEY-----\n"));
+        props.remove("apiwarden.client-assertion.algorithm");
+        assertThat(problems()).anyMatch(p -> p.contains("the RSA key has 1024 bits: RS256 needs 2048 or more"));
+
+        props.put("apiwarden.client-assertion.key-file", file("key.pem", EC.privateKeyPkcs8Pem()));
         props.put("apiwarden.client-assertion.algorithm", "es256");
         assertThat(read().clientAssertionAlgorithm()).contains("ES256");
     }

@@ -1,6 +1,7 @@
 package io.apiwarden.core.token.jose;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.nimbusds.jose.JWSVerifier;
 import com.nimbusds.jose.crypto.ECDSAVerifier;
@@ -12,6 +13,7 @@ import io.apiwarden.core.secret.ReloadableSecret;
 import io.apiwarden.core.token.Grant;
 import io.apiwarden.core.token.HttpTokenEndpoint;
 import io.apiwarden.core.token.TokenGrant;
+import io.apiwarden.core.token.TokenRefreshException;
 import io.apiwarden.testing.FakeTimer;
 import io.apiwarden.testing.MutableClock;
 import java.net.URLDecoder;
@@ -19,11 +21,13 @@ import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
 import java.security.interfaces.ECPublicKey;
 import java.security.interfaces.RSAPublicKey;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -174,6 +178,38 @@ class SignedJwtAuthenticatorTest {
         assertThat(jwt.getHeader().getAlgorithm().getName()).isEqualTo("PS384");
         assertThat(jwt.verify(new RSASSAVerifier((RSAPublicKey) rsa.keyPair().getPublic())))
                 .isTrue();
+    }
+
+    @Test
+    void aKeyThatCannotSignFailsTheRefreshWithoutASecretInTheMessage() throws Exception {
+        KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
+        generator.initialize(1024);
+        String pem = "-----BEGIN PRIVATE KEY-----\n"
+                + Base64.getMimeEncoder()
+                        .encodeToString(generator.generateKeyPair().getPrivate().getEncoded())
+                + "\n-----END PRIVATE KEY-----\n";
+        Path file = Files.writeString(folder.resolve("short.pem"), pem);
+        HttpTokenEndpoint endpoint = HttpTokenEndpoint.of(
+                server.url("/token").uri(),
+                Grant.clientCredentials(null),
+                new SignedJwtAuthenticator(
+                        CLIENT_ID,
+                        ReloadableSecret.open("k", file, PemKeys::privateKey, clock, Duration.ofSeconds(5)),
+                        k -> "RS256",
+                        null,
+                        clock),
+                Duration.ofSeconds(5),
+                () -> client,
+                scheduler,
+                clock);
+
+        Throwable t = catchThrowable(() -> request(endpoint));
+
+        assertThat(t.getCause())
+                .isInstanceOf(TokenRefreshException.class)
+                .hasMessageContaining("the token request could not be made")
+                .hasMessageNotContaining("PRIVATE KEY");
+        assertThat(server.getRequestCount()).isZero();
     }
 
     @Test
