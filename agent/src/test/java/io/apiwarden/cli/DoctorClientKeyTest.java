@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.nimbusds.jose.crypto.ECDSAVerifier;
 import com.nimbusds.jwt.SignedJWT;
+import io.apiwarden.core.config.WardenConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URLDecoder;
@@ -11,6 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.interfaces.ECPublicKey;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import mockwebserver3.Dispatcher;
@@ -111,6 +114,33 @@ class DoctorClientKeyTest {
                         "OK   client assertion key " + dir.resolve("key.pem") + ": EC, signs ES256, no kid",
                         "OK   token request (client_credentials, client svc, private_key_jwt client authentication)")
                 .doesNotContain("PRIVATE KEY");
+    }
+
+    @Test
+    void aClientCertificateIsShownWithItsSubjectAndAnExpiredOneFails() throws Exception {
+        HeldCertificate certificate = new HeldCertificate.Builder()
+                .commonName("svc")
+                .ecdsa256()
+                .validityInterval(0, 86_400_000L)
+                .build();
+        props.put("apiwarden.client-auth", "tls_client_auth");
+        props.put(
+                "apiwarden.client-tls.certificate-file",
+                Files.writeString(dir.resolve("tls.crt"), certificate.certificatePem())
+                        .toString());
+        props.put(
+                "apiwarden.client-tls.key-file",
+                Files.writeString(dir.resolve("tls.key"), certificate.privateKeyPkcs8Pem())
+                        .toString());
+        WardenConfig config = WardenConfig.from(props::get, Map.of());
+
+        assertThat(ClientKeyCheck.keyLine(config, Instant.EPOCH.plusSeconds(60)))
+                .startsWith("OK   client certificate CN=svc (issued by CN=svc, valid until 1970-01-02T00:00:00Z)");
+        assertThat(ClientKeyCheck.keyLine(config, Instant.EPOCH.plus(Duration.ofDays(2))))
+                .startsWith("FAIL client certificate CN=svc")
+                .endsWith("not valid now; the token service will refuse it");
+        assertThat(ClientKeyCheck.afterRefusal(config, "the token endpoint tls did not answer (SSLHandshakeException)"))
+                .startsWith("step failed: the TLS connection to the token service");
     }
 
     @Test
