@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
+import javax.net.ssl.SSLContext;
 
 /**
  * The JVM's APIs, each with its one {@link Warden} created on the first request to it so that start-up stays
@@ -86,7 +87,10 @@ public final class AgentRuntime {
                 if (telemetry == null) {
                     telemetry = TelemetryFactory.create(config.first(), Clock.systemUTC(), InternalClients::unwrapped);
                 }
-                return Warden.create(api, () -> tokenClient(api), telemetry.forApi(api.name()));
+                return Warden.create(
+                        api,
+                        tls -> tls == null ? tokenClient(api) : certificateClient(api, tls),
+                        telemetry.forApi(api.name()));
             } finally {
                 thread.setContextClassLoader(appLoader);
             }
@@ -104,20 +108,32 @@ public final class AgentRuntime {
         if (c == null) {
             synchronized (AgentRuntime.class) {
                 if (tokenClient == null) {
-                    // Its work runs on threads named as the agent's, so that the last-resort watch of connections
-                    // (ConnectWatch) knows the token calls for the agent's own when the token URL shares the API's
-                    // host and port and the JDK client's module is off. As many as the JDK's own default (a cached
-                    // pool): one thread would hold every token request behind a continuation that blocks on it
-                    // (calls then waited at the rate-limit gate until their apps gave up).
-                    tokenClient = InternalClients.build(HttpClient.newBuilder()
-                            .executor(Executors.newCachedThreadPool(AgentRuntime::tokenThread))
-                            .connectTimeout(api.tokenTimeout())
-                            .followRedirects(HttpClient.Redirect.NEVER));
+                    tokenClient = InternalClients.build(tokenClientBuilder(api));
                 }
                 c = tokenClient;
             }
         }
         return c;
+    }
+
+    /**
+     * A token client that presents the API's client certificate ({@code tls_client_auth}): made for that API alone,
+     * as the shared one, with the certificate's TLS set-up.
+     */
+    private static HttpClient certificateClient(WardenConfig api, SSLContext tls) {
+        return InternalClients.build(tokenClientBuilder(api).sslContext(tls));
+    }
+
+    private static HttpClient.Builder tokenClientBuilder(WardenConfig api) {
+        // Its work runs on threads named as the agent's, so that the last-resort watch of connections
+        // (ConnectWatch) knows the token calls for the agent's own when the token URL shares the API's
+        // host and port and the JDK client's module is off. As many as the JDK's own default (a cached
+        // pool): one thread would hold every token request behind a continuation that blocks on it
+        // (calls then waited at the rate-limit gate until their apps gave up).
+        return HttpClient.newBuilder()
+                .executor(Executors.newCachedThreadPool(AgentRuntime::tokenThread))
+                .connectTimeout(api.tokenTimeout())
+                .followRedirects(HttpClient.Redirect.NEVER);
     }
 
     /** A thread of the token client: a daemon, named as the agent's, with no app's class loader as its context. */

@@ -121,13 +121,20 @@ final class Doctor {
         }
         Warden warden = Warden.create(
                 config,
-                () -> InternalClients.build(HttpClient.newBuilder()
-                        .connectTimeout(config.tokenTimeout())
-                        .followRedirects(HttpClient.Redirect.NEVER)),
+                tls -> {
+                    HttpClient.Builder b = HttpClient.newBuilder()
+                            .connectTimeout(config.tokenTimeout())
+                            .followRedirects(HttpClient.Redirect.NEVER);
+                    return InternalClients.build(tls == null ? b : b.sslContext(tls));
+                },
                 new RefreshRecorder());
         HttpClient client = WardenHttpClient.wrap(
                 InternalClients.build(HttpClient.newBuilder().connectTimeout(REQUEST_TIMEOUT)), warden);
         String base = config.scope().baseUrl().toString().replaceAll("/+$", "");
+        String keyLine = ClientKeyCheck.keyLine(config, Instant.now());
+        if (keyLine != null) {
+            out.println(keyLine);
+        }
         boolean grantOk = checkGrant(config, warden);
         boolean tokenOk = check(
                 client,
@@ -187,10 +194,14 @@ final class Doctor {
             token = null;
         }
         if (token == null) {
-            out.println("FAIL " + what + ": "
-                    + (warden.tokens().lastFailure() != null
-                            ? warden.tokens().lastFailure()
-                            : "no answer in time; check " + ConfigProperty.TOKEN_URL.key() + " and the network"));
+            String failure = warden.tokens().lastFailure() != null
+                    ? warden.tokens().lastFailure()
+                    : "no answer in time; check " + ConfigProperty.TOKEN_URL.key() + " and the network";
+            out.println("FAIL " + what + ": " + failure);
+            String step = ClientKeyCheck.afterRefusal(config, failure);
+            if (step != null) {
+                out.println("  " + step);
+            }
             return false;
         }
         out.println("OK   " + what + " -> an access token"

@@ -17,6 +17,7 @@ import io.apiwarden.core.throttle.ThrottleGate;
 import io.apiwarden.core.time.DelayScheduler;
 import io.apiwarden.core.time.LazyThread;
 import io.apiwarden.core.time.SystemDelayScheduler;
+import io.apiwarden.core.token.ClientAuthenticator;
 import io.apiwarden.core.token.HttpTokenEndpoint;
 import io.apiwarden.core.token.RefreshTokenFile;
 import io.apiwarden.core.token.TokenEndpoint;
@@ -29,7 +30,9 @@ import io.apiwarden.core.token.store.redis.RedisTokenStore;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.function.Function;
 import java.util.function.Supplier;
+import javax.net.ssl.SSLContext;
 
 /**
  * Everything a managed call to one API needs, wired once per JVM from that API's configuration: scope,
@@ -168,25 +171,41 @@ public final class Warden implements Wardens {
     }
 
     /**
-     * The production wiring: real time, and token requests over {@code tokenClient}, a client
-     * that the agent does not manage.
+     * The production wiring: real time, and token requests over the client {@code tokenClient} gives for a TLS
+     * set-up: the client's own (null) unless the client authenticates with a certificate, a client that the agent
+     * does not manage in either case. It is asked once, on the first token request.
      */
-    public static Warden create(WardenConfig config, Supplier<HttpClient> tokenClient, Telemetry telemetry) {
+    public static Warden create(
+            WardenConfig config, Function<SSLContext, HttpClient> tokenClient, Telemetry telemetry) {
         DelayScheduler scheduler = new SystemDelayScheduler();
         Clock clock = Clock.systemUTC();
         TokenEndpoint endpoint = config.tokenUrl()
-                .map(url -> (TokenEndpoint) new HttpTokenEndpoint(
-                        url,
-                        config.grant(),
-                        config.clientId().orElse(null),
-                        config.clientSecret().orElse(null),
-                        config.clientAuthentication(),
-                        config.tokenTimeout(),
-                        tokenClient,
-                        scheduler,
-                        clock))
+                .map(url -> {
+                    ClientAuthenticator authenticator = ClientAuthenticators.of(config, clock);
+                    return (TokenEndpoint) HttpTokenEndpoint.of(
+                            url,
+                            config.grant(),
+                            authenticator,
+                            config.tokenTimeout(),
+                            once(() -> tokenClient.apply(authenticator.tlsContext())),
+                            scheduler,
+                            clock);
+                })
                 .orElse(null);
         return new Warden(config, endpoint, scheduler, clock, telemetry);
+    }
+
+    /** {@code make}'s client, made on the first call and kept. */
+    private static Supplier<HttpClient> once(Supplier<HttpClient> make) {
+        HttpClient[] made = new HttpClient[1];
+        return () -> {
+            synchronized (made) {
+                if (made[0] == null) {
+                    made[0] = make.get();
+                }
+                return made[0];
+            }
+        };
     }
 
     /** In library mode a Warden routes by itself: a request under its base is its own. */

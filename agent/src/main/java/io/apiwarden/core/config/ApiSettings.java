@@ -25,8 +25,12 @@ final class ApiSettings {
     final Path refreshTokenFile;
     final String clientId;
     final String clientSecret;
+    /** Where the client secret came from, when from a file: the agent follows it as it changes. */
+    final Path clientSecretFile;
+
     final Grant grant;
     final ClientAuthentication clientAuthentication;
+    final ClientKeySettings clientKeys;
 
     private ApiSettings(SectionReader r) {
         scope = baseUrl(r);
@@ -39,8 +43,11 @@ final class ApiSettings {
         clientId = r.raw(ConfigProperty.CLIENT_ID);
         clientSecret =
                 r.secret(ConfigProperty.CLIENT_SECRET, ConfigProperty.CLIENT_SECRET_FILE, ApiSettings::unfitSecret);
+        String secretFile = r.raw(ConfigProperty.CLIENT_SECRET_FILE);
+        clientSecretFile = secretFile == null ? null : Paths.get(secretFile);
         grant = grant(r, scopeNames(r));
         clientAuthentication = clientAuthentication(r);
+        clientKeys = ClientKeySettings.read(r, clientAuthentication);
     }
 
     /** Reads and checks an API's identity; its problems and warnings go to the reader's {@link Problems}. */
@@ -113,13 +120,15 @@ final class ApiSettings {
 
     private static ClientAuthentication clientAuthentication(SectionReader r) {
         ConfigProperty p = ConfigProperty.CLIENT_AUTH;
-        String value = r.valueOrDefault(p).toLowerCase(Locale.ROOT);
+        String value = r.valueOrDefault(p).toLowerCase(Locale.ROOT).replace('-', '_');
         for (ClientAuthentication a : ClientAuthentication.values()) {
             if (a.configValue().equals(value)) {
                 return a;
             }
         }
-        r.problems().add(r.where(p) + " is '" + value + "': set it to basic (HTTP Basic) or post (in the form)");
+        r.problems()
+                .add(r.where(p) + " is '" + value + "': set it to basic (HTTP Basic), post (in the form),"
+                        + " private_key_jwt, tls_client_auth or self_signed_tls_client_auth");
         return ClientAuthentication.BASIC;
     }
 

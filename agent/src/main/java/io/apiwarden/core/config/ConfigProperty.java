@@ -66,8 +66,54 @@ public enum ConfigProperty {
             "apiwarden.client-auth",
             "basic",
             false,
-            "how the client id and secret are sent: basic (HTTP Basic, client_secret_basic), or post (in the form,"
-                    + " client_secret_post) for token services that want them there"),
+            "how the client authenticates at the token endpoint: basic (id and secret by HTTP Basic, client_secret_basic),"
+                    + " post (in the form, client_secret_post), private_key_jwt (a JWT signed with"
+                    + " apiwarden.client-assertion.key-file), or tls_client_auth / self_signed_tls_client_auth (a client"
+                    + " certificate from apiwarden.client-tls.*, RFC 8705)"),
+    CLIENT_ASSERTION_KEY_FILE(
+            "apiwarden.client-assertion.key-file",
+            null,
+            false,
+            "for private_key_jwt: a PEM file holding the client's private key, PKCS#8 (BEGIN PRIVATE KEY), RSA or EC"),
+    CLIENT_ASSERTION_KEY_ID(
+            "apiwarden.client-assertion.key-id",
+            null,
+            false,
+            "for private_key_jwt: the kid put in each assertion's header, for token services that hold several keys"
+                    + " of the client (none unless set)"),
+    CLIENT_ASSERTION_ALGORITHM(
+            "apiwarden.client-assertion.algorithm",
+            "RS256 or ES256/384/512",
+            false,
+            "for private_key_jwt: the JWS algorithm, one of RS256, RS384, RS512, PS256, PS384, PS512 (RSA keys) or"
+                    + " ES256, ES384, ES512 (EC keys, by curve); by default RS256 for RSA, the curve's for EC"),
+    CLIENT_TLS_KEY_STORE_FILE(
+            "apiwarden.client-tls.key-store-file",
+            null,
+            false,
+            "for tls_client_auth: a PKCS#12 file holding the client certificate (with its chain) and its key"),
+    CLIENT_TLS_KEY_STORE_PASSWORD_FILE(
+            "apiwarden.client-tls.key-store-password-file",
+            null,
+            false,
+            "a file holding the password of apiwarden.client-tls.key-store-file (none unless set)"),
+    CLIENT_TLS_CERTIFICATE_FILE(
+            "apiwarden.client-tls.certificate-file",
+            null,
+            false,
+            "for tls_client_auth, instead of a key store: a PEM file holding the client certificate, then its chain"),
+    CLIENT_TLS_KEY_FILE(
+            "apiwarden.client-tls.key-file",
+            null,
+            false,
+            "with apiwarden.client-tls.certificate-file: a PEM file holding the certificate's private key, PKCS#8, RSA or EC"),
+    SECRETS_CHECK_INTERVAL(
+            "apiwarden.secrets.check-interval",
+            "5s",
+            false,
+            "how often, at most, the files of the client secret, the client's keys and certificate and the store's"
+                    + " password are looked at for a change, which is then used without a restart; a refusal of the"
+                    + " client (invalid_client) looks at once"),
     SCOPE(
             "apiwarden.scope",
             null,
@@ -206,6 +252,13 @@ public enum ConfigProperty {
             CLIENT_SECRET,
             CLIENT_SECRET_FILE,
             CLIENT_AUTH,
+            CLIENT_ASSERTION_KEY_FILE,
+            CLIENT_ASSERTION_KEY_ID,
+            CLIENT_ASSERTION_ALGORITHM,
+            CLIENT_TLS_KEY_STORE_FILE,
+            CLIENT_TLS_KEY_STORE_PASSWORD_FILE,
+            CLIENT_TLS_CERTIFICATE_FILE,
+            CLIENT_TLS_KEY_FILE,
             SCOPE,
             STORE_KEY);
 
@@ -221,6 +274,7 @@ public enum ConfigProperty {
             RESEND_MAX_RECORDED_BODY,
             CLASSIFY_MAX_BODY_WAIT,
             TOKEN_TIMEOUT,
+            SECRETS_CHECK_INTERVAL,
             STORE,
             STORE_PASSWORD_FILE,
             STORE_TIMEOUT,

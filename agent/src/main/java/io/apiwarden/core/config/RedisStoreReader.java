@@ -10,6 +10,7 @@ import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Base64;
@@ -66,8 +67,15 @@ final class RedisStoreReader {
                     "the token state is kept in Redis unencrypted: whoever can read that Redis can use both tokens; set "
                             + ConfigProperty.STORE_ENCRYPTION_KEY_FILE.key());
         }
+        String passwordFile = r.raw(ConfigProperty.STORE_PASSWORD_FILE);
         RedisStoreSettings settings = new RedisStoreSettings(
                 tls, host, port, database, credentials[0], credentials[1], keyPrefix, timeout, encryptionKey);
+        if (passwordFile != null && credentials[1] != null) {
+            settings = settings.followingPasswordFile(
+                    r.key(ConfigProperty.STORE_PASSWORD_FILE),
+                    Paths.get(passwordFile),
+                    ClientKeySettings.checkInterval(r));
+        }
         if (encryptionKey != null) {
             Arrays.fill(encryptionKey, (byte) 0);
         }

@@ -2,6 +2,7 @@ package io.apiwarden.core.config;
 
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
@@ -43,6 +44,11 @@ public final class RedisStoreSettings {
     private final String keyPrefix;
     private final Duration timeout;
     private final byte[] encryptionKey;
+    /** The property naming the password's file, when the password came from one: it is followed as it changes. */
+    private String passwordProperty;
+
+    private Path passwordFile;
+    private Duration passwordCheckInterval;
 
     RedisStoreSettings(
             boolean tls,
@@ -142,6 +148,31 @@ public final class RedisStoreSettings {
     /** The password, or null when the server asks for none. A secret: only the Redis link reads it, to authenticate. */
     public String password() {
         return password;
+    }
+
+    /** These settings, with the password read from {@code file} again as it changes. */
+    RedisStoreSettings followingPasswordFile(String property, Path file, Duration checkInterval) {
+        RedisStoreSettings s =
+                new RedisStoreSettings(tls, host, port, database, user, password, keyPrefix, timeout, encryptionKey);
+        s.passwordProperty = property;
+        s.passwordFile = file;
+        s.passwordCheckInterval = checkInterval;
+        return s;
+    }
+
+    /** The file the password came from, which the Redis link follows as it changes; null when it came from the URL. */
+    public Path passwordFile() {
+        return passwordFile;
+    }
+
+    /** The property that names {@link #passwordFile}, for log lines. */
+    public String passwordProperty() {
+        return passwordProperty;
+    }
+
+    /** How often, at most, {@link #passwordFile} is looked at for a change. */
+    public Duration passwordCheckInterval() {
+        return passwordCheckInterval;
     }
 
     /** The time limit of each operation. */

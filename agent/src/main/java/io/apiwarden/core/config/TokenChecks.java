@@ -20,6 +20,9 @@ final class TokenChecks {
                     .add(r.key(ConfigProperty.CLIENT_SECRET) + " is set without " + r.where(ConfigProperty.CLIENT_ID)
                             + ": set the client id too");
         }
+        if (!api.clientAuthentication.secretBased()) {
+            checkKeyBased();
+        }
         if (api.clientId != null && !TokenText.isValid(api.clientId)) {
             r.problems().add(r.where(ConfigProperty.CLIENT_ID) + " contains spaces or control characters");
         }
@@ -42,6 +45,19 @@ final class TokenChecks {
         }
     }
 
+    /** A key or certificate stands for the client: its id says which, and a secret would never be sent. */
+    private void checkKeyBased() {
+        String method = r.key(ConfigProperty.CLIENT_AUTH) + "=" + api.clientAuthentication.configValue();
+        if (api.clientId == null) {
+            r.problems().add(r.where(ConfigProperty.CLIENT_ID) + " is required with " + method + ": set the client id");
+        }
+        if (r.raw(ConfigProperty.CLIENT_SECRET) != null || r.raw(ConfigProperty.CLIENT_SECRET_FILE) != null) {
+            r.problems()
+                    .add(r.key(ConfigProperty.CLIENT_SECRET) + " is set, but " + method
+                            + " sends no secret: unset it, or choose basic or post");
+        }
+    }
+
     private boolean noEndpointSet() {
         return r.raw(ConfigProperty.AUTH_URL) == null && r.raw(ConfigProperty.TOKEN_URL) == null;
     }
@@ -58,7 +74,9 @@ final class TokenChecks {
                             + " is required for the client_credentials grant: set the client id"
                             + " the token service issued");
         }
-        if (api.clientSecret == null && !r.unusable(ConfigProperty.CLIENT_SECRET)) {
+        if (api.clientSecret == null
+                && !r.unusable(ConfigProperty.CLIENT_SECRET)
+                && api.clientAuthentication.secretBased()) {
             r.problems()
                     .add(r.where(ConfigProperty.CLIENT_SECRET) + " (or " + r.key(ConfigProperty.CLIENT_SECRET_FILE)
                             + ") is required for the client_credentials grant: set the client secret");

@@ -155,6 +155,51 @@ public final class WardenConfig {
         return Optional.ofNullable(api.clientSecret);
     }
 
+    /** The file the client secret came from, which the agent follows as it changes; empty when it was set as a value. */
+    public Optional<Path> clientSecretFile() {
+        return Optional.ofNullable(api.clientSecretFile);
+    }
+
+    /** For {@code private_key_jwt}: the PEM file of the private key that signs the client assertions. */
+    public Optional<Path> clientAssertionKeyFile() {
+        return Optional.ofNullable(api.clientKeys.assertionKeyFile);
+    }
+
+    /** The {@code kid} of the client assertions' header, if any. */
+    public Optional<String> clientAssertionKeyId() {
+        return Optional.ofNullable(api.clientKeys.assertionKeyId);
+    }
+
+    /** The JWS algorithm of the client assertions, as configured; empty for the key's default. */
+    public Optional<String> clientAssertionAlgorithm() {
+        return Optional.ofNullable(api.clientKeys.assertionAlgorithm);
+    }
+
+    /** For mutual TLS: the PKCS#12 file of the client certificate and its key. */
+    public Optional<Path> clientTlsKeyStoreFile() {
+        return Optional.ofNullable(api.clientKeys.tlsKeyStoreFile);
+    }
+
+    /** The file holding the password of {@link #clientTlsKeyStoreFile}; empty for none. */
+    public Optional<Path> clientTlsKeyStorePasswordFile() {
+        return Optional.ofNullable(api.clientKeys.tlsKeyStorePasswordFile);
+    }
+
+    /** For mutual TLS without a key store: the PEM file of the client certificate and its chain. */
+    public Optional<Path> clientTlsCertificateFile() {
+        return Optional.ofNullable(api.clientKeys.tlsCertificateFile);
+    }
+
+    /** The PEM (PKCS#8) file of the private key of {@link #clientTlsCertificateFile}. */
+    public Optional<Path> clientTlsKeyFile() {
+        return Optional.ofNullable(api.clientKeys.tlsKeyFile);
+    }
+
+    /** How often, at most, secret and key files are looked at for a change. */
+    public Duration secretsCheckInterval() {
+        return api.clientKeys.checkInterval;
+    }
+
     /** How access tokens are obtained: {@code apiwarden.grant}, with {@code apiwarden.scope}. */
     public Grant grant() {
         return api.grant;
@@ -287,6 +332,15 @@ public final class WardenConfig {
                 + ", store=" + store.describe(api.refreshTokenFile != null)
                 + ", client-id=" + api.clientId
                 + ", client-secret=" + (api.clientSecret == null ? "<none>" : "<set>")
+                + (api.clientKeys.assertionKeyFile == null
+                        ? ""
+                        : ", client-assertion.key-file=" + api.clientKeys.assertionKeyFile)
+                + (api.clientKeys.tlsKeyStoreFile == null
+                        ? ""
+                        : ", client-tls.key-store-file=" + api.clientKeys.tlsKeyStoreFile)
+                + (api.clientKeys.tlsCertificateFile == null
+                        ? ""
+                        : ", client-tls.certificate-file=" + api.clientKeys.tlsCertificateFile)
                 + (api.clientId == null ? "" : ", client-auth=" + api.clientAuthentication.configValue())
                 + ", " + calls.describe()
                 + ", clients=" + new TreeMap<>(instrumentation.clientsEnabled)

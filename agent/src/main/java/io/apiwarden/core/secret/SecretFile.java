@@ -14,6 +14,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 
@@ -69,8 +70,24 @@ public final class SecretFile {
         return read(file, NO_FOLLOW, MAX_BYTES, "a token file", "the agent writes a new one in its place");
     }
 
+    /**
+     * The bytes of a key or key store file (a PEM key, a PKCS#12 store), by the rules of {@link #read}: links
+     * followed, a regular file only, at most {@link #MAX_BYTES}. Not trimmed: a key store is binary.
+     */
+    public static byte[] readBytes(Path file) throws IOException {
+        ByteBuffer content =
+                readBuffer(file, FOLLOW, MAX_BYTES, "a key file", "point it at the key or key store file itself");
+        return Arrays.copyOf(content.array(), content.position());
+    }
+
     private static String read(Path file, LinkOption[] links, int maxBytes, String kindOfFile, String whatToDo)
             throws IOException {
+        ByteBuffer content = readBuffer(file, links, maxBytes, kindOfFile, whatToDo);
+        return new String(content.array(), 0, content.position(), StandardCharsets.UTF_8).trim();
+    }
+
+    private static ByteBuffer readBuffer(
+            Path file, LinkOption[] links, int maxBytes, String kindOfFile, String whatToDo) throws IOException {
         BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class, links);
         if (!attributes.isRegularFile()) {
             String kind = attributes.isDirectory()
@@ -97,7 +114,7 @@ public final class SecretFile {
         if (!content.hasRemaining()) {
             throw new Unusable("grew beyond " + maxBytes + " bytes while it was read: " + whatToDo);
         }
-        return new String(content.array(), 0, content.position(), StandardCharsets.UTF_8).trim();
+        return content;
     }
 
     /**

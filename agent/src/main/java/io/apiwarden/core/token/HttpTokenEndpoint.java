@@ -1,8 +1,8 @@
 package io.apiwarden.core.token;
 
 import io.apiwarden.core.backoff.RetryAfter;
-import io.apiwarden.core.log.KnownSecrets;
 import io.apiwarden.core.log.ServerText;
+import io.apiwarden.core.secret.ReloadableSecret;
 import io.apiwarden.core.time.DelayScheduler;
 import java.io.IOException;
 import java.net.URI;
@@ -14,8 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Base64;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -25,8 +23,10 @@ import java.util.function.Supplier;
 
 /**
  * A {@link Grant} over HTTP (RFC 6749 sections 4.4 and 6): a form POST to the token endpoint,
- * with client authentication when a client id is configured (section 2.3.1): HTTP Basic, or the
- * client's id and secret in the form ({@link ClientAuthentication}).
+ * with client authentication when a client id is configured ({@link ClientAuthenticator}): a secret (RFC 6749
+ * section 2.3.1), a signed assertion (RFC 7523) or a client certificate (RFC 8705). A refusal of the client
+ * ({@code invalid_client}) has the credentials' files read again at once, and the request made once more when they
+ * changed.
  *
  * <p>A 5xx, 408 or 429 answer, a connection failure or a time-out is retried a few times with
  * a short back-off; anything else is reported at once. An answer is read to
@@ -51,16 +51,9 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
     private static final Set<String> PERMANENT_ERRORS =
             Set.of("invalid_grant", "invalid_client", "unauthorized_client", "unsupported_grant_type", "invalid_scope");
 
-    private static final String BASIC = "Basic ";
-
     private final URI tokenUrl;
     private final Grant grant;
-    private final String basicCredentials;
-    /** The form fields of {@code client_secret_post}, starting with {@code &}, or "" for none. */
-    private final String formCredentials;
-    /** The client secret in each form it leaves the agent, to redact wherever a server echoes it. */
-    private final List<String> clientSecretForms;
-
+    private final ClientAuthenticator authenticator;
     private final Duration timeout;
     private final Supplier<HttpClient> client;
     private final DelayScheduler scheduler;
@@ -102,25 +95,50 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
             Supplier<HttpClient> client,
             DelayScheduler scheduler,
             Clock clock) {
+        this(
+                tokenUrl,
+                grant,
+                clientId == null
+                        ? ClientAuthenticator.NONE
+                        : new SecretAuthenticator(
+                                clientId,
+                                ReloadableSecret.fixed("apiwarden.client-secret", clientSecret),
+                                authentication),
+                timeout,
+                client,
+                scheduler,
+                clock);
+    }
+
+    /**
+     * @param authenticator how the client authenticates in each request ({@link ClientAuthenticator#NONE} for not
+     *     at all)
+     * @param client supplies the client for token requests; called on first use so that an app
+     *     that never refreshes never creates it
+     */
+    public static HttpTokenEndpoint of(
+            URI tokenUrl,
+            Grant grant,
+            ClientAuthenticator authenticator,
+            Duration timeout,
+            Supplier<HttpClient> client,
+            DelayScheduler scheduler,
+            Clock clock) {
+        return new HttpTokenEndpoint(tokenUrl, grant, authenticator, timeout, client, scheduler, clock);
+    }
+
+    // Private, so that the public constructors' callers passing nulls are not ambiguous between the two.
+    private HttpTokenEndpoint(
+            URI tokenUrl,
+            Grant grant,
+            ClientAuthenticator authenticator,
+            Duration timeout,
+            Supplier<HttpClient> client,
+            DelayScheduler scheduler,
+            Clock clock) {
         this.tokenUrl = tokenUrl;
         this.grant = grant;
-        boolean basic = clientId != null && authentication == ClientAuthentication.BASIC;
-        this.basicCredentials = basic ? basic(clientId, clientSecret == null ? "" : clientSecret) : null;
-        this.formCredentials = clientId == null || basic
-                ? ""
-                : "&client_id=" + URLEncoder.encode(clientId, StandardCharsets.UTF_8)
-                        + (clientSecret == null
-                                ? ""
-                                : "&client_secret=" + URLEncoder.encode(clientSecret, StandardCharsets.UTF_8));
-        // The Basic credentials' base64 holds the secret too; a server quoting the header would show it.
-        this.clientSecretForms = clientSecret == null
-                ? List.of()
-                : Arrays.asList(
-                        clientSecret,
-                        URLEncoder.encode(clientSecret, StandardCharsets.UTF_8),
-                        basicCredentials == null ? null : basicCredentials.substring(BASIC.length()));
-        // And in every text that leaves the agent, not only the token endpoint's own answers.
-        clientSecretForms.forEach(KnownSecrets::pin);
+        this.authenticator = authenticator;
         this.timeout = timeout;
         this.client = client;
         this.scheduler = scheduler;
@@ -134,14 +152,47 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
 
     @Override
     public CompletableFuture<TokenGrant> refresh(String credential) {
-        CompletableFuture<TokenGrant> result = new CompletableFuture<>();
+        CompletableFuture<TokenGrant> first = new CompletableFuture<>();
         TokenResponse.warmUp();
-        attempt(credential, 1, result);
+        attempt(credential, 1, first);
+        CompletableFuture<TokenGrant> result = new CompletableFuture<>();
+        first.whenComplete((grant, failure) -> {
+            // A refused client may be one whose secret or key file changed since the last look: read them at
+            // once, and ask once more when they did change.
+            if (failure instanceof TokenRefreshException
+                    && "invalid_client".equals(((TokenRefreshException) failure).oauthError())
+                    && reloaded()) {
+                attempt(credential, 1, result);
+            } else if (failure != null) {
+                result.completeExceptionally(failure);
+            } else {
+                result.complete(grant);
+            }
+        });
         return result;
     }
 
+    private boolean reloaded() {
+        try {
+            return authenticator.reloadNow();
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
     private void attempt(String credential, int attempt, CompletableFuture<TokenGrant> result) {
-        HttpRequest request = request(credential);
+        HttpRequest request;
+        try {
+            // Client authentication runs here for each attempt: a signature that fails must end the refresh, not
+            // escape from a retry's timer task and leave its callers waiting.
+            request = request(credential);
+        } catch (RuntimeException e) {
+            result.completeExceptionally(new TokenRefreshException(
+                    "the token request could not be made (" + e.getClass().getSimpleName()
+                            + "): check apiwarden.client-auth and its key",
+                    false));
+            return;
+        }
         CompletableFuture<HttpResponse<byte[]>> sent;
         try {
             sent = client.get()
@@ -236,14 +287,18 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
         String error = body.error == null ? "no OAuth error code" : safe(body.error, credential, body);
         String description =
                 body.errorDescription == null ? "" : " (\"" + safe(body.errorDescription, credential, body) + "\")";
-        boolean permanent = body.error != null && PERMANENT_ERRORS.contains(body.error);
+        // A client's credentials read from files can heal: the next look may find the rotated secret.
+        boolean permanent = body.error != null
+                && PERMANENT_ERRORS.contains(body.error)
+                && !(body.error.equals("invalid_client") && authenticator.reloadable());
         String advice = permanent
                 ? grant.adviceAfterRefusal(body.error)
                 : "check apiwarden.token-url and the client credentials";
         result.completeExceptionally(new TokenRefreshException(
                 "the token endpoint refused the " + grant.type() + " grant: HTTP " + status + ", " + error + description
                         + "; " + advice,
-                permanent));
+                permanent,
+                body.error));
     }
 
     /** The grant in a 2xx answer, or why there is none: tokens are checked before anything else holds them. */
@@ -278,7 +333,7 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
 
     /** Server text for a message, with every secret in play redacted: a server may echo what it was sent or issued. */
     private String safe(String text, String credential, TokenResponse body) {
-        List<String> secrets = new ArrayList<>(clientSecretForms);
+        List<String> secrets = new ArrayList<>(authenticator.secretForms());
         String sent = grant.secretIn(credential);
         if (sent != null) {
             secrets.add(sent);
@@ -318,29 +373,19 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
     }
 
     private HttpRequest request(String credential) {
-        String form = grant.form(credential) + formCredentials;
         HttpRequest.Builder b = HttpRequest.newBuilder(tokenUrl)
                 .timeout(timeout)
                 .header("Content-Type", "application/x-www-form-urlencoded")
-                .header("Accept", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(form));
-        if (basicCredentials != null) {
-            b.header("Authorization", basicCredentials);
-        }
-        return b.build();
-    }
-
-    /** RFC 6749 section 2.3.1: both parts are form-encoded before they are joined and base64-encoded. */
-    private static String basic(String id, String secret) {
-        String pair =
-                URLEncoder.encode(id, StandardCharsets.UTF_8) + ":" + URLEncoder.encode(secret, StandardCharsets.UTF_8);
-        return BASIC + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8));
+                .header("Accept", "application/json");
+        StringBuilder form = new StringBuilder(grant.form(credential));
+        authenticator.authenticate(tokenUrl, b, form);
+        return b.POST(HttpRequest.BodyPublishers.ofString(form.toString())).build();
     }
 
     /** Never shows credentials. */
     @Override
     public String toString() {
         return "HttpTokenEndpoint{" + tokenUrl + ", grant=" + grant.type() + ", clientAuthentication="
-                + (basicCredentials != null ? "basic" : formCredentials.isEmpty() ? "none" : "post") + "}";
+                + authenticator.describe() + "}";
     }
 }

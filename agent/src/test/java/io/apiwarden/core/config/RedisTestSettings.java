@@ -16,6 +16,11 @@ public final class RedisTestSettings {
         return parsed.settings();
     }
 
+    /** {@code settings} with the password read from {@code file} again at every new connection (no check interval). */
+    public static RedisStoreSettings followingPasswordFile(RedisStoreSettings settings, java.nio.file.Path file) {
+        return settings.followingPasswordFile("apiwarden.store.password-file", file, java.time.Duration.ZERO);
+    }
+
     public static RedisStoreSettings.Parsed parse(String url, String... more) {
         Map<String, String> properties = new HashMap<>();
         properties.put("apiwarden.store", url);

@@ -3,11 +3,14 @@ package io.apiwarden.core.token.store.redis;
 import io.apiwarden.core.config.ConfigProperty;
 import io.apiwarden.core.config.Durations;
 import io.apiwarden.core.config.RedisStoreSettings;
+import io.apiwarden.core.secret.ReloadableSecret;
 import io.apiwarden.core.token.store.StoreUnavailableException;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import javax.net.ssl.SSLException;
@@ -15,7 +18,9 @@ import redis.clients.jedis.ClientSetInfoConfig;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.DefaultRedisCredentials;
 import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.RedisCredentialsProvider;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 
@@ -50,12 +55,35 @@ final class RedisLink implements AutoCloseable {
     /** How every connection to the store's Redis logs in: user, password, database. */
     static JedisClientConfig clientConfig(RedisStoreSettings settings) {
         return DefaultJedisClientConfig.builder()
-                .user(settings.user())
-                .password(settings.password())
+                .credentialsProvider(credentials(settings))
                 .database(settings.database())
                 // CLIENT SETINFO would cost two more round trips on every connect, to label the connection.
                 .clientSetInfoConfig(ClientSetInfoConfig.DISABLED)
                 .build();
+    }
+
+    /**
+     * The user and password each new connection logs in with: a password from a file is the file's as it is when
+     * the connection is made (looked at no more often than the check interval), so a rotated password is used
+     * from the next connection on, while the ones open stay logged in.
+     */
+    private static RedisCredentialsProvider credentials(RedisStoreSettings settings) {
+        ReloadableSecret<String> password = ReloadableSecret.fixed("password", settings.password());
+        if (settings.passwordFile() != null) {
+            try {
+                password = ReloadableSecret.open(
+                        settings.passwordProperty(),
+                        settings.passwordFile(),
+                        bytes -> new String(bytes, StandardCharsets.UTF_8).trim(),
+                        Clock.systemUTC(),
+                        settings.passwordCheckInterval());
+            } catch (IOException | RuntimeException e) {
+                // Read a moment ago by the configuration: the password read then is used, and the file not followed.
+            }
+        }
+        ReloadableSecret<String> current = password;
+        String user = settings.user();
+        return () -> new DefaultRedisCredentials(user, current.get());
     }
 
     /**

@@ -140,6 +140,28 @@ class RedisAuthenticationTest {
     }
 
     @Test
+    void aRotatedPasswordFileIsUsedByTheNextConnection() throws Exception {
+        Path file = Files.writeString(dir.resolve("redis-password"), "rotating-1\n");
+        try (Jedis admin = new Jedis("127.0.0.1", redis.port())) {
+            admin.auth(PASSWORD);
+            admin.aclSetUser("rotating", "on", ">rotating-1", "~apiwarden:*", "+@all");
+            RedisStoreSettings settings = RedisTestSettings.followingPasswordFile(
+                    RedisTestSettings.of(url("rotating@"), "apiwarden.store.password-file", file.toString()), file);
+            try (TokenStore store = store(settings, "rotating")) {
+                assertThat(store.compareAndSet(STATE)).isTrue();
+
+                // Rotated at the server and in the file; the open connection is cut, as a restart of Redis would.
+                admin.aclSetUser("rotating", "resetpass", ">rotating-2");
+                Files.writeString(file, "rotating-2\n");
+                admin.clientKill(new redis.clients.jedis.params.ClientKillParams().user("rotating"));
+
+                assertThat(store.read()).isEqualTo(STATE);
+                assertThat(store.toString()).doesNotContain("rotating-2");
+            }
+        }
+    }
+
+    @Test
     void aKeyThatAnotherProgramUsesIsReportedAsSuch() throws Exception {
         RedisStoreSettings settings = RedisTestSettings.of(url(":" + PASSWORD + "@"));
         try (Jedis raw = new Jedis("127.0.0.1", redis.port())) {
