@@ -1,5 +1,6 @@
 package io.apiwarden.core.config;
 
+import io.apiwarden.core.dpop.DpopKey;
 import io.apiwarden.core.scope.ApiScope;
 import io.apiwarden.core.secret.SecretFile;
 import io.apiwarden.core.token.ClientAuthentication;
@@ -27,6 +28,8 @@ final class ApiSettings {
     final String clientSecret;
     final Grant grant;
     final ClientAuthentication clientAuthentication;
+    /** The DPoP key, or null when DPoP is off. */
+    final DpopKey dpopKey;
 
     private ApiSettings(SectionReader r) {
         scope = baseUrl(r);
@@ -41,6 +44,8 @@ final class ApiSettings {
                 r.secret(ConfigProperty.CLIENT_SECRET, ConfigProperty.CLIENT_SECRET_FILE, ApiSettings::unfitSecret);
         grant = grant(r, scopeNames(r));
         clientAuthentication = clientAuthentication(r);
+        dpopKey = DpopSettings.read(
+                r, r.raw(ConfigProperty.STORE) != null || (refreshTokenFile != null && refreshToken != null));
     }
 
     /** Reads and checks an API's identity; its problems and warnings go to the reader's {@link Problems}. */

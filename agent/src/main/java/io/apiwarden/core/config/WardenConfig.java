@@ -1,5 +1,6 @@
 package io.apiwarden.core.config;
 
+import io.apiwarden.core.dpop.DpopKey;
 import io.apiwarden.core.scope.ApiScope;
 import io.apiwarden.core.token.ClientAuthentication;
 import io.apiwarden.core.token.Grant;
@@ -148,6 +149,11 @@ public final class WardenConfig {
         return api.clientAuthentication;
     }
 
+    /** The key DPoP proofs are signed with, or empty when the tokens are plain bearer tokens. */
+    public Optional<DpopKey> dpop() {
+        return Optional.ofNullable(api.dpopKey);
+    }
+
     public AuthorizationMode authorizationMode() {
         return calls.authorizationMode;
     }
@@ -271,6 +277,7 @@ public final class WardenConfig {
                 + ", client-id=" + api.clientId
                 + ", client-secret=" + (api.clientSecret == null ? "<none>" : "<set>")
                 + (api.clientId == null ? "" : ", client-auth=" + api.clientAuthentication.configValue())
+                + (api.dpopKey == null ? "" : ", dpop=" + api.dpopKey.algorithm())
                 + ", " + calls.describe()
                 + ", clients=" + new TreeMap<>(instrumentation.clientsEnabled)
                 + ", unmanaged-warnings=" + instrumentation.unmanagedWarningsEnabled + "}";
