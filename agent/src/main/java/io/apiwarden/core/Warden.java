@@ -137,8 +137,8 @@ public final class Warden implements Wardens {
     private static SenderConstraint dpop(WardenConfig config, TokenEndpoint endpoint, Clock clock) {
         try {
             Dpop dpop = Dpop.create(config.dpop().get(), clock);
-            if (endpoint instanceof HttpTokenEndpoint) {
-                ((HttpTokenEndpoint) endpoint).proveWith(dpop.tokenRequests());
+            if (endpoint != null) {
+                endpoint.proveWith(dpop.tokenRequests());
             }
             return dpop;
         } catch (RuntimeException | LinkageError e) {

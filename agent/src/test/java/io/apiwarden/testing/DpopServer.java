@@ -51,6 +51,7 @@ public final class DpopServer extends Dispatcher {
     private volatile String tokenNonce;
     private volatile String apiNonce;
     private volatile String tokenType = "DPoP";
+    private volatile boolean rotateApiNonce;
 
     /** @param now the server's time, against which a proof's {@code iat} is checked */
     public DpopServer(Supplier<Instant> now) {
@@ -66,6 +67,12 @@ public final class DpopServer extends Dispatcher {
     /** From now on the API demands this nonce in every proof. */
     public DpopServer demandApiNonce(String nonce) {
         apiNonce = nonce;
+        return this;
+    }
+
+    /** From now on the API gives a nonce it never takes: a proof can never carry the right one. */
+    public DpopServer rotateApiNonceOnEveryDemand() {
+        rotateApiNonce = true;
         return this;
     }
 
@@ -131,7 +138,8 @@ public final class DpopServer extends Dispatcher {
                 return refuse(token, "invalid_dpop_proof", "typ or jwk wrong");
             }
             JWSAlgorithm alg = jwt.getHeader().getAlgorithm();
-            if (!Set.of(JWSAlgorithm.ES256, JWSAlgorithm.PS256, JWSAlgorithm.RS256).contains(alg)) {
+            if (!Set.of(JWSAlgorithm.ES256, JWSAlgorithm.PS256, JWSAlgorithm.RS256)
+                    .contains(alg)) {
                 return refuse(token, "invalid_dpop_proof", "alg " + alg);
             }
             JWSVerifier verifier = new DefaultJWSVerifierFactory().createJWSVerifier(jwt.getHeader(), publicKey(jwk));
@@ -152,7 +160,11 @@ public final class DpopServer extends Dispatcher {
         }
         String nonce = token ? tokenNonce : apiNonce;
         if (nonce != null && !nonce.equals(claims.getClaim("nonce"))) {
-            (token ? tokenNonceDemands : apiNonceDemands).incrementAndGet();
+            int demands = (token ? tokenNonceDemands : apiNonceDemands).incrementAndGet();
+            if (!token && rotateApiNonce) {
+                // Gives a nonce that is never the one it then wants.
+                nonce = nonce + "-" + demands;
+            }
             return token
                     ? new MockResponse.Builder()
                             .code(400)

@@ -129,7 +129,7 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
         this.clock = clock;
     }
 
-    /** From now on, every token request carries {@code proof}'s proof, and the tokens must be of its type. */
+    @Override
     public void proveWith(TokenRequestProof proof) {
         this.proof = proof;
     }

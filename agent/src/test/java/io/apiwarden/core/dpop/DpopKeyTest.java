@@ -20,7 +20,8 @@ class DpopKeyTest {
     Path dir;
 
     private Path pem(String name, String type, byte[] der) throws Exception {
-        String body = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der);
+        String body = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                .encodeToString(der);
         Path file = dir.resolve(name);
         Files.writeString(file, "-----BEGIN " + type + "-----\n" + body + "\n-----END " + type + "-----\n");
         return file;
@@ -51,11 +52,13 @@ class DpopKeyTest {
     void anEcP256KeyIsReadWithThePublicKeyOfItsPrivateOneAndSignsEs256() throws Exception {
         KeyPair pair = ec("secp256r1");
 
-        DpopKey key = DpopKey.read(pem("ec.pem", "PRIVATE KEY", pair.getPrivate().getEncoded()), null);
+        DpopKey key =
+                DpopKey.read(pem("ec.pem", "PRIVATE KEY", pair.getPrivate().getEncoded()), null);
 
         assertThat(key.algorithm()).isEqualTo(DpopKey.Algorithm.ES256);
         assertThat(key.generated()).isFalse();
-        assertThat(key.pair().getPublic().getEncoded()).isEqualTo(pair.getPublic().getEncoded());
+        assertThat(key.pair().getPublic().getEncoded())
+                .isEqualTo(pair.getPublic().getEncoded());
         assertThat(signs(key, "SHA256withECDSA")).isTrue();
     }
 
@@ -80,8 +83,7 @@ class DpopKeyTest {
     void aKeyThatCannotSignTheAskedAlgorithmIsRefusedSayingWhich() throws Exception {
         Path ecFile = pem("ec.pem", "PRIVATE KEY", ec("secp256r1").getPrivate().getEncoded());
 
-        assertThatThrownBy(() -> DpopKey.read(ecFile, "PS256"))
-                .hasMessageContaining("ES256 needs an EC P-256 key");
+        assertThatThrownBy(() -> DpopKey.read(ecFile, "PS256")).hasMessageContaining("ES256 needs an EC P-256 key");
         assertThatThrownBy(() -> DpopKey.read(ecFile, "HS256")).hasMessageContaining("use ES256, PS256 or RS256");
         Path p384 = pem("p384.pem", "PRIVATE KEY", ec("secp384r1").getPrivate().getEncoded());
         assertThatThrownBy(() -> DpopKey.read(p384, null)).hasMessageContaining("another curve than P-256");

@@ -32,7 +32,6 @@ class DpopProofsTest {
 
     private final MutableClock clock = new MutableClock(Instant.parse("2026-03-01T10:00:00.750Z"));
 
-
     @Test
     void anAttemptCarriesTheTokenAsDpopAndAProofOfTheRequestSignedByTheKeyInItsHeader() throws Exception {
         Dpop dpop = Dpop.create(DpopKey.generate(null), clock);
@@ -85,7 +84,8 @@ class DpopProofsTest {
 
         var a = SignedJWT.parse(first.get("DPoP")).getJWTClaimsSet();
         var b = SignedJWT.parse(second.get("DPoP")).getJWTClaimsSet();
-        assertThat(Duration.between(a.getIssueTime().toInstant(), b.getIssueTime().toInstant()))
+        assertThat(Duration.between(
+                        a.getIssueTime().toInstant(), b.getIssueTime().toInstant()))
                 .isEqualTo(Duration.ofSeconds(90));
         assertThat(a.getClaim("ath")).isEqualTo(DpopServer.ath("tok-1"));
         assertThat(b.getClaim("ath")).isEqualTo(DpopServer.ath("tok-2"));
@@ -150,7 +150,8 @@ class DpopProofsTest {
 
             SignedJWT proof = SignedJWT.parse(headers.get("DPoP"));
             assertThat(proof.getHeader().getAlgorithm().getName()).isEqualTo(alg);
-            assertThat(proof.verify(new RSASSAVerifier((RSAKey) proof.getHeader().getJWK())))
+            assertThat(proof.verify(
+                            new RSASSAVerifier((RSAKey) proof.getHeader().getJWK())))
                     .isTrue();
         }
     }
