@@ -518,7 +518,7 @@ public abstract class ClientAdapterContract {
         int before = dpop.apiRequests();
         // A nonce the agent can never send: each new one is demanded once it has been used.
         dpop.demandApiNonce("rotating-1");
-        dpop.rotateApiNonceOnEveryDemand();
+        dpop.giveNoncesNeverTaken();
 
         assertThat(face.call(Call.get(url(USER))).status()).isEqualTo(401);
 

@@ -51,7 +51,7 @@ public final class DpopServer extends Dispatcher {
     private volatile String tokenNonce;
     private volatile String apiNonce;
     private volatile String tokenType = "DPoP";
-    private volatile boolean rotateApiNonce;
+    private volatile boolean rotateNonces;
 
     /** @param now the server's time, against which a proof's {@code iat} is checked */
     public DpopServer(Supplier<Instant> now) {
@@ -70,9 +70,9 @@ public final class DpopServer extends Dispatcher {
         return this;
     }
 
-    /** From now on the API gives a nonce it never takes: a proof can never carry the right one. */
-    public DpopServer rotateApiNonceOnEveryDemand() {
-        rotateApiNonce = true;
+    /** From now on both servers give a nonce they never take: a proof can never carry the right one. */
+    public DpopServer giveNoncesNeverTaken() {
+        rotateNonces = true;
         return this;
     }
 
@@ -161,7 +161,7 @@ public final class DpopServer extends Dispatcher {
         String nonce = token ? tokenNonce : apiNonce;
         if (nonce != null && !nonce.equals(claims.getClaim("nonce"))) {
             int demands = (token ? tokenNonceDemands : apiNonceDemands).incrementAndGet();
-            if (!token && rotateApiNonce) {
+            if (rotateNonces) {
                 // Gives a nonce that is never the one it then wants.
                 nonce = nonce + "-" + demands;
             }
