@@ -32,29 +32,41 @@ final class DpopSettings {
                             + " to a PKCS#8 PEM key (openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256)");
             return null;
         }
-        try {
-            if (file == null) {
-                return DpopKey.generate(algorithm);
-            }
-            Path path = Paths.get(file);
-            String exposure = SecretFile.exposure(path);
-            if (exposure != null) {
+        return KeyReading.read(r, file, algorithm);
+    }
+
+    /**
+     * The key read or made, apart from {@link #read}: a class verified when loaded loads the exceptions it catches,
+     * and the configuration of every API passes through {@code read}, DPoP on or not.
+     */
+    private static final class KeyReading {
+        private KeyReading() {}
+
+        static DpopKey read(SectionReader r, String file, String algorithm) {
+            try {
+                if (file == null) {
+                    return DpopKey.generate(algorithm);
+                }
+                Path path = Paths.get(file);
+                String exposure = SecretFile.exposure(path);
+                if (exposure != null) {
+                    r.problems()
+                            .warn(r.key(ConfigProperty.DPOP_KEY_FILE) + " " + exposure
+                                    + ": whoever can read the DPoP key can use the tokens bound to it");
+                }
+                return DpopKey.read(path, algorithm);
+            } catch (DpopKey.Unusable e) {
+                String where = file == null
+                        ? "the DPoP key generated for " + r.where(ConfigProperty.DPOP_ALGORITHM)
+                        : r.where(ConfigProperty.DPOP_KEY_FILE) + " = " + file;
+                r.problems().add(where + " " + e.getMessage());
+                return null;
+            } catch (RuntimeException e) {
                 r.problems()
-                        .warn(r.key(ConfigProperty.DPOP_KEY_FILE) + " " + exposure
-                                + ": whoever can read the DPoP key can use the tokens bound to it");
+                        .add("the DPoP key could not be set up (" + e.getClass().getSimpleName() + "): check "
+                                + r.key(ConfigProperty.DPOP_KEY_FILE) + " and " + r.key(ConfigProperty.DPOP_ALGORITHM));
+                return null;
             }
-            return DpopKey.read(path, algorithm);
-        } catch (DpopKey.Unusable e) {
-            String where = file == null
-                    ? "the DPoP key generated for " + r.where(ConfigProperty.DPOP_ALGORITHM)
-                    : r.where(ConfigProperty.DPOP_KEY_FILE) + " = " + file;
-            r.problems().add(where + " " + e.getMessage());
-            return null;
-        } catch (RuntimeException e) {
-            r.problems()
-                    .add("the DPoP key could not be set up (" + e.getClass().getSimpleName() + "): check "
-                            + r.key(ConfigProperty.DPOP_KEY_FILE) + " and " + r.key(ConfigProperty.DPOP_ALGORITHM));
-            return null;
         }
     }
 }
