@@ -8,6 +8,7 @@ import io.apiwarden.core.config.AgentConfig;
 import io.apiwarden.core.config.ConfigException;
 import io.apiwarden.core.config.ConfigProperty;
 import io.apiwarden.core.config.WardenConfig;
+import io.apiwarden.core.dpop.DpopKey;
 import io.apiwarden.core.log.ServerText;
 import io.apiwarden.core.telemetry.CallObserver;
 import io.apiwarden.core.telemetry.RefreshObserver;
@@ -135,6 +136,10 @@ final class Doctor {
         if (keyLine != null) {
             out.println(keyLine);
         }
+        if (!checkDpop(config, warden)) {
+            out.println("FAIL: see the lines above");
+            return false;
+        }
         boolean grantOk = checkGrant(config, warden);
         boolean tokenOk = check(
                 client,
@@ -158,6 +163,32 @@ final class Doctor {
     }
 
     /**
+     * DPoP's first steps, when it is on: the key (the configuration read it, or says why not), and proofs that can
+     * be signed with it. The token endpoint's part (a proof accepted, a token of type DPoP) is the grant's check.
+     */
+    private boolean checkDpop(WardenConfig config, Warden warden) {
+        if (config.dpop().isEmpty()) {
+            return true;
+        }
+        DpopKey key = config.dpop().get();
+        out.println("OK   DPoP key: " + key.algorithm()
+                + (key.generated()
+                        ? ", generated in memory (its tokens end with the JVM; " + ConfigProperty.DPOP_KEY_FILE.key()
+                                + " for a key that lasts)"
+                        : ", read from " + ConfigProperty.DPOP_KEY_FILE.key()));
+        if (warden.senderConstraint() == null) {
+            out.println("FAIL DPoP proofs: none can be signed with this key (see the error above); check "
+                    + ConfigProperty.DPOP_KEY_FILE.key() + " and " + ConfigProperty.DPOP_ALGORITHM.key());
+            return false;
+        }
+        if (warden.tokens().current() != null) {
+            out.println("note: with DPoP, the configured access token is sent as a DPoP token; one the token service"
+                    + " did not bind to this key is refused, and a DPoP token is then asked for");
+        }
+        return true;
+    }
+
+    /**
      * Asks the token endpoint for a token with the configured grant, as the agent would before the first
      * call, and reports it; true when a token came, or when a configured access token is tried first
      * (the grant is then used only when the API refuses it, which the next check shows).
@@ -168,6 +199,9 @@ final class Doctor {
                 + (config.clientId().isPresent()
                         ? ", client " + config.clientId().get() + ", "
                                 + config.clientAuthentication().configValue() + " client authentication"
+                        : "")
+                + (config.dpop().isPresent()
+                        ? ", DPoP proof " + config.dpop().get().algorithm()
                         : "")
                 + ") at " + config.tokenUrl().map(Object::toString).orElse("no token endpoint");
         if (warden.tokens().current() != null) {
@@ -194,17 +228,24 @@ final class Doctor {
             token = null;
         }
         if (token == null) {
-            String failure = warden.tokens().lastFailure() != null
-                    ? warden.tokens().lastFailure()
-                    : "no answer in time; check " + ConfigProperty.TOKEN_URL.key() + " and the network";
-            out.println("FAIL " + what + ": " + failure);
-            String step = ClientKeyCheck.afterRefusal(config, failure);
+            String failure = warden.tokens().lastFailure();
+            out.println("FAIL " + what + ": "
+                    + (failure != null
+                            ? failure
+                            : "no answer in time; check " + ConfigProperty.TOKEN_URL.key() + " and the network"));
+            String step = failure == null ? null : ClientKeyCheck.afterRefusal(config, failure);
             if (step != null) {
                 out.println("  " + step);
             }
+            if (config.dpop().isPresent() && failure != null && failure.contains("invalid_dpop_proof")) {
+                out.println("  DPoP: the token endpoint refused the proof: check that it accepts "
+                        + config.dpop().get().algorithm() + " (" + ConfigProperty.DPOP_ALGORITHM.key()
+                        + ") and that this machine's clock is right (a proof is dated)");
+            }
             return false;
         }
-        out.println("OK   " + what + " -> an access token"
+        out.println("OK   " + what
+                + (config.dpop().isPresent() ? " -> an access token of type DPoP" : " -> an access token")
                 + token.expiresAt().map(t -> " valid until " + t).orElse(""));
         return true;
     }

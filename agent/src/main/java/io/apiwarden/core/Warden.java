@@ -6,6 +6,8 @@ import io.apiwarden.core.classify.ResponseClassifier;
 import io.apiwarden.core.config.RedisStoreSettings;
 import io.apiwarden.core.config.WardenConfig;
 import io.apiwarden.core.config.WardenConfig.AuthorizationMode;
+import io.apiwarden.core.dpop.Dpop;
+import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.log.ApiLog;
 import io.apiwarden.core.log.KnownSecrets;
 import io.apiwarden.core.scope.ApiScope;
@@ -20,6 +22,7 @@ import io.apiwarden.core.time.SystemDelayScheduler;
 import io.apiwarden.core.token.ClientAuthenticator;
 import io.apiwarden.core.token.HttpTokenEndpoint;
 import io.apiwarden.core.token.RefreshTokenFile;
+import io.apiwarden.core.token.SenderConstraint;
 import io.apiwarden.core.token.TokenEndpoint;
 import io.apiwarden.core.token.TokenManager;
 import io.apiwarden.core.token.TokenSharing;
@@ -42,7 +45,10 @@ import javax.net.ssl.SSLContext;
 public final class Warden implements Wardens {
     private final WardenConfig config;
     private final ApiScope scope;
-    private final ResponseClassifier classifier = new ResponseClassifier();
+    private final ResponseClassifier classifier;
+    /** DPoP, or null for bearer tokens. */
+    private final SenderConstraint senderConstraint;
+
     private final ResendPolicy resendPolicy;
     private final TokenManager tokens;
     private final DelayScheduler scheduler;
@@ -83,6 +89,8 @@ public final class Warden implements Wardens {
         config.refreshToken().ifPresent(KnownSecrets::pin);
         config.clientSecret().ifPresent(KnownSecrets::pin);
         this.scope = config.tokenUrl().map(config.scope()::excluding).orElse(config.scope());
+        this.senderConstraint = config.dpop().isPresent() ? dpop(config, tokenEndpoint, clock) : null;
+        this.classifier = new ResponseClassifier(senderConstraint == null ? null : senderConstraint::apiNonce);
         this.resendPolicy = new ResendPolicy(
                 new BackoffPolicy(config.backoffInitialDelay(), config.backoffMaxRetries(), config.backoffMaxDelay()),
                 clock,
@@ -135,6 +143,26 @@ public final class Warden implements Wardens {
                     new LazyThread("apiwarden-token-store"));
         }
         return TokenSharing.none(clock);
+    }
+
+    /**
+     * DPoP for this API, its token requests proved too. The JOSE library loads here, and only here. Should it fail
+     * (it cannot, once the configuration read the key), the calls go with bearer tokens and the API says why.
+     */
+    private static SenderConstraint dpop(WardenConfig config, TokenEndpoint endpoint, Clock clock) {
+        try {
+            Dpop dpop = Dpop.create(config.dpop().get(), clock);
+            if (endpoint != null) {
+                endpoint.proveWith(dpop.tokenRequests());
+            }
+            return dpop;
+        } catch (RuntimeException | LinkageError e) {
+            AgentLog.error(
+                    "DPoP could not be set up for the API " + config.name()
+                            + "; its tokens go as bearer tokens, which a server requiring DPoP refuses",
+                    e);
+            return null;
+        }
     }
 
     /**
@@ -235,6 +263,11 @@ public final class Warden implements Wardens {
 
     public ResponseClassifier classifier() {
         return classifier;
+    }
+
+    /** How the tokens are bound to a key of the agent's (DPoP); null for bearer tokens. */
+    public SenderConstraint senderConstraint() {
+        return senderConstraint;
     }
 
     public ResendPolicy resendPolicy() {

@@ -71,6 +71,8 @@ public final class OtelTelemetry implements Telemetry {
 
     /** The API a call or refresh belongs to, when the agent names its APIs. */
     private static final AttributeKey<String> API = AttributeKey.stringKey(PREFIX + "api");
+    /** How the call's token is sent: {@code Bearer}, or {@code DPoP} (sender-constrained). */
+    private static final AttributeKey<String> TOKEN_SCHEME = AttributeKey.stringKey(PREFIX + "token.scheme");
 
     private static final AttributeKey<String> GRANT = AttributeKey.stringKey(PREFIX + "grant");
     private static final AttributeKey<String> REFRESH_RESULT = AttributeKey.stringKey(PREFIX + "token.refresh.result");
@@ -274,6 +276,7 @@ public final class OtelTelemetry implements Telemetry {
                             .setAttribute(URL_FULL, url)
                             .setAttribute(SERVER_ADDRESS, host)
                             .setAttribute(SERVER_PORT, (long) this.port)
+                            .setAttribute(TOKEN_SCHEME, "Bearer")
                             .startSpan();
             this.context = Context.root().with(span);
         }
@@ -281,6 +284,11 @@ public final class OtelTelemetry implements Telemetry {
         @Override
         public AttemptObserver attempt(boolean expectContinue) {
             return new Attempt(this, attempts++, expectContinue);
+        }
+
+        @Override
+        public void tokenScheme(String scheme) {
+            span.setAttribute(TOKEN_SCHEME, scheme);
         }
 
         // The OpenTelemetry scope is not left open here: it is handed to the caller inside the returned Scope,
@@ -460,7 +468,11 @@ public final class OtelTelemetry implements Telemetry {
 
         @Override
         public void decided(Decision decision, String retryAfter) {
-            if (decision.action() == Decision.Action.WAIT_AND_RESEND) {
+            if (decision.resendsWithNonce()) {
+                // Never the nonce itself: the event says only that the API asked for one.
+                span.addEvent(PREFIX + "dpop.nonce");
+                recordRetry("use_dpop_nonce");
+            } else if (decision.action() == Decision.Action.WAIT_AND_RESEND) {
                 Duration delay = decision.delay();
                 call.waitedMillis += delay.toMillis();
                 throttledFor(delay);

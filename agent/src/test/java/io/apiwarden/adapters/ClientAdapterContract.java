@@ -9,7 +9,9 @@ import io.apiwarden.adapters.ClientFace.Reply;
 import io.apiwarden.adapters.ClientFace.Running;
 import io.apiwarden.adapters.ScriptedApi.Arrival;
 import io.apiwarden.core.Warden;
+import io.apiwarden.testing.DpopServer;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -47,6 +49,10 @@ public abstract class ClientAdapterContract {
      * with them runs these cases, and one without them the others.
      */
     public static final String TUNED = "tuned";
+    /** The DPoP cases: with the agent, they need a JVM started with {@link #DPOP_PROPERTIES}. */
+    public static final String DPOP = "dpop";
+    /** The properties of the {@link #DPOP} cases, beside the suite's. */
+    public static final Map<String, String> DPOP_PROPERTIES = Map.of("apiwarden.dpop.enabled", "true");
     /** The properties of the {@link #TUNED} cases, beside the suite's. */
     public static final Map<String, String> TUNED_PROPERTIES = Map.of(
             // Far shorter than the slow error body of its case, which trickles for ~0.2 s.
@@ -70,6 +76,8 @@ public abstract class ClientAdapterContract {
     private static final Duration PATIENCE = Duration.ofSeconds(10);
     private static final String USER = "/api/v1/user";
     private static final int STORM = 50;
+    /** Concurrent calls of a blocking face in the DPoP case, each on a thread of its own. */
+    private static final int BLOCKING_CALLERS = 10;
     /**
      * How long the storm's calls are refused from the first one on: shorter than a call's whole back-off
      * with the {@link #TUNED_PROPERTIES} (1,240 ms, which no wait may outlast, a server's Retry-After included), so that each call gets through
@@ -470,5 +478,92 @@ public abstract class ClientAdapterContract {
         assertThat(call.outcome()).as("the app's call ended").failsWithin(PATIENCE);
         managed.assertWaitGivenUp(INITIAL_DELAY.multipliedBy(1L << WAITS_BEFORE_THE_LAST));
         assertThat(api.requests(USER)).hasSize(WAITS_BEFORE_THE_LAST + 1);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // DPoP (RFC 9449): a proof on every token request and every attempt, against a server that verifies them.
+
+    /** A face with DPoP on, its API and token endpoint verifying proofs ({@link DpopServer}). */
+    private ClientFace dpopFace(DpopServer dpop) throws Exception {
+        ClientFace face = face(false, DPOP_PROPERTIES);
+        server.setDispatcher(dpop);
+        return face;
+    }
+
+    /** Proofs are dated on real time both ways: DPoP's cases wait for nothing, so their warden is on real time. */
+    private static DpopServer dpopServer() {
+        return new DpopServer(Instant::now);
+    }
+
+    @Test
+    @Tag(DPOP)
+    void dpopConcurrentCallsAfterARevocationShareOneTokenRequestAndEveryProofIsNew() throws Exception {
+        DpopServer dpop = dpopServer();
+        ClientFace face = dpopFace(dpop);
+        assertThat(face.call(Call.get(url(USER))))
+                .as(() -> "refused for " + dpop.refusals() + ", token requests " + dpop.tokenRequests()
+                        + ", API requests " + dpop.apiRequests())
+                .isEqualTo(new Reply(200, "ok " + USER));
+        int tokenRequestsBefore = dpop.tokenRequests();
+        dpop.revokeAll();
+
+        // A blocking face holds a thread per call: ten show the single flight as well, at a fifth of the cost.
+        int callers = face.async() ? STORM : BLOCKING_CALLERS;
+        List<Running> calls = new ArrayList<>();
+        for (int i = 0; i < callers; i++) {
+            calls.add(face.start(Call.get(url(USER))));
+        }
+        for (Running call : calls) {
+            assertThat(call.outcome().get(PATIENCE.toSeconds(), TimeUnit.SECONDS))
+                    .isEqualTo(new Reply(200, "ok " + USER));
+        }
+
+        assertThat(dpop.tokenRequests() - tokenRequestsBefore).isEqualTo(1);
+        assertThat(dpop.proofs()).doesNotHaveDuplicates();
+        assertThat(dpop.replays()).isZero();
+        assertThat(dpop.refusals()).isEmpty();
+    }
+
+    @Test
+    @Tag(DPOP)
+    void dpopNoncesDemandedByTheTokenEndpointAndTheApiAreAnsweredWithOneResendEachAndKept() throws Exception {
+        DpopServer dpop = dpopServer().demandTokenNonce("token-nonce-1").demandApiNonce("api-nonce-1");
+        ClientFace face = dpopFace(dpop);
+
+        // The API asks for its nonce (one resend), then refuses the configured token, which is no DPoP token
+        // (one refresh, whose token request is asked for the token endpoint's nonce: one resend), then answers.
+        assertThat(face.call(Call.get(url(USER)))).isEqualTo(new Reply(200, "ok " + USER));
+        assertThat(face.call(Call.get(url(USER)))).isEqualTo(new Reply(200, "ok " + USER));
+
+        assertThat(dpop.apiNonceDemands()).isEqualTo(1);
+        assertThat(dpop.tokenNonceDemands()).isEqualTo(1);
+        assertThat(dpop.tokenRequests()).isEqualTo(2);
+        assertThat(dpop.apiRequests())
+                .as("3 attempts for the first call, 1 for the second")
+                .isEqualTo(4);
+        assertThat(dpop.refusals()).isEmpty();
+        assertThat(dpop.replays()).isZero();
+    }
+
+    @Test
+    @Tag(DPOP)
+    void dpopAnApiThatAsksForANonceAgainAndAgainGetsOneResendAndTheAppItsAnswer() throws Exception {
+        DpopServer dpop = dpopServer();
+        ClientFace face = dpopFace(dpop);
+        assertThat(face.call(Call.get(url(USER))))
+                .as(() -> "refused for " + dpop.refusals() + ", token requests " + dpop.tokenRequests()
+                        + ", API requests " + dpop.apiRequests())
+                .isEqualTo(new Reply(200, "ok " + USER));
+        int before = dpop.apiRequests();
+        // A nonce the agent can never send: each new one is demanded once it has been used.
+        dpop.demandApiNonce("rotating-1");
+        dpop.giveNoncesNeverTaken();
+
+        assertThat(face.call(Call.get(url(USER))).status()).isEqualTo(401);
+
+        assertThat(dpop.apiRequests() - before)
+                .as("the call and its one nonce resend")
+                .isEqualTo(2);
+        assertThat(dpop.replays()).isZero();
     }
 }

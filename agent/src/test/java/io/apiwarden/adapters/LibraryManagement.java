@@ -4,11 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiwarden.adapters.ClientFace.Running;
 import io.apiwarden.core.Warden;
+import io.apiwarden.core.config.WardenConfig;
+import io.apiwarden.core.time.DelayScheduler;
+import io.apiwarden.core.time.SystemDelayScheduler;
+import io.apiwarden.core.token.HttpTokenEndpoint;
 import io.apiwarden.testing.Eventually;
 import io.apiwarden.testing.FakeTimer;
 import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
 import io.apiwarden.testing.TestWardens;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,6 +33,12 @@ import mockwebserver3.MockWebServer;
 public final class LibraryManagement implements Management {
     /** How long threads on their way out of the agent's code (the last calls to start waiting) may take to go. */
     private static final Duration SETTLING = Duration.ofSeconds(5);
+
+    private static final Duration PATIENCE = Duration.ofSeconds(10);
+    /** The token requests' client of every case with a token endpoint over HTTP. */
+    private static final HttpClient TOKEN_CLIENT = HttpClient.newHttpClient();
+    /** The timer of the cases on real time, shared: one thread for them all. */
+    private static final DelayScheduler REAL_TIME = new SystemDelayScheduler();
 
     private final MutableClock clock = MutableClock.atEpochDay();
     private final FakeTimer timer = FakeTimer.onItsThread(clock);
@@ -57,7 +70,25 @@ public final class LibraryManagement implements Management {
                 "apiwarden.token-url",
                 server.url("/auth/token").toString()));
         properties.forEach((k, v) -> all.addAll(List.of(k, v)));
-        return TestWardens.warden(TestWardens.config(all.toArray(new String[0])), tokens, timer, clock);
+        WardenConfig config = TestWardens.config(all.toArray(new String[0]));
+        if (config.dpop().isPresent()) {
+            // DPoP is proved to the token endpoint too: the server's, over HTTP, not the in-process one. On real
+            // time: the test's timer ends a call's time limit at once, so a refresh on the wire would always be late
+            // for a client with a time limit of its own; and the server checks the proofs' times against its clock.
+            return TestWardens.warden(
+                    config,
+                    new HttpTokenEndpoint(
+                            URI.create(server.url("/auth/token").toString()),
+                            null,
+                            null,
+                            PATIENCE,
+                            () -> TOKEN_CLIENT,
+                            REAL_TIME,
+                            Clock.systemUTC()),
+                    REAL_TIME,
+                    Clock.systemUTC());
+        }
+        return TestWardens.warden(config, tokens, timer, clock);
     }
 
     @Override

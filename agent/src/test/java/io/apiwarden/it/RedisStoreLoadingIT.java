@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The Redis client costs nothing unless the Redis store is used: an app whose agent does not use it loads
- * no class of it, and an app that does use it hears nothing from its logging.
+ * no class of it, and an app that does use it hears nothing from its logging. The same run shows that DPoP's
+ * JOSE library and the agent's DPoP package load only when DPoP is on.
  */
 class RedisStoreLoadingIT extends AgainstFakeApi {
     /** Packages of the Redis store and of what it bundles: Jedis, its pool, SLF4J, Gson and org.json. */
@@ -56,6 +57,11 @@ class RedisStoreLoadingIT extends AgainstFakeApi {
                 .as("the agent ran: refreshed and sent a managed call")
                 .contains("io.apiwarden.core.token.TokenManager", "io.apiwarden.clients.jdk.library.ManagedCall");
         assertThat(redisClasses(loaded)).isEmpty();
+        assertThat(loaded)
+                .as("DPoP is off: neither the JOSE library nor the agent's DPoP classes load")
+                .noneMatch(c -> c.startsWith("io.apiwarden.shaded.com.nimbusds.")
+                        || c.startsWith("io.apiwarden.core.dpop.")
+                        || c.equals("io.apiwarden.core.token.Htu"));
     }
 
     @Test

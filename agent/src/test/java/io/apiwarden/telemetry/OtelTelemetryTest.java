@@ -84,6 +84,20 @@ class OtelTelemetryTest {
     }
 
     @Test
+    void theCallSpanSaysHowTheTokenIsSentBearerUnlessToldDpop() {
+        telemetry
+                .call("GET", "https://api.example.com/v1/a", "api.example.com", 443)
+                .end(200, Verdict.SUCCESS, null);
+        CallObserver dpop = telemetry.call("GET", "https://api.example.com/v1/b", "api.example.com", 443);
+        dpop.tokenScheme("DPoP");
+        dpop.end(200, Verdict.SUCCESS, null);
+
+        assertThat(spans)
+                .extracting(s -> s.getAttributes().get(AttributeKey.stringKey("apiwarden.token.scheme")))
+                .containsExactly("Bearer", "DPoP");
+    }
+
+    @Test
     void anAnswerWithoutRateLimitHeadersAddsNoneOfTheAttributes() {
         CallObserver call = telemetry.call("GET", "https://api.example.com/v1/user", "api.example.com", 443);
         AttemptObserver attempt = call.attempt(false);

@@ -13,6 +13,7 @@ public final class CallState {
     private final String rawPath;
     private int refreshes;
     private int rateLimitRetries;
+    private int nonceResends;
     /** Spent waiting so far: at the rate-limit gate and backing off. */
     private Duration waited = Duration.ZERO;
 
@@ -65,6 +66,11 @@ public final class CallState {
         return rateLimitRetries;
     }
 
+    /** How many times the call was resent with the API's DPoP nonce: at most once. */
+    public int nonceResends() {
+        return nonceResends;
+    }
+
     /** How long the call has spent waiting so far: at the rate-limit gate, and backing off before its resends. */
     public Duration waited() {
         return waited;
@@ -77,7 +83,7 @@ public final class CallState {
 
     /** How many times the call was resent. */
     public int resends() {
-        return refreshes + rateLimitRetries;
+        return refreshes + rateLimitRetries + nonceResends;
     }
 
     /**
@@ -88,6 +94,7 @@ public final class CallState {
     public void continues(CallState earlier) {
         refreshes = earlier.refreshes;
         rateLimitRetries = earlier.rateLimitRetries;
+        nonceResends = earlier.nonceResends;
         waited = earlier.waited;
         refusedGeneration = earlier.refusedGeneration;
     }
@@ -101,6 +108,10 @@ public final class CallState {
     /** The generation of the token that was refused before the call's refresh; -1 before any. */
     long refusedGeneration() {
         return refusedGeneration;
+    }
+
+    void countNonceResend() {
+        nonceResends++;
     }
 
     /** Counts a rate-limit resend that waits {@code delay} first. */

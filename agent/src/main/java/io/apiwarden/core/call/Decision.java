@@ -10,7 +10,11 @@ public final class Decision {
         RETURN,
         /** Refresh the token (or take the one another caller already got) and resend once. */
         REFRESH_AND_RESEND,
-        /** Wait {@link #delay()} and resend: retry number {@link #retry()} for a global rate limit. */
+        /**
+         * Wait {@link #delay()} and resend: retry number {@link #retry()} for a global rate limit; or, when
+         * {@link #resendsWithNonce()}, resend at once with the nonce the API asked for (DPoP). The client's
+         * response is dropped either way.
+         */
         WAIT_AND_RESEND
     }
 
@@ -49,6 +53,10 @@ public final class Decision {
      * back-off of one call: 2 + 4 + 8 + 16 + 32 s by default, the spec's bound.
      */
     static final Decision WAITS_SPENT = notResent("waits_spent");
+    /** DPoP: the API asked for a nonce; the call is resent at once, with it, once. */
+    static final Decision NONCE_RESEND = new Decision(Action.WAIT_AND_RESEND, Duration.ZERO, 0, "use_dpop_nonce");
+    /** DPoP: the API asked for a nonce again, after the call was resent with one. */
+    static final Decision NONCE_RESENT_ALREADY = notResent("nonce_resent_already");
     /** The JVM's rate-limit resends are spent for now ({@code apiwarden.throttle.retry-budget.*}). */
     static final Decision RETRY_BUDGET_SPENT = notResent("retry_budget");
 
@@ -71,6 +79,11 @@ public final class Decision {
     /** Whether the answer came from outside the API: the throttle gate must not learn from it. */
     public boolean fromOutsideTheApi() {
         return this == FROM_OUTSIDE_THE_API || this == LEFT_THE_API;
+    }
+
+    /** Whether this is the one resend with the API's DPoP nonce: at once, with the same token, not a rate-limit retry. */
+    public boolean resendsWithNonce() {
+        return this == NONCE_RESEND;
     }
 
     /** The response goes to the app. */
@@ -106,8 +119,10 @@ public final class Decision {
 
     @Override
     public String toString() {
-        return action == Action.WAIT_AND_RESEND
-                ? action + "(retry " + retry + " after " + delay + ", " + reason + ")"
-                : action.toString();
+        return this == NONCE_RESEND
+                ? "RESEND(use_dpop_nonce)"
+                : action == Action.WAIT_AND_RESEND
+                        ? action + "(retry " + retry + " after " + delay + ", " + reason + ")"
+                        : action.toString();
     }
 }

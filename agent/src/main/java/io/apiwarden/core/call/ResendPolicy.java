@@ -146,6 +146,9 @@ public final class ResendPolicy {
         if (verdict == Verdict.INVALID_TOKEN) {
             return afterInvalidToken(state, agentSetToken, canRefresh);
         }
+        if (verdict == Verdict.DPOP_NONCE) {
+            return afterNonceDemand(state, agentSetToken);
+        }
         int retry = state.rateLimitRetries() + 1;
         if (retry > backoff.maxRetries()) {
             return Decision.RETRIES_SPENT;
@@ -169,9 +172,31 @@ public final class ResendPolicy {
         return Decision.waitAndResend(delay, retry, delay.compareTo(exponential) > 0 ? "retry-after" : "backoff");
     }
 
-    /** The spec's two errors, the only answers the agent ever resends. */
+    /** The spec's two errors, and DPoP's demand for a nonce: the only answers the agent ever resends. */
     private static boolean isResendable(Verdict verdict) {
-        return verdict == Verdict.INVALID_TOKEN || verdict == Verdict.GLOBAL_RATE_LIMIT;
+        return verdict == Verdict.INVALID_TOKEN
+                || verdict == Verdict.GLOBAL_RATE_LIMIT
+                || verdict == Verdict.DPOP_NONCE;
+    }
+
+    /**
+     * The API asked for a DPoP nonce and gave it: the call is resent at once with it, once. Counted apart from the
+     * refresh and the rate-limit retries, so a call may still be refreshed once after it; a second demand goes
+     * to the app (a server that never takes its own nonce would otherwise loop).
+     */
+    private static Decision afterNonceDemand(CallState state, boolean agentSetToken) {
+        if (!agentSetToken) {
+            // The app's own Authorization went out, with no proof of the agent's: not the agent's to answer.
+            return Decision.APP_AUTHORIZATION;
+        }
+        if (state.nonceResends() > 0) {
+            return Decision.NONCE_RESENT_ALREADY;
+        }
+        if (state.deadline().hasPassed()) {
+            return Decision.RETURN_AT_DEADLINE;
+        }
+        state.countNonceResend();
+        return Decision.NONCE_RESEND;
     }
 
     /**

@@ -3,6 +3,7 @@ package io.apiwarden.core.classify;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -16,7 +17,8 @@ import java.util.function.Function;
  *       a 4xx whose body says {@code invalid token} or {@code invalid_token}.
  *   <li>Global rate limit: a 429; an error whose body says {@code rate limit exceeded}.
  * </ul>
- * Matching is case-insensitive.
+ * Matching is case-insensitive. With DPoP on, every {@code DPoP-Nonce} an answer carries is handed on, and a 401
+ * demanding one ({@code WWW-Authenticate: DPoP error="use_dpop_nonce"}) is {@link Verdict#DPOP_NONCE}.
  */
 public final class ResponseClassifier {
     /**
@@ -25,6 +27,19 @@ public final class ResponseClassifier {
      */
     public static final int BODY_PEEK_LIMIT = 64 * 1024;
 
+    /** Where the API's DPoP nonces go; null when DPoP is off. */
+    private final Consumer<String> dpopNonces;
+
+    /** For bearer tokens. */
+    public ResponseClassifier() {
+        this(null);
+    }
+
+    /** @param dpopNonces takes every {@code DPoP-Nonce} the API sends; null when DPoP is off */
+    public ResponseClassifier(Consumer<String> dpopNonces) {
+        this.dpopNonces = dpopNonces;
+    }
+
     /**
      * Classifies from the status line and headers alone.
      *
@@ -32,6 +47,9 @@ public final class ResponseClassifier {
      * @return the verdict, or null when the body may still change it (see {@link #fromBody})
      */
     public Verdict fromHead(int status, Function<String, List<String>> headers) {
+        if (dpopNonces != null && demandsDpopNonce(status, headers)) {
+            return Verdict.DPOP_NONCE;
+        }
         for (String challenge : headers.apply("WWW-Authenticate")) {
             if (saysInvalidTokenChallenge(challenge)) {
                 return Verdict.INVALID_TOKEN;
@@ -65,6 +83,25 @@ public final class ResponseClassifier {
             return Verdict.INVALID_TOKEN;
         }
         return fromStatus(status);
+    }
+
+    /** Hands on the answer's nonce; true when it is a 401 that demands it (RFC 9449 section 9). */
+    private boolean demandsDpopNonce(int status, Function<String, List<String>> headers) {
+        List<String> nonce = headers.apply("DPoP-Nonce");
+        if (nonce.isEmpty()) {
+            return false;
+        }
+        dpopNonces.accept(nonce.get(0));
+        if (status != 401) {
+            return false;
+        }
+        for (String challenge : headers.apply("WWW-Authenticate")) {
+            String c = challenge.toLowerCase(Locale.ROOT);
+            if (c.contains("dpop") && c.contains("use_dpop_nonce")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** True for a Bearer challenge with {@code error="invalid_token"} (RFC 6750 section 3). */

@@ -1,5 +1,6 @@
 package io.apiwarden.core.config;
 
+import io.apiwarden.core.dpop.DpopKey;
 import io.apiwarden.core.scope.ApiScope;
 import io.apiwarden.core.secret.SecretFile;
 import io.apiwarden.core.token.ClientAuthentication;
@@ -31,6 +32,8 @@ final class ApiSettings {
     final Grant grant;
     final ClientAuthentication clientAuthentication;
     final ClientKeySettings clientKeys;
+    /** The DPoP key, or null when DPoP is off. */
+    final DpopKey dpopKey;
 
     private ApiSettings(SectionReader r) {
         scope = baseUrl(r);
@@ -48,6 +51,8 @@ final class ApiSettings {
         grant = grant(r, scopeNames(r));
         clientAuthentication = clientAuthentication(r);
         clientKeys = ClientKeySettings.read(r, clientAuthentication);
+        dpopKey = DpopSettings.read(
+                r, r.raw(ConfigProperty.STORE) != null || (refreshTokenFile != null && refreshToken != null));
     }
 
     /** Reads and checks an API's identity; its problems and warnings go to the reader's {@link Problems}. */

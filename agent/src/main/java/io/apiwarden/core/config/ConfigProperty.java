@@ -119,6 +119,24 @@ public enum ConfigProperty {
             null,
             false,
             "space-separated scopes asked for with each token request (RFC 6749 section 3.3); none unless set"),
+    DPOP_ENABLED(
+            "apiwarden.dpop.enabled",
+            "false",
+            false,
+            "true: sender-constrained tokens (DPoP, RFC 9449): every token request and every attempt to the API carries a"
+                    + " proof signed with the DPoP key, and the API gets Authorization: DPoP <token>"),
+    DPOP_KEY_FILE(
+            "apiwarden.dpop.key-file",
+            null,
+            false,
+            "the DPoP private key, PKCS#8 PEM (EC P-256, or RSA of 2048 bits or more); without it a key is generated in"
+                    + " memory at start (required with a token store: every JVM of the fleet must prove the same key)"),
+    DPOP_ALGORITHM(
+            "apiwarden.dpop.algorithm",
+            null,
+            false,
+            "the proofs' signature algorithm: ES256 for an EC P-256 key (its default); PS256 (the default for an RSA key)"
+                    + " or RS256"),
     AUTHORIZATION(
             "apiwarden.authorization",
             "if-absent",
@@ -260,7 +278,10 @@ public enum ConfigProperty {
             CLIENT_TLS_CERTIFICATE_FILE,
             CLIENT_TLS_KEY_FILE,
             SCOPE,
-            STORE_KEY);
+            STORE_KEY,
+            DPOP_ENABLED,
+            DPOP_KEY_FILE,
+            DPOP_ALGORITHM);
 
     /** How an API's calls are made: a named API that does not set one takes the unnamed property's value. */
     private static final Set<ConfigProperty> TUNING = EnumSet.of(

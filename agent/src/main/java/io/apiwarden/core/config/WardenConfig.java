@@ -1,5 +1,6 @@
 package io.apiwarden.core.config;
 
+import io.apiwarden.core.dpop.DpopKey;
 import io.apiwarden.core.scope.ApiScope;
 import io.apiwarden.core.token.ClientAuthentication;
 import io.apiwarden.core.token.Grant;
@@ -210,6 +211,11 @@ public final class WardenConfig {
         return api.clientAuthentication;
     }
 
+    /** The key DPoP proofs are signed with, or empty when the tokens are plain bearer tokens. */
+    public Optional<DpopKey> dpop() {
+        return Optional.ofNullable(api.dpopKey);
+    }
+
     public AuthorizationMode authorizationMode() {
         return calls.authorizationMode;
     }
@@ -342,6 +348,7 @@ public final class WardenConfig {
                         ? ""
                         : ", client-tls.certificate-file=" + api.clientKeys.tlsCertificateFile)
                 + (api.clientId == null ? "" : ", client-auth=" + api.clientAuthentication.configValue())
+                + (api.dpopKey == null ? "" : ", dpop=" + api.dpopKey.algorithm())
                 + ", " + calls.describe()
                 + ", clients=" + new TreeMap<>(instrumentation.clientsEnabled)
                 + ", unmanaged-warnings=" + instrumentation.unmanagedWarningsEnabled + "}";

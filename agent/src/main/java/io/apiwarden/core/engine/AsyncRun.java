@@ -166,6 +166,12 @@ final class AsyncRun<R> {
             deliver(sent.deliverAsync());
             return;
         }
+        if (decision.resendsWithNonce()) {
+            // At once, off the client's thread as after a refresh: the next proof carries the API's nonce.
+            sent.discard();
+            exchange.completions().execute(() -> attemptAsync(false));
+            return;
+        }
         if (decision.action() == Decision.Action.WAIT_AND_RESEND) {
             sent.discard();
             driver.nextIsRateLimitRetry = true;

@@ -73,6 +73,11 @@ final class BlockingRun<R> {
                 if (decision.action() == Decision.Action.RETURN) {
                     return sent.deliver();
                 }
+                if (decision.resendsWithNonce()) {
+                    // At once: the next attempt's proof carries the nonce the API just gave.
+                    sent.discard();
+                    continue;
+                }
                 if (decision.action() == Decision.Action.WAIT_AND_RESEND) {
                     driver.nextIsRateLimitRetry = true;
                     sent.discard();

@@ -14,6 +14,7 @@ import io.apiwarden.core.telemetry.CallObserver;
 import io.apiwarden.core.throttle.RateLimitHeaders;
 import io.apiwarden.core.throttle.ThrottleGate;
 import io.apiwarden.core.token.AccessToken;
+import io.apiwarden.core.token.SenderConstraint;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
@@ -46,6 +47,9 @@ public final class CallDriver<R> implements Judge {
     final Warden warden;
     final CallState state;
     final CallObserver observer;
+    private final CallTarget target;
+    /** The DPoP proof's target, made on the first attempt when DPoP is on. */
+    private String htu;
     /** Sent in the configured request-ID header on every attempt of this call, so all of them match in the server's logs. */
     private final String requestId;
 
@@ -82,6 +86,10 @@ public final class CallDriver<R> implements Judge {
         this.warden = warden;
         this.state = new CallState(Deadline.after(appTimeout, warden.clock()), target.method, target.rawPath);
         this.observer = warden.telemetry().call(target.method, target.url, target.host, target.port);
+        this.target = target;
+        if (warden.senderConstraint() != null) {
+            observer.tokenScheme(warden.senderConstraint().scheme());
+        }
         this.requestId = warden.config().requestIdHeader().isPresent()
                 ? UUID.randomUUID().toString()
                 : null;
@@ -272,7 +280,16 @@ public final class CallDriver<R> implements Judge {
             h.clear();
         }
         if (agentOwnsAuthorization && token != null) {
-            h.accept(AUTHORIZATION, token.authorizationHeader());
+            SenderConstraint bound = warden.senderConstraint();
+            if (bound == null) {
+                h.accept(AUTHORIZATION, token.authorizationHeader());
+            } else {
+                // A new proof for every attempt, resends included: a server refuses a proof it has seen.
+                if (htu == null) {
+                    htu = target.htu();
+                }
+                bound.authorize(target.method, htu, token, h);
+            }
             state.sendingToken(token.generation());
         }
         attempt.inject(h);

@@ -1,6 +1,7 @@
 package io.apiwarden.core.engine;
 
 import io.apiwarden.core.scope.ApiScope;
+import io.apiwarden.core.token.Htu;
 import java.net.URI;
 
 /**
@@ -12,6 +13,8 @@ public final class CallTarget {
     final String method;
     /** The URL for telemetry (which redacts what it must). */
     final String url;
+
+    final String scheme;
 
     final String host;
     final int port;
@@ -25,9 +28,15 @@ public final class CallTarget {
     public CallTarget(String method, String url, String scheme, String host, int port, String rawPath) {
         this.method = method;
         this.url = url;
+        this.scheme = scheme;
         this.host = host;
         this.port = ApiScope.effectivePort(scheme, port);
         this.rawPath = rawPath;
+    }
+
+    /** The target as a DPoP proof names it: without query and fragment, normalised ({@link Htu}). */
+    String htu() {
+        return Htu.of(scheme, host, port, rawPath);
     }
 
     /** The target of a request to {@code uri}, its URL as the app wrote it. */

@@ -37,6 +37,9 @@ public interface CallObserver {
      */
     default void gateClosed(java.time.Duration window) {}
 
+    /** The call's tokens are sent with {@code scheme} ({@code DPoP}); told only when it is not {@code Bearer}. */
+    default void tokenScheme(String scheme) {}
+
     /**
      * Ends the call with what the app got: the final status and verdict, or the failure (then
      * status is 0 and verdict null).

@@ -126,6 +126,15 @@ public final class GuardedTelemetry implements Telemetry {
         }
 
         @Override
+        public void tokenScheme(String scheme) {
+            try {
+                inner.tokenScheme(scheme);
+            } catch (RuntimeException e) {
+                failed(e);
+            }
+        }
+
+        @Override
         public void gateWaited(java.time.Duration waited, boolean first) {
             try {
                 inner.gateWaited(waited, first);

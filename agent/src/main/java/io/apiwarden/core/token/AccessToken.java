@@ -22,8 +22,8 @@ public final class AccessToken {
         this.refreshAt = refreshAt;
     }
 
-    /** The token itself, for comparing with a stored one. */
-    String value() {
+    /** The token itself: for comparing with a stored one, and for a {@link SenderConstraint}'s header and proof. */
+    public String value() {
         return authorizationHeader.substring("Bearer ".length());
     }
 

@@ -58,6 +58,8 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
     private final Supplier<HttpClient> client;
     private final DelayScheduler scheduler;
     private final Clock clock;
+    /** What binds the tokens to a key (DPoP); {@link TokenRequestProof#NONE} for bearer tokens. */
+    private volatile TokenRequestProof proof = TokenRequestProof.NONE;
 
     /** The refresh-token grant, with HTTP Basic client authentication when {@code clientId} is set. */
     public HttpTokenEndpoint(
@@ -146,6 +148,11 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
     }
 
     @Override
+    public void proveWith(TokenRequestProof proof) {
+        this.proof = proof;
+    }
+
+    @Override
     public Grant grant() {
         return grant;
     }
@@ -195,8 +202,7 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
         }
         CompletableFuture<HttpResponse<byte[]>> sent;
         try {
-            sent = client.get()
-                    .sendAsync(request, CappedBody.handler(MAX_RESPONSE_BYTES, status -> !isRetryable(status)));
+            sent = send(client.get(), request, credential);
         } catch (RuntimeException e) {
             result.completeExceptionally(new TokenRefreshException(
                     "could not send the token request (" + e.getClass().getSimpleName() + ")", false));
@@ -242,6 +248,27 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
                         false));
             }
         });
+    }
+
+    /**
+     * Sends one token request. With a proof, a demand for a nonce ({@code use_dpop_nonce}) is answered by sending
+     * the request once more, with a new proof carrying the nonce; never more than once.
+     */
+    private CompletableFuture<HttpResponse<byte[]>> send(HttpClient c, HttpRequest request, String credential) {
+        HttpResponse.BodyHandler<byte[]> handler =
+                CappedBody.handler(MAX_RESPONSE_BYTES, status -> !isRetryable(status));
+        TokenRequestProof p = proof;
+        CompletableFuture<HttpResponse<byte[]>> first = c.sendAsync(request, handler);
+        if (p == TokenRequestProof.NONE) {
+            return first;
+        }
+        return first.thenCompose(r -> p.demandsNonce(r.statusCode(), r.headers(), r.body())
+                ? c.sendAsync(request(credential), handler).thenApply(again -> {
+                    // Learns the nonce this answer gives, if any; a second demand goes to the caller as it is.
+                    p.demandsNonce(again.statusCode(), again.headers(), again.body());
+                    return again;
+                })
+                : CompletableFuture.completedFuture(r));
     }
 
     /**
@@ -322,7 +349,17 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
                             + TokenText.ALPHABET + "); the response was not used",
                     false);
         }
-        if (!body.isBearer()) {
+        String bound = proof.tokenType();
+        if (bound != null && !bound.equalsIgnoreCase(body.tokenType)) {
+            throw new TokenRefreshException(
+                    "the token endpoint issued a token of type '"
+                            + (body.tokenType == null ? "none" : safe(body.tokenType, credential, body)) + "', not "
+                            + bound + ": the server did not bind the token to the agent's " + bound
+                            + " key. Require " + bound + "-bound tokens for this client at the token service"
+                            + " (Keycloak: the client's \"require DPoP-bound tokens\"), or set apiwarden.dpop.enabled=false",
+                    true);
+        }
+        if (bound == null && !body.isBearer()) {
             throw new TokenRefreshException(
                     "the token endpoint issued a token of type '" + safe(body.tokenType, credential, body)
                             + "', not Bearer: this API needs bearer tokens",
@@ -379,6 +416,7 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
                 .header("Accept", "application/json");
         StringBuilder form = new StringBuilder(grant.form(credential));
         authenticator.authenticate(tokenUrl, b, form);
+        proof.prove(b, tokenUrl);
         return b.POST(HttpRequest.BodyPublishers.ofString(form.toString())).build();
     }
 

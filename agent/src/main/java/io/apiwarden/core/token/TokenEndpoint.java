@@ -13,6 +13,12 @@ public interface TokenEndpoint {
      */
     CompletableFuture<TokenGrant> refresh(String credential);
 
+    /**
+     * From now on, every token request carries {@code proof}'s proof, and the tokens must be of its type (DPoP). An
+     * endpoint that sends no requests of its own (a test's) has nothing to prove.
+     */
+    default void proveWith(TokenRequestProof proof) {}
+
     /** The grant this endpoint makes; the refresh-token grant unless it says otherwise. */
     default Grant grant() {
         return Grant.refreshToken(null);

@@ -295,4 +295,32 @@ class ResendPolicyTest {
         assertThat(d.action()).isEqualTo(Decision.Action.RETURN);
         assertThat(d.reason()).isEqualTo("deadline");
     }
+
+    @Test
+    void aDpopNonceIsResentForOnceAtOnceAndCountedApartFromTheRefresh() {
+        Decision nonce = decide(Verdict.DPOP_NONCE);
+        assertThat(nonce.resendsWithNonce()).isTrue();
+        assertThat(nonce.delay()).isZero();
+        assertThat(decide(Verdict.INVALID_TOKEN).action()).isEqualTo(Decision.Action.REFRESH_AND_RESEND);
+
+        assertThat(decide(Verdict.DPOP_NONCE).reason()).isEqualTo("nonce_resent_already");
+        assertThat(state.nonceResends()).isEqualTo(1);
+        assertThat(state.refreshes()).isEqualTo(1);
+        assertThat(state.rateLimitRetries()).isZero();
+    }
+
+    @Test
+    void aDpopNonceDemandOnTheAppsOwnAuthorizationIsTheApps() {
+        assertThat(policy.decide(
+                                state,
+                                Verdict.DPOP_NONCE,
+                                null,
+                                BodyReplay.REPEATABLE,
+                                true,
+                                true,
+                                OnTheWire.APP_AUTHORIZATION)
+                        .reason())
+                .isEqualTo("app_authorization");
+        assertThat(state.nonceResends()).isZero();
+    }
 }

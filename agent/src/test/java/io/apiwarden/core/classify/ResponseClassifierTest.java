@@ -3,6 +3,7 @@ package io.apiwarden.core.classify;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -63,5 +64,25 @@ class ResponseClassifierTest {
                 .isFalse();
         assertThat(ResponseClassifier.saysInvalidTokenChallenge("Bearer error_description=\"invalid_token\""))
                 .isFalse();
+    }
+
+    @Test
+    void withDpopEveryNonceIsHandedOnAndA401AskingForItIsTheNonceDemand() {
+        List<String> nonces = new ArrayList<>();
+        ResponseClassifier dpop = new ResponseClassifier(nonces::add);
+        Map<String, List<String>> demand = Map.of(
+                "WWW-Authenticate", List.of("DPoP error=\"use_dpop_nonce\", algs=\"ES256\""),
+                "DPoP-Nonce", List.of("n-1"));
+        Map<String, List<String>> fresh = Map.of("DPoP-Nonce", List.of("n-2"));
+
+        assertThat(dpop.fromHead(401, name -> demand.getOrDefault(name, List.of())))
+                .isEqualTo(Verdict.DPOP_NONCE);
+        assertThat(dpop.fromHead(200, name -> fresh.getOrDefault(name, List.of())))
+                .isEqualTo(Verdict.SUCCESS);
+        assertThat(nonces).containsExactly("n-1", "n-2");
+        assertThat(head(401, demand)).as("without DPoP, a 401 like any other").isEqualTo(Verdict.INVALID_TOKEN);
+        assertThat(dpop.fromHead(401, name -> name.equals("WWW-Authenticate") ? demand.get(name) : List.of()))
+                .as("a demand that gives no nonce cannot be answered")
+                .isEqualTo(Verdict.INVALID_TOKEN);
     }
 }
