@@ -13,7 +13,8 @@ import mockwebserver3.RecordedRequest;
  * The API of the spec in miniature, for MockWebServer: a token endpoint at {@code /auth/token}
  * that issues {@link #ISSUED_TOKEN}, and an API under {@code /api/v1} that accepts only that
  * token. The first {@link #rateLimitFirst} API requests are throttled, and the next one after each
- * request to {@code /rate-limit-next} (outside the API: for an app that sets the scene itself). The
+ * request to {@code /rate-limit-next} (outside the API: for an app that sets the scene itself), and every one
+ * in the window a request to {@code /rate-limit-window} opens (see {@link #rateLimitWindowMillis}). The
  * token endpoint takes the refresh-token grant and, for the client {@link #clientId} with
  * {@link #clientSecret} (HTTP Basic or in the form), the client-credentials grant; it counts requests
  * per grant.
@@ -37,6 +38,9 @@ final class FakeOAuthApi extends Dispatcher {
     volatile long rateLimitWindowMillis;
 
     private volatile long windowOpenedNanos = Long.MIN_VALUE;
+    /** The window a request to {@code /rate-limit-window} opens at once, when {@link #rateLimitWindowMillis} is unset. */
+    static final long SCENE_WINDOW_MILLIS = 3000;
+
     final AtomicInteger duringWindow = new AtomicInteger();
     volatile String tokenError;
     /**
@@ -116,6 +120,15 @@ final class FakeOAuthApi extends Dispatcher {
         if (path.equals("/revoke")) {
             usesLeft.clear();
             return new MockResponse.Builder().code(200).body("revoked").build();
+        }
+        if (path.equals("/rate-limit-window")) {
+            synchronized (this) {
+                if (rateLimitWindowMillis <= 0) {
+                    rateLimitWindowMillis = SCENE_WINDOW_MILLIS;
+                }
+                windowOpenedNanos = System.nanoTime();
+            }
+            return new MockResponse.Builder().code(200).body("window open").build();
         }
         if (path.equals("/rate-limit-next")) {
             throttleNext.incrementAndGet();

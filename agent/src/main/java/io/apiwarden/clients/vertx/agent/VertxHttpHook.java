@@ -22,6 +22,10 @@ public final class VertxHttpHook {
     /** At the return of {@code HttpClientImpl.request(RequestOptions)}: the future to return instead. */
     public static Object onRequest(Object client, Object options, Object future) {
         try {
+            // Vert.x 5 is left alone: "managing calls" would be false, and the watch names it once with advice.
+            if (!VertxHttpModule.manages(client.getClass())) {
+                return future;
+            }
             VertxHttpBridge glue = GLUES.of(client.getClass());
             if (glue == null) {
                 return future;
@@ -38,7 +42,7 @@ public final class VertxHttpHook {
         }
     }
 
-    /** At the start of {@code HttpClientImpl.request(RequestOptions, Handler)}: the handler to use instead. */
+    /** At the start of {@code HttpClientImpl.request(RequestOptions, Handler)} (4.x only): the handler to use instead. */
     public static Object onRequestHandler(Object client, Object options, Object handler) {
         try {
             VertxHttpBridge glue = GLUES.of(client.getClass());

@@ -41,6 +41,11 @@ public final class VertxHttpModule implements ClientModule {
         return type.getName().startsWith("io.vertx.") && MANAGED_VERSION.get(type);
     }
 
+    /** Whether the Vert.x of {@code client} (a class of its) is the version the glue manages. */
+    static boolean manages(Class<?> client) {
+        return MANAGED_VERSION.get(client);
+    }
+
     @Override
     public void install(Instrumentation inst) {
         VertxHttpInstrumentation.install(inst);
