@@ -50,7 +50,10 @@ public abstract class ClientAdapterContract {
      * with them runs these cases, and one without them the others.
      */
     public static final String TUNED = "tuned";
-    /** The DPoP cases: with the agent, they need a JVM started with {@link #DPOP_PROPERTIES}. */
+    /**
+     * The DPoP cases: with the agent, they need a JVM started with {@link #DPOP_PROPERTIES}
+     * ({@code io.apiwarden.it.ContractWithTheAgentDpopIT}).
+     */
     public static final String DPOP = "dpop";
     /** The properties of the {@link #DPOP} cases, beside the suite's. */
     public static final Map<String, String> DPOP_PROPERTIES = Map.of("apiwarden.dpop.enabled", "true");
