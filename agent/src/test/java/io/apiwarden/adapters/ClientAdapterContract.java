@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
@@ -49,7 +50,10 @@ public abstract class ClientAdapterContract {
      * with them runs these cases, and one without them the others.
      */
     public static final String TUNED = "tuned";
-    /** The DPoP cases: with the agent, they need a JVM started with {@link #DPOP_PROPERTIES}. */
+    /**
+     * The DPoP cases: with the agent, they need a JVM started with {@link #DPOP_PROPERTIES}
+     * ({@code io.apiwarden.it.ContractWithTheAgentDpopIT}).
+     */
     public static final String DPOP = "dpop";
     /** The properties of the {@link #DPOP} cases, beside the suite's. */
     public static final Map<String, String> DPOP_PROPERTIES = Map.of("apiwarden.dpop.enabled", "true");
@@ -495,6 +499,14 @@ public abstract class ClientAdapterContract {
         return new DpopServer(Instant::now);
     }
 
+    /**
+     * A nonce no server gave before: the agent keeps the latest nonce each server gave, and with the agent one JVM
+     * runs every face's cases against the one port, so a nonce named once would be known to the next face.
+     */
+    private static String freshNonce(String name) {
+        return name + "-" + UUID.randomUUID();
+    }
+
     @Test
     @Tag(DPOP)
     void dpopConcurrentCallsAfterARevocationShareOneTokenRequestAndEveryProofIsNew() throws Exception {
@@ -527,10 +539,11 @@ public abstract class ClientAdapterContract {
     @Test
     @Tag(DPOP)
     void dpopNoncesDemandedByTheTokenEndpointAndTheApiAreAnsweredWithOneResendEachAndKept() throws Exception {
-        DpopServer dpop = dpopServer().demandTokenNonce("token-nonce-1").demandApiNonce("api-nonce-1");
+        DpopServer dpop =
+                dpopServer().demandTokenNonce(freshNonce("token-nonce")).demandApiNonce(freshNonce("api-nonce"));
         ClientFace face = dpopFace(dpop);
 
-        // The API asks for its nonce (one resend), then refuses the configured token, which is no DPoP token
+        // The API asks for its nonce (one resend), then refuses the token held, which this server did not issue
         // (one refresh, whose token request is asked for the token endpoint's nonce: one resend), then answers.
         assertThat(face.call(Call.get(url(USER)))).isEqualTo(new Reply(200, "ok " + USER));
         assertThat(face.call(Call.get(url(USER)))).isEqualTo(new Reply(200, "ok " + USER));
@@ -556,7 +569,7 @@ public abstract class ClientAdapterContract {
                 .isEqualTo(new Reply(200, "ok " + USER));
         int before = dpop.apiRequests();
         // A nonce the agent can never send: each new one is demanded once it has been used.
-        dpop.demandApiNonce("rotating-1");
+        dpop.demandApiNonce(freshNonce("rotating"));
         dpop.giveNoncesNeverTaken();
 
         assertThat(face.call(Call.get(url(USER))).status()).isEqualTo(401);

@@ -66,7 +66,10 @@ final class AgentManagement implements Management {
     /** The token service at its path, the case's API everywhere else. */
     private static final class Routing extends Dispatcher {
         volatile Dispatcher api;
-        /** Whether the latest call to {@link #OPEN_THE_GATE} carried the agent's bearer: the agent managed it. */
+        /**
+         * Whether the latest call to {@link #OPEN_THE_GATE} carried the agent's token: a bearer, or with DPoP on
+         * the token as {@code DPoP} and one proof (unchecked: the gate is all this call is for).
+         */
         volatile boolean openerManaged;
 
         @Override
@@ -74,7 +77,10 @@ final class AgentManagement implements Management {
             String path = request.getUrl().encodedPath();
             if (path.equals(OPEN_THE_GATE)) {
                 String authorization = request.getHeaders().get("Authorization");
-                openerManaged = authorization != null && authorization.startsWith("Bearer ");
+                openerManaged = authorization != null
+                        && (authorization.startsWith("Bearer ")
+                                || (authorization.startsWith("DPoP ")
+                                        && request.getHeaders().values("DPoP").size() == 1));
                 return new MockResponse.Builder().code(200).build();
             }
             return path.startsWith("/auth/") ? TOKENS.dispatch(request) : api.dispatch(request);
@@ -103,6 +109,9 @@ final class AgentManagement implements Management {
     @Override
     public MockWebServer apiServer(Dispatcher api) throws IOException, InterruptedException {
         ROUTING.api = api;
+        // A DPoP case puts its own verifying server (io.apiwarden.testing.DpopServer) in front of the whole port,
+        // token endpoint and API, as the agent knows them both here: each case starts behind the routing again.
+        SERVER.setDispatcher(ROUTING);
         openTheGate();
         return SERVER;
     }
