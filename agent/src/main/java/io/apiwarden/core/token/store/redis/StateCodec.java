@@ -161,14 +161,18 @@ final class StateCodec {
             throw unreadable(stateKey, "is too short to be encrypted state");
         }
         try {
-            byte[] tokens = open(stateKey, generation, stored, keys());
+            SecretKeySpec[] keys = keys();
+            byte[] tokens = open(stateKey, generation, stored, keys);
             if (tokens == null && keyFile.checkNow()) {
-                tokens = open(stateKey, generation, stored, keys());
+                keys = keys();
+                tokens = open(stateKey, generation, stored, keys);
             }
             if (tokens == null) {
-                throw new StoreUnavailableException("the token state at " + stateKey
-                        + " does not open with the key in " + keySetting + " (nor with the one before it):"
-                        + " check that every JVM of this client has the same key (or the record was altered in Redis)");
+                throw new StoreUnavailableException(
+                        "the token state at " + stateKey
+                                + " does not open with the key in " + keySetting
+                                + (keys[1] == null ? "" : " (nor with the one before it)")
+                                + ": check that every JVM of this client has the same key (or the record was altered in Redis)");
             }
             return parse(stateKey, generation, ByteBuffer.wrap(tokens));
         } catch (GeneralSecurityException e) {
