@@ -25,7 +25,9 @@ public final class AccessTokenFile {
      */
     public AccessTokenFile(ReloadableSecret<String> file, String startedWith) {
         this.file = file;
-        this.handedOver = startedWith;
+        String now = file.get();
+        // The file's own instance when it is the same token: each call's comparison then ends at the identity check.
+        this.handedOver = now != null && now.equals(startedWith) ? now : startedWith;
     }
 
     /**
@@ -38,7 +40,7 @@ public final class AccessTokenFile {
         }
         String token = file.get();
         if (token == null || token.equals(handedOver)) {
-            return null; // after the first comparison, the same instance: no per-call cost to speak of
+            return null;
         }
         synchronized (this) {
             boolean same = token.equals(handedOver);

@@ -189,8 +189,7 @@ public final class TokenManager {
      * {@link TokenRefreshException} when no new token can be had.
      */
     public CompletableFuture<AccessToken> tokenAfterRejection(AccessToken rejected) {
-        // A token newly written to the file is the answer, with no token request: refresh sees it is not the refused
-        // one.
+        // A new token in the file answers with no token request: refresh sees it is not the refused one.
         takeFromFile(true);
         return refresh(rejected);
     }
