@@ -145,8 +145,11 @@ public final class TokenManager {
         return this;
     }
 
-    /** Whether a refresh can be attempted at all. */
+    /** Whether a refresh can be attempted at all: a followed token file may hold a new token too. */
     public boolean canRefresh() {
+        if (accessTokenFile != null) {
+            return true;
+        }
         synchronized (lock) {
             // With a shared store, another JVM may have stored what this one lacks.
             String credential = grant.credential(held);
