@@ -126,12 +126,12 @@ final class ClientAuthenticators {
     }
 
     /** Why, for a log line: the agent's own messages are quoted, another library's (which may quote what it read) not. */
-    private static String why(Exception e) {
+    static String why(Exception e) {
         return e instanceof SecretFile.Unusable ? e.getMessage() : e.getClass().getSimpleName();
     }
 
     /** The property as this API's configuration names it, for log lines. */
-    private static String key(WardenConfig config, ConfigProperty p) {
+    static String key(WardenConfig config, ConfigProperty p) {
         return config.name().equals(WardenConfig.DEFAULT_API) ? p.key() : p.keyOf(config.name());
     }
 

@@ -3,6 +3,7 @@ package io.apiwarden.core;
 import io.apiwarden.core.backoff.BackoffPolicy;
 import io.apiwarden.core.call.ResendPolicy;
 import io.apiwarden.core.classify.ResponseClassifier;
+import io.apiwarden.core.config.ConfigProperty;
 import io.apiwarden.core.config.RedisStoreSettings;
 import io.apiwarden.core.config.WardenConfig;
 import io.apiwarden.core.config.WardenConfig.AuthorizationMode;
@@ -11,6 +12,7 @@ import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.log.ApiLog;
 import io.apiwarden.core.log.KnownSecrets;
 import io.apiwarden.core.scope.ApiScope;
+import io.apiwarden.core.secret.ReloadableSecret;
 import io.apiwarden.core.telemetry.Telemetry;
 import io.apiwarden.core.telemetry.jfr.JfrTelemetry;
 import io.apiwarden.core.throttle.FleetWindow;
@@ -19,6 +21,7 @@ import io.apiwarden.core.throttle.ThrottleGate;
 import io.apiwarden.core.time.DelayScheduler;
 import io.apiwarden.core.time.LazyThread;
 import io.apiwarden.core.time.SystemDelayScheduler;
+import io.apiwarden.core.token.AccessTokenFile;
 import io.apiwarden.core.token.ClientAuthenticator;
 import io.apiwarden.core.token.HttpTokenEndpoint;
 import io.apiwarden.core.token.RefreshTokenFile;
@@ -30,7 +33,9 @@ import io.apiwarden.core.token.store.FileTokenStore;
 import io.apiwarden.core.token.store.TokenStore;
 import io.apiwarden.core.token.store.redis.RedisThrottleWindow;
 import io.apiwarden.core.token.store.redis.RedisTokenStore;
+import java.io.IOException;
 import java.net.http.HttpClient;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.function.Function;
@@ -109,8 +114,24 @@ public final class Warden implements Wardens {
                         .orElse(io.apiwarden.core.telemetry.RefreshObserver.NOOP),
                 sharing(config, scheduler, clock, log),
                 log);
+        config.accessTokenFile().ifPresent(file -> followAccessTokenFile(config, file, clock));
         this.scheduler = scheduler;
         this.clock = clock;
+    }
+
+    /** Has the token manager follow the file the first access token came from; a file that fails now is not followed. */
+    private void followAccessTokenFile(WardenConfig config, Path file, Clock clock) {
+        String property = ClientAuthenticators.key(config, ConfigProperty.ACCESS_TOKEN_FILE);
+        try {
+            tokens.following(new AccessTokenFile(
+                    ReloadableSecret.open(
+                            property, file, AccessTokenFile::tokenText, clock, config.secretsCheckInterval()),
+                    config.accessToken().orElse(null)));
+        } catch (IOException | RuntimeException e) {
+            // The configuration read it a moment ago: it was changed meanwhile, and the token read then is used.
+            log.warn(property + " changed since start-up and cannot be used (" + ClientAuthenticators.why(e)
+                    + "); the token read at start-up is used and the file is not followed");
+        }
     }
 
     /**

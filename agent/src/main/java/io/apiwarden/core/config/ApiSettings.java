@@ -22,6 +22,9 @@ final class ApiSettings {
     final ApiScope scope;
     final URI tokenUrl;
     final String accessToken;
+    /** Where the access token came from, when from a file: the agent follows it as it changes. */
+    final Path accessTokenFile;
+
     final String refreshToken;
     final Path refreshTokenFile;
     final String clientId;
@@ -39,6 +42,8 @@ final class ApiSettings {
         scope = baseUrl(r);
         tokenUrl = tokenUrl(r);
         accessToken = r.secret(ConfigProperty.ACCESS_TOKEN, ConfigProperty.ACCESS_TOKEN_FILE, v -> unfitToken(v, true));
+        String tokenFile = r.raw(ConfigProperty.ACCESS_TOKEN_FILE);
+        accessTokenFile = tokenFile == null || accessToken == null ? null : Paths.get(tokenFile);
         refreshToken =
                 r.secret(ConfigProperty.REFRESH_TOKEN, ConfigProperty.REFRESH_TOKEN_FILE, v -> unfitToken(v, false));
         String file = r.raw(ConfigProperty.REFRESH_TOKEN_FILE);

@@ -44,7 +44,11 @@ public enum ConfigProperty {
             null,
             true,
             "the first access token (without one, the agent refreshes before the first call)"),
-    ACCESS_TOKEN_FILE("apiwarden.access-token-file", null, false, "a file holding the first access token"),
+    ACCESS_TOKEN_FILE(
+            "apiwarden.access-token-file",
+            null,
+            false,
+            "a file holding the access token, followed as it changes: a new token written to it replaces the one held"),
     REFRESH_TOKEN("apiwarden.refresh-token", null, true, "the refresh token"),
     REFRESH_TOKEN_FILE(
             "apiwarden.refresh-token-file",
@@ -209,7 +213,8 @@ public enum ConfigProperty {
             "apiwarden.store.encryption-key-file",
             null,
             false,
-            "a file holding a 32-byte AES-256 key in base64 (openssl rand -base64 32): the tokens are stored encrypted (AES-GCM)"),
+            "a file holding a 32-byte AES-256 key in base64 (openssl rand -base64 32): the tokens are stored encrypted"
+                    + " (AES-GCM); followed as it changes, the key before kept for reading"),
     CLIENT_ENABLED(
             "apiwarden.instrumentation." + ConfigProperty.CLIENT + ".enabled",
             "true",

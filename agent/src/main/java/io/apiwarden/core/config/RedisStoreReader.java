@@ -2,7 +2,6 @@ package io.apiwarden.core.config;
 
 import static io.apiwarden.core.config.RedisStoreSettings.DEFAULT_PORT;
 import static io.apiwarden.core.config.RedisStoreSettings.DEFAULT_TIMEOUT;
-import static io.apiwarden.core.config.RedisStoreSettings.KEY_BYTES;
 import static io.apiwarden.core.config.RedisStoreSettings.MAX_KEY_PREFIX_LENGTH;
 import static io.apiwarden.core.config.RedisStoreSettings.MAX_TIMEOUT;
 
@@ -13,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.Locale;
 
 /**
@@ -78,6 +76,10 @@ final class RedisStoreReader {
         }
         if (encryptionKey != null) {
             Arrays.fill(encryptionKey, (byte) 0);
+            settings = settings.followingEncryptionKeyFile(
+                    r.key(ConfigProperty.STORE_ENCRYPTION_KEY_FILE),
+                    Paths.get(r.raw(ConfigProperty.STORE_ENCRYPTION_KEY_FILE)),
+                    ClientKeySettings.checkInterval(r));
         }
         return problems.count() == before ? settings : null;
     }
@@ -212,20 +214,11 @@ final class RedisStoreReader {
         if (text == null) {
             return null;
         }
-        byte[] key;
         try {
-            key = Base64.getDecoder().decode(text);
+            return RedisStoreSettings.encryptionKey(text.getBytes(StandardCharsets.UTF_8));
         } catch (IllegalArgumentException e) {
-            problems.add(r.where(p) + " = " + file + " does not hold base64: write a 32-byte key in base64 into it "
-                    + "(openssl rand -base64 32 > " + file + ")");
+            problems.add(r.where(p) + " = " + file + " " + e.getMessage());
             return null;
         }
-        if (key.length != KEY_BYTES) {
-            problems.add(r.where(p) + " = " + file + " holds a " + key.length + "-byte key: AES-256 takes " + KEY_BYTES
-                    + " bytes, in base64 (openssl rand -base64 32)");
-            Arrays.fill(key, (byte) 0);
-            return null;
-        }
-        return key;
     }
 }

@@ -6,6 +6,8 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
@@ -48,7 +50,12 @@ public final class RedisStoreSettings {
     private String passwordProperty;
 
     private Path passwordFile;
-    private Duration passwordCheckInterval;
+    /** How often, at most, the password and encryption key files are looked at for a change. */
+    private Duration checkInterval;
+    /** The property naming the encryption key's file: it is followed as it changes, the key before kept for reading. */
+    private String encryptionKeyProperty;
+
+    private Path encryptionKeyFile;
 
     RedisStoreSettings(
             boolean tls,
@@ -152,11 +159,30 @@ public final class RedisStoreSettings {
 
     /** These settings, with the password read from {@code file} again as it changes. */
     RedisStoreSettings followingPasswordFile(String property, Path file, Duration checkInterval) {
-        RedisStoreSettings s =
-                new RedisStoreSettings(tls, host, port, database, user, password, keyPrefix, timeout, encryptionKey);
+        RedisStoreSettings s = copy();
         s.passwordProperty = property;
         s.passwordFile = file;
-        s.passwordCheckInterval = checkInterval;
+        s.checkInterval = checkInterval;
+        return s;
+    }
+
+    /** These settings, with the encryption key read from {@code file} again as it changes. */
+    RedisStoreSettings followingEncryptionKeyFile(String property, Path file, Duration checkInterval) {
+        RedisStoreSettings s = copy();
+        s.encryptionKeyProperty = property;
+        s.encryptionKeyFile = file;
+        s.checkInterval = checkInterval;
+        return s;
+    }
+
+    private RedisStoreSettings copy() {
+        RedisStoreSettings s =
+                new RedisStoreSettings(tls, host, port, database, user, password, keyPrefix, timeout, encryptionKey);
+        s.passwordProperty = passwordProperty;
+        s.passwordFile = passwordFile;
+        s.checkInterval = checkInterval;
+        s.encryptionKeyProperty = encryptionKeyProperty;
+        s.encryptionKeyFile = encryptionKeyFile;
         return s;
     }
 
@@ -170,9 +196,9 @@ public final class RedisStoreSettings {
         return passwordProperty;
     }
 
-    /** How often, at most, {@link #passwordFile} is looked at for a change. */
-    public Duration passwordCheckInterval() {
-        return passwordCheckInterval;
+    /** How often, at most, {@link #passwordFile} and {@link #encryptionKeyFile} are looked at for a change. */
+    public Duration checkInterval() {
+        return checkInterval;
     }
 
     /** The time limit of each operation. */
@@ -183,6 +209,41 @@ public final class RedisStoreSettings {
     /** Whether the tokens are stored encrypted. */
     public boolean encrypted() {
         return encryptionKey != null;
+    }
+
+    /**
+     * The file the encryption key came from, which the store follows as it changes (keeping the key before for
+     * reading); null when there is no key.
+     */
+    public Path encryptionKeyFile() {
+        return encryptionKeyFile;
+    }
+
+    /** The property that names {@link #encryptionKeyFile}, for log lines. */
+    public String encryptionKeyProperty() {
+        return encryptionKeyProperty;
+    }
+
+    /**
+     * The AES-256 key a key file holds: 32 bytes in base64.
+     *
+     * @throws IllegalArgumentException saying what is wrong and what to do, never quoting the content
+     */
+    public static byte[] encryptionKey(byte[] content) {
+        String text = new String(content, StandardCharsets.UTF_8).trim();
+        byte[] key;
+        try {
+            key = Base64.getDecoder().decode(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    "does not hold base64: write a 32-byte key in base64 into it (openssl rand -base64 32)", e);
+        }
+        if (key.length != KEY_BYTES) {
+            Arrays.fill(key, (byte) 0);
+            throw new IllegalArgumentException("holds a " + key.length + "-byte key: AES-256 takes " + KEY_BYTES
+                    + " bytes, in base64 (openssl rand -base64 32)");
+        }
+        return key;
     }
 
     /** The AES-256 key, or null. A secret: only the store reads it, to encrypt and decrypt. */

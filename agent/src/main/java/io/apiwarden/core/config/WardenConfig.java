@@ -148,6 +148,11 @@ public final class WardenConfig {
         return Optional.ofNullable(api.refreshTokenFile);
     }
 
+    /** The file the access token came from, which the agent follows as it changes; empty when it was set as a value. */
+    public Optional<Path> accessTokenFile() {
+        return Optional.ofNullable(api.accessTokenFile);
+    }
+
     public Optional<String> clientId() {
         return Optional.ofNullable(api.clientId);
     }

@@ -73,6 +73,8 @@ public final class TokenManager {
 
     private Instant coolDownUntil = Instant.MIN;
     private volatile String lastFailure;
+    /** The file the first token came from, followed as it changes; null when the token was not from a file. */
+    private volatile AccessTokenFile accessTokenFile;
 
     /**
      * @param endpoint where refreshes go; null when none is configured (the token is only attached)
@@ -133,8 +135,21 @@ public final class TokenManager {
         this.current = accessToken == null ? null : new AccessToken(accessToken, 0, null, null);
     }
 
-    /** Whether a refresh can be attempted at all. */
+    /**
+     * Follows the file the first access token came from: a new token written to it replaces the token held, from
+     * the first call after the check interval, or at once when the API refuses the token held ({@link
+     * AccessTokenFile}).
+     */
+    public TokenManager following(AccessTokenFile file) {
+        this.accessTokenFile = file;
+        return this;
+    }
+
+    /** Whether a refresh can be attempted at all: a followed token file may hold a new token too. */
     public boolean canRefresh() {
+        if (accessTokenFile != null) {
+            return true;
+        }
         synchronized (lock) {
             // With a shared store, another JVM may have stored what this one lacks.
             String credential = grant.credential(held);
@@ -158,6 +173,7 @@ public final class TokenManager {
      * failed refresh it completes with what there is (possibly null) and lets the API decide.
      */
     public CompletableFuture<AccessToken> tokenForRequest() {
+        takeFromFile(false);
         AccessToken t = current;
         Instant now = clock.instant();
         if (t != null && !t.isExpired(now)) {
@@ -176,7 +192,24 @@ public final class TokenManager {
      * {@link TokenRefreshException} when no new token can be had.
      */
     public CompletableFuture<AccessToken> tokenAfterRejection(AccessToken rejected) {
+        // A new token in the file answers with no token request: refresh sees it is not the refused one.
+        takeFromFile(true);
         return refresh(rejected);
+    }
+
+    /** Holds the file's token when the file brought a new one. */
+    private void takeFromFile(boolean lookNow) {
+        AccessTokenFile file = accessTokenFile;
+        String token = file == null ? null : file.news(lookNow);
+        if (token == null) {
+            return;
+        }
+        synchronized (lock) {
+            // Its life is unknown, as the first token's: it is used until the API refuses it.
+            held = new TokenState(held.generation(), token, null, null, held.refreshToken());
+            current = new AccessToken(token, held.generation(), null, null);
+        }
+        // The file's own info line (ReloadableSecret) said that it changed: one line per change.
     }
 
     private CompletableFuture<AccessToken> refresh(AccessToken failed) {

@@ -76,7 +76,7 @@ final class RedisLink implements AutoCloseable {
                         settings.passwordFile(),
                         bytes -> new String(bytes, StandardCharsets.UTF_8).trim(),
                         Clock.systemUTC(),
-                        settings.passwordCheckInterval());
+                        settings.checkInterval());
             } catch (IOException | RuntimeException e) {
                 // Read a moment ago by the configuration: the password read then is used, and the file not followed.
             }

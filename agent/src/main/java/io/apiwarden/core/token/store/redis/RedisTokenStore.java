@@ -2,12 +2,16 @@ package io.apiwarden.core.token.store.redis;
 
 import io.apiwarden.core.config.RedisStoreSettings;
 import io.apiwarden.core.log.AgentLog;
+import io.apiwarden.core.secret.ReloadableSecret;
+import io.apiwarden.core.secret.SecretFile;
 import io.apiwarden.core.token.store.StoreUnavailableException;
 import io.apiwarden.core.token.store.TokenState;
 import io.apiwarden.core.token.store.TokenStore;
+import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -72,12 +76,39 @@ public final class RedisTokenStore implements TokenStore {
         this.stateKey = keyPrefix + ":state";
         this.stateKeyBytes = bytes(stateKey);
         this.leaseKey = bytes(keyPrefix + ":lease");
-        byte[] key = settings.encryptionKey();
-        this.codec = new StateCodec(key, random);
-        if (key != null) {
-            Arrays.fill(key, (byte) 0);
-        }
+        this.codec = codec(settings, random);
         this.link = new RedisLink(settings);
+    }
+
+    /** The codec; its key follows the file it came from, the key before kept for reading ({@link StateCodec}). */
+    private static StateCodec codec(RedisStoreSettings settings, SecureRandom random) {
+        byte[] key = settings.encryptionKey();
+        try {
+            if (key != null && settings.encryptionKeyFile() != null) {
+                try {
+                    return StateCodec.following(
+                            ReloadableSecret.open(
+                                    settings.encryptionKeyProperty(),
+                                    settings.encryptionKeyFile(),
+                                    StateCodec::keyOf,
+                                    Clock.systemUTC(),
+                                    settings.checkInterval()),
+                            random);
+                } catch (IOException | RuntimeException e) {
+                    // The configuration read it a moment ago: the key read then is used.
+                    AgentLog.warn(settings.encryptionKeyProperty() + " changed since start-up and cannot be used ("
+                            + (e instanceof SecretFile.Unusable
+                                    ? e.getMessage()
+                                    : e.getClass().getSimpleName())
+                            + "); the key read at start-up is used and the file is not followed");
+                }
+            }
+            return new StateCodec(key, random);
+        } finally {
+            if (key != null) {
+                Arrays.fill(key, (byte) 0);
+            }
+        }
     }
 
     @Override

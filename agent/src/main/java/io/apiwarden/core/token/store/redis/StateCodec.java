@@ -1,6 +1,8 @@
 package io.apiwarden.core.token.store.redis;
 
 import io.apiwarden.core.config.ConfigProperty;
+import io.apiwarden.core.config.RedisStoreSettings;
+import io.apiwarden.core.secret.ReloadableSecret;
 import io.apiwarden.core.token.store.StoreUnavailableException;
 import io.apiwarden.core.token.store.TokenState;
 import java.nio.BufferUnderflowException;
@@ -10,6 +12,7 @@ import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.time.DateTimeException;
 import java.time.Instant;
+import java.util.Arrays;
 import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
 import javax.crypto.spec.GCMParameterSpec;
@@ -24,6 +27,12 @@ import javax.crypto.spec.SecretKeySpec;
  * <p>Layout: one format byte ({@link #PLAIN} or {@link #SEALED}); for sealed records a 12-byte random
  * nonce, then the encrypted tokens and the 16-byte tag. The tokens: a byte of flags for the fields that
  * are present, then each present field (strings as a length and UTF-8, instants as epoch milliseconds).
+ *
+ * <p>The key follows its file ({@link ReloadableSecret}), so that a fleet's key is rotated without restarting every
+ * JVM at once: records are written with the newest key, and read with it or, failing that, with the one key before
+ * it, which the JVMs that have not seen the new file yet still write with. One previous key only: a record two
+ * rotations old is dead anyway (its refresh is long due), and every extra key is another try on every damaged read.
+ * A record that opens with neither has the file looked at at once (another JVM may have seen the new key first).
  */
 final class StateCodec {
     static final byte PLAIN = 1;
@@ -52,26 +61,67 @@ final class StateCodec {
     private static final int OBTAINED = 4;
     private static final int REFRESH = 8;
 
-    private final SecretKeySpec key;
-    private final SecureRandom random;
+    /** Null to keep the tokens in the clear. */
+    private final ReloadableSecret<SecretKeySpec> keyFile;
 
-    /** @param key the AES-256 key, or null to keep the tokens in the clear */
+    private final SecureRandom random;
+    /** Guarded by {@code this}: the key last taken from {@link #keyFile}, and the one before it (or null). */
+    private SecretKeySpec current;
+
+    private SecretKeySpec previous;
+
+    /** @param key the AES-256 key, never changing, or null to keep the tokens in the clear */
     StateCodec(byte[] key, SecureRandom random) {
-        this.key = key == null ? null : new SecretKeySpec(key, "AES");
+        this(
+                random,
+                key == null
+                        ? null
+                        : ReloadableSecret.fixed(
+                                ConfigProperty.STORE_ENCRYPTION_KEY_FILE.key(), new SecretKeySpec(key, "AES")));
+    }
+
+    /** A codec whose key follows its file, the key before kept for reading. */
+    static StateCodec following(ReloadableSecret<SecretKeySpec> keyFile, SecureRandom random) {
+        return new StateCodec(random, keyFile);
+    }
+
+    private StateCodec(SecureRandom random, ReloadableSecret<SecretKeySpec> keyFile) {
+        this.keyFile = keyFile;
         this.random = random;
+        this.current = keyFile == null ? null : keyFile.get();
+    }
+
+    /** The AES-256 key of a key file's content ({@link RedisStoreSettings#encryptionKey(byte[])}). */
+    static SecretKeySpec keyOf(byte[] content) {
+        byte[] key = RedisStoreSettings.encryptionKey(content);
+        try {
+            return new SecretKeySpec(key, "AES");
+        } finally {
+            Arrays.fill(key, (byte) 0);
+        }
+    }
+
+    /** The key to write with, then the one before it (or null); the file is looked at if the check interval passed. */
+    private synchronized SecretKeySpec[] keys() {
+        SecretKeySpec now = keyFile.get();
+        if (!now.equals(current)) {
+            previous = current;
+            current = now;
+        }
+        return new SecretKeySpec[] {current, previous};
     }
 
     /** The bytes to store for {@code state} under {@code stateKey}. */
     byte[] encode(String stateKey, TokenState state) throws StoreUnavailableException {
         byte[] tokens = tokens(state);
-        if (key == null) {
+        if (keyFile == null) {
             return ByteBuffer.allocate(1 + tokens.length).put(PLAIN).put(tokens).array();
         }
         byte[] nonce = new byte[NONCE_BYTES];
         random.nextBytes(nonce);
         try {
             Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-            cipher.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, nonce));
+            cipher.init(Cipher.ENCRYPT_MODE, keys()[0], new GCMParameterSpec(TAG_BITS, nonce));
             cipher.updateAAD(associatedData(stateKey, state.generation()));
             byte[] sealed = cipher.doFinal(tokens);
             return ByteBuffer.allocate(1 + NONCE_BYTES + sealed.length)
@@ -92,7 +142,7 @@ final class StateCodec {
             throw unreadable(stateKey, "is empty");
         }
         if (stored[0] == PLAIN) {
-            if (key != null) {
+            if (keyFile != null) {
                 // With a key set, a record in the clear may have been put there by whoever can write to Redis.
                 throw new StoreUnavailableException(
                         "the token state at " + stateKey + " is not encrypted, but " + keySetting
@@ -103,7 +153,7 @@ final class StateCodec {
         if (stored[0] != SEALED) {
             throw unreadable(stateKey, "has an unknown format (" + stored[0] + ")");
         }
-        if (key == null) {
+        if (keyFile == null) {
             throw new StoreUnavailableException("the token state at " + stateKey + " is encrypted: set " + keySetting
                     + " to the key the other JVMs of this client use");
         }
@@ -111,19 +161,43 @@ final class StateCodec {
             throw unreadable(stateKey, "is too short to be encrypted state");
         }
         try {
-            Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-            cipher.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, stored, 1, NONCE_BYTES));
-            cipher.updateAAD(associatedData(stateKey, generation));
-            byte[] tokens = cipher.doFinal(stored, 1 + NONCE_BYTES, stored.length - 1 - NONCE_BYTES);
+            SecretKeySpec[] keys = keys();
+            byte[] tokens = open(stateKey, generation, stored, keys);
+            if (tokens == null && keyFile.checkNow()) {
+                keys = keys();
+                tokens = open(stateKey, generation, stored, keys);
+            }
+            if (tokens == null) {
+                throw new StoreUnavailableException(
+                        "the token state at " + stateKey
+                                + " does not open with the key in " + keySetting
+                                + (keys[1] == null ? "" : " (nor with the one before it)")
+                                + ": check that every JVM of this client has the same key (or the record was altered in Redis)");
+            }
             return parse(stateKey, generation, ByteBuffer.wrap(tokens));
-        } catch (AEADBadTagException e) {
-            throw new StoreUnavailableException(
-                    "the token state at " + stateKey + " does not open with the key in " + keySetting
-                            + ": check that every JVM of this client has the same key (or the record was altered in Redis)");
         } catch (GeneralSecurityException e) {
             throw new StoreUnavailableException("this Java runtime cannot decrypt AES-256-GCM ("
                     + e.getClass().getSimpleName() + "): the token state is not read");
         }
+    }
+
+    /** The tokens sealed in {@code stored}, opened with the first of {@code keys} that opens them; null if none does. */
+    private static byte[] open(String stateKey, long generation, byte[] stored, SecretKeySpec[] keys)
+            throws GeneralSecurityException {
+        for (SecretKeySpec key : keys) {
+            if (key == null) {
+                continue;
+            }
+            Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+            cipher.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, stored, 1, NONCE_BYTES));
+            cipher.updateAAD(associatedData(stateKey, generation));
+            try {
+                return cipher.doFinal(stored, 1 + NONCE_BYTES, stored.length - 1 - NONCE_BYTES);
+            } catch (AEADBadTagException e) {
+                // Sealed with another key (or altered): the next key is tried.
+            }
+        }
+        return null;
     }
 
     private static byte[] associatedData(String stateKey, long generation) {
