@@ -20,7 +20,10 @@ class BenchmarkSuiteOptionsTest {
         // The four the report compares; the others (ten APIs, the README's line, JFR) only when named.
         assertThat(o.setups)
                 .containsExactlyInAnyOrder(
-                        AgentSetup.NO_AGENT, AgentSetup.API_WARDEN, AgentSetup.API_WARDEN_UNTRACED, AgentSetup.OTEL_AGENT);
+                        AgentSetup.NO_AGENT,
+                        AgentSetup.API_WARDEN,
+                        AgentSetup.API_WARDEN_UNTRACED,
+                        AgentSetup.OTEL_AGENT);
         assertThat(o.out).isEqualTo(DEFAULT_OUT);
     }
 
