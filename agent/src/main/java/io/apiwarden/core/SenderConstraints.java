@@ -9,7 +9,6 @@ import io.apiwarden.core.time.LazyThread;
 import io.apiwarden.core.token.SenderConstraint;
 import io.apiwarden.core.token.TokenEndpoint;
 import io.apiwarden.core.token.store.redis.RedisDpopNonce;
-import java.net.URI;
 import java.time.Clock;
 import java.util.concurrent.Executor;
 
@@ -29,13 +28,9 @@ final class SenderConstraints {
             return null;
         }
         try {
-            // One thread for both servers' nonces: a read or a write is one short command, and rare.
-            Executor io = config.redisStore().isPresent() ? new LazyThread("apiwarden-dpop-nonce") : null;
-            Dpop dpop = Dpop.create(
-                    config.dpop().get(),
-                    clock,
-                    latestNonce(config, config.tokenUrl().orElse(null), true, io, clock, log),
-                    latestNonce(config, config.scope().baseUrl(), false, io, clock, log));
+            Dpop dpop = config.redisStore().isPresent()
+                    ? withFleetNonces(config, clock, log)
+                    : Dpop.create(config.dpop().get(), clock);
             if (endpoint != null) {
                 endpoint.proveWith(dpop.tokenRequests());
             }
@@ -50,25 +45,30 @@ final class SenderConstraints {
     }
 
     /**
-     * The latest nonce of {@code server}: shared through the Redis store when there is one, so the fleet learns it
-     * once; this JVM's own otherwise (a token file shares the tokens of one host's JVMs, not their nonces).
+     * DPoP whose latest nonces, the token endpoint's and the API's, are shared through the Redis store, so the
+     * fleet learns each once. Should that fail to be set up, each JVM learns its own, as without a store. (A
+     * refresh-token file shares the tokens of one host's JVMs, not their nonces.)
      */
-    private static LatestNonce latestNonce(
-            WardenConfig config, URI server, boolean tokenEndpoint, Executor io, Clock clock, ApiLog log) {
-        if (config.redisStore().isEmpty() || server == null) {
-            return LatestNonce.local();
-        }
+    private static Dpop withFleetNonces(WardenConfig config, Clock clock, ApiLog log) {
         RedisStoreSettings settings = config.redisStore().get();
+        LatestNonce tokenEndpoint = LatestNonce.local();
+        LatestNonce api;
         try {
-            return LatestNonce.shared(
-                    new RedisDpopNonce(settings, settings.dpopNonceKey(server, tokenEndpoint)),
-                    io,
-                    clock,
-                    settings.timeout(),
-                    log);
+            // One thread and one connection for both: a read or a write is one short command, and rare.
+            Executor io = new LazyThread("apiwarden-dpop-nonce");
+            RedisDpopNonce apiStore = new RedisDpopNonce(
+                    settings, settings.dpopNonceKey(config.scope().baseUrl(), false));
+            api = LatestNonce.shared(apiStore, io, clock, settings.timeout(), log);
+            if (config.tokenUrl().isPresent()) {
+                RedisDpopNonce tokenStore =
+                        apiStore.at(settings.dpopNonceKey(config.tokenUrl().get(), true));
+                tokenEndpoint = LatestNonce.shared(tokenStore, io, clock, settings.timeout(), log);
+            }
         } catch (RuntimeException | LinkageError e) {
             log.error("DPoP nonces cannot be shared through " + settings.describe() + "; this JVM learns its own", e);
-            return LatestNonce.local();
+            tokenEndpoint = LatestNonce.local();
+            api = LatestNonce.local();
         }
+        return Dpop.create(config.dpop().get(), clock, tokenEndpoint, api);
     }
 }

@@ -27,9 +27,21 @@ public final class RedisDpopNonce implements SharedNonce {
 
     /** Connects on first use, never here. */
     public RedisDpopNonce(RedisStoreSettings settings, String key) {
+        this(settings, key, new RedisLink(settings));
+    }
+
+    private RedisDpopNonce(RedisStoreSettings settings, String key, RedisLink link) {
         this.settings = settings;
         this.key = key;
-        this.link = new RedisLink(settings);
+        this.link = link;
+    }
+
+    /**
+     * The nonce at {@code key}, over this one's connection: an API's two servers cost each JVM one connection, not
+     * two (closing either closes it).
+     */
+    public RedisDpopNonce at(String key) {
+        return new RedisDpopNonce(settings, key, link);
     }
 
     @Override

@@ -47,6 +47,23 @@ class RedisDpopNonceTest {
     }
 
     @Test
+    void theTokenEndpointsNonceAndTheApisAreApartOverOneConnection() throws Exception {
+        URI otherApi = URI.create("https://api.example.com/v2");
+        try (RedisDpopNonce api = new RedisDpopNonce(settings, settings.dpopNonceKey(otherApi, false));
+                Jedis jedis = new Jedis(URI.create(redis.url()))) {
+            RedisDpopNonce tokenEndpoint = api.at(settings.dpopNonceKey(TOKEN_URL, true));
+            long before = jedis.clientList().lines().count();
+
+            tokenEndpoint.write("tn-1");
+            api.write("an-1");
+
+            assertThat(tokenEndpoint.read()).isEqualTo("tn-1");
+            assertThat(api.read()).isEqualTo("an-1");
+            assertThat(jedis.clientList().lines().count()).isEqualTo(before + 1);
+        }
+    }
+
+    @Test
     void theTokenEndpointAndTheApiHaveAKeyEachAndAnExplicitKeyPrefixKeepsThemApart() {
         assertThat(settings.dpopNonceKey(TOKEN_URL, true))
                 .isNotEqualTo(settings.dpopNonceKey(API, false))
