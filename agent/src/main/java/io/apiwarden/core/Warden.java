@@ -7,8 +7,6 @@ import io.apiwarden.core.config.ConfigProperty;
 import io.apiwarden.core.config.RedisStoreSettings;
 import io.apiwarden.core.config.WardenConfig;
 import io.apiwarden.core.config.WardenConfig.AuthorizationMode;
-import io.apiwarden.core.dpop.Dpop;
-import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.log.ApiLog;
 import io.apiwarden.core.log.KnownSecrets;
 import io.apiwarden.core.scope.ApiScope;
@@ -94,7 +92,7 @@ public final class Warden implements Wardens {
         config.refreshToken().ifPresent(KnownSecrets::pin);
         config.clientSecret().ifPresent(KnownSecrets::pin);
         this.scope = config.tokenUrl().map(config.scope()::excluding).orElse(config.scope());
-        this.senderConstraint = config.dpop().isPresent() ? dpop(config, tokenEndpoint, clock) : null;
+        this.senderConstraint = SenderConstraints.of(config, tokenEndpoint, clock, log);
         this.classifier = new ResponseClassifier(senderConstraint == null ? null : senderConstraint::apiNonce);
         this.resendPolicy = new ResendPolicy(
                 new BackoffPolicy(config.backoffInitialDelay(), config.backoffMaxRetries(), config.backoffMaxDelay()),
@@ -164,26 +162,6 @@ public final class Warden implements Wardens {
                     new LazyThread("apiwarden-token-store"));
         }
         return TokenSharing.none(clock);
-    }
-
-    /**
-     * DPoP for this API, its token requests proved too. The JOSE library loads here, and only here. Should it fail
-     * (it cannot, once the configuration read the key), the calls go with bearer tokens and the API says why.
-     */
-    private static SenderConstraint dpop(WardenConfig config, TokenEndpoint endpoint, Clock clock) {
-        try {
-            Dpop dpop = Dpop.create(config.dpop().get(), clock);
-            if (endpoint != null) {
-                endpoint.proveWith(dpop.tokenRequests());
-            }
-            return dpop;
-        } catch (RuntimeException | LinkageError e) {
-            AgentLog.error(
-                    "DPoP could not be set up for the API " + config.name()
-                            + "; its tokens go as bearer tokens, which a server requiring DPoP refuses",
-                    e);
-            return null;
-        }
     }
 
     /**

@@ -91,6 +91,11 @@ public final class DpopServer extends Dispatcher {
         return tokenRequests.get();
     }
 
+    /** Token requests answered with a token: demands for a nonce and refusals not counted. */
+    public int tokensIssued() {
+        return issued.get();
+    }
+
     public int apiRequests() {
         return apiRequests.get();
     }

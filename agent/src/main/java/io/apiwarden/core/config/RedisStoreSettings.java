@@ -275,6 +275,16 @@ public final class RedisStoreSettings {
         return (keyPrefix != null ? keyPrefix : derivedKeyPrefix(baseUrl, "throttle")) + ":throttle";
     }
 
+    /**
+     * The key of a server's latest DPoP nonce: the token endpoint's ({@code tokenEndpoint}) or the API's, each
+     * {@code server} named by its URL. A nonce is the server's, not an OAuth client's: every JVM talking to that
+     * server shares it. With {@code apiwarden.store.key} set, that key and which of the two servers it is.
+     */
+    public String dpopNonceKey(URI server, boolean tokenEndpoint) {
+        String which = tokenEndpoint ? "token-dpop-nonce" : "api-dpop-nonce";
+        return (keyPrefix != null ? keyPrefix : derivedKeyPrefix(server, which)) + ":" + which;
+    }
+
     static String derivedKeyPrefix(URI tokenUrl, String clientId) {
         return derivedKeyPrefix(tokenUrl, clientId, null);
     }

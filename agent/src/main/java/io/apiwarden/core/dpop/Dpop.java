@@ -24,27 +24,32 @@ public final class Dpop implements SenderConstraint, TokenRequestProof {
     static final String PROOF_HEADER = "DPoP";
 
     static final String NONCE_HEADER = "DPoP-Nonce";
-    /** A nonce is opaque, but one this long is no nonce: it is not carried into proofs. */
-    private static final int MAX_NONCE_LENGTH = 1024;
 
     private final DpopProofs proofs;
-    private volatile String apiNonce;
-    private volatile String tokenEndpointNonce;
+    private final LatestNonce apiNonce;
+    private final LatestNonce tokenEndpointNonce;
     /** The last token's {@code ath}: a token serves many calls, and its hash is the same for each. */
     private volatile Ath lastAth;
 
-    private Dpop(DpopProofs proofs) {
+    private Dpop(DpopProofs proofs, LatestNonce tokenEndpointNonce, LatestNonce apiNonce) {
         this.proofs = proofs;
+        this.tokenEndpointNonce = tokenEndpointNonce;
+        this.apiNonce = apiNonce;
     }
 
     /**
-     * DPoP with {@code key}, its proofs dated by {@code clock}.
+     * DPoP with {@code key}, its proofs dated by {@code clock}, the servers' nonces kept in this JVM only.
      *
      * @throws IllegalStateException when the JOSE library refuses the key (said in the message, never the key)
      */
     public static Dpop create(DpopKey key, Clock clock) {
+        return create(key, clock, LatestNonce.local(), LatestNonce.local());
+    }
+
+    /** As above, the latest nonces of the token endpoint and of the API kept as given (shared with a fleet, say). */
+    public static Dpop create(DpopKey key, Clock clock, LatestNonce tokenEndpointNonce, LatestNonce apiNonce) {
         try {
-            return new Dpop(new DpopProofs(key, clock));
+            return new Dpop(new DpopProofs(key, clock), tokenEndpointNonce, apiNonce);
         } catch (JOSEException e) {
             throw new IllegalStateException("the DPoP key cannot sign " + key.algorithm() + " proofs", e);
         }
@@ -60,7 +65,7 @@ public final class Dpop implements SenderConstraint, TokenRequestProof {
         String value = token.value();
         headers.accept("Authorization", SCHEME + " " + value);
         try {
-            headers.accept(PROOF_HEADER, proofs.proof(method, htu, ath(value), apiNonce));
+            headers.accept(PROOF_HEADER, proofs.proof(method, htu, ath(value), apiNonce.current()));
         } catch (JOSEException | RuntimeException e) {
             // The attempt goes without a proof: the API refuses it, and the app sees that refusal.
             AgentLog.once(
@@ -74,9 +79,7 @@ public final class Dpop implements SenderConstraint, TokenRequestProof {
 
     @Override
     public void apiNonce(String nonce) {
-        if (isNonce(nonce)) {
-            apiNonce = nonce;
-        }
+        apiNonce.learn(nonce);
     }
 
     @Override
@@ -87,7 +90,7 @@ public final class Dpop implements SenderConstraint, TokenRequestProof {
     @Override
     public void prove(HttpRequest.Builder request, URI tokenUrl) {
         try {
-            request.header(PROOF_HEADER, proofs.proof("POST", Htu.of(tokenUrl), null, tokenEndpointNonce));
+            request.header(PROOF_HEADER, proofs.proof("POST", Htu.of(tokenUrl), null, tokenEndpointNonce.current()));
         } catch (JOSEException e) {
             throw new IllegalStateException("a DPoP proof for the token request could not be signed", e);
         }
@@ -96,10 +99,10 @@ public final class Dpop implements SenderConstraint, TokenRequestProof {
     @Override
     public boolean demandsNonce(int status, HttpHeaders headers, byte[] body) {
         String nonce = headers.firstValue(NONCE_HEADER).orElse(null);
-        if (!isNonce(nonce)) {
+        if (!LatestNonce.isNonce(nonce)) {
             return false;
         }
-        tokenEndpointNonce = nonce;
+        tokenEndpointNonce.learn(nonce);
         // RFC 9449 section 8: a 400 whose error is use_dpop_nonce, with the nonce to use.
         return status == 400 && body != null && new String(body, StandardCharsets.UTF_8).contains("\"use_dpop_nonce\"");
     }
@@ -117,20 +120,6 @@ public final class Dpop implements SenderConstraint, TokenRequestProof {
         Ath fresh = new Ath(token, DpopProofs.ath(token));
         lastAth = fresh;
         return fresh.ath;
-    }
-
-    /** RFC 9449's {@code nonce = 1*NQCHAR}: printable ASCII but {@code "} and a backslash; bounded. */
-    static boolean isNonce(String s) {
-        if (s == null || s.isEmpty() || s.length() > MAX_NONCE_LENGTH) {
-            return false;
-        }
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c < 0x21 || c > 0x7E || c == '"' || c == '\\') {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** Never shows the key, a proof or a nonce. */
