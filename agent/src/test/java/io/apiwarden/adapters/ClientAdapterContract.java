@@ -80,8 +80,6 @@ public abstract class ClientAdapterContract {
     private static final Duration PATIENCE = Duration.ofSeconds(10);
     private static final String USER = "/api/v1/user";
     private static final int STORM = 50;
-    /** Concurrent calls of a blocking face in the DPoP case, each on a thread of its own. */
-    private static final int BLOCKING_CALLERS = 10;
     /**
      * How long the storm's calls are refused from the first one on: shorter than a call's whole back-off
      * with the {@link #TUNED_PROPERTIES} (1,240 ms, which no wait may outlast, a server's Retry-After included), so that each call gets through
@@ -519,10 +517,9 @@ public abstract class ClientAdapterContract {
         int tokenRequestsBefore = dpop.tokenRequests();
         dpop.revokeAll();
 
-        // A blocking face holds a thread per call: ten show the single flight as well, at a fifth of the cost.
-        int callers = face.async() ? STORM : BLOCKING_CALLERS;
+        // Fifty on every face, as the issue asks: a blocking face's calls each hold a thread of the app's.
         List<Running> calls = new ArrayList<>();
-        for (int i = 0; i < callers; i++) {
+        for (int i = 0; i < STORM; i++) {
             calls.add(face.start(Call.get(url(USER))));
         }
         for (Running call : calls) {
