@@ -44,6 +44,11 @@ public final class AgentLog {
         }
     }
 
+    /** The level now, as {@link #setLevel} takes it: for a test that puts it back. */
+    static String level() {
+        return threshold.name();
+    }
+
     /** Sends the lines to {@code stream} rather than standard error, returning where they went before: for tests. */
     static PrintStream printTo(PrintStream stream) {
         PrintStream before = out;

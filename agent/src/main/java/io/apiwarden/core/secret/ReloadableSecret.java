@@ -80,8 +80,7 @@ public final class ReloadableSecret<T> {
 
     /** A value set in a property, not a file: it never changes. */
     public static <T> ReloadableSecret<T> fixed(String property, T value) {
-        ReloadableSecret<T> secret =
-                new ReloadableSecret<>(property, null, bytes -> value, Clock.systemUTC(), Duration.ZERO);
+        ReloadableSecret<T> secret = new ReloadableSecret<>(property, null, null, Clock.systemUTC(), Duration.ZERO);
         secret.value = value;
         secret.nextLook = Instant.MAX;
         return secret;
@@ -89,7 +88,7 @@ public final class ReloadableSecret<T> {
 
     /** The value, after a look at the file when the check interval has passed since the last. */
     public T get() {
-        if (!clock.instant().isBefore(nextLook)) {
+        if (file != null && !clock.instant().isBefore(nextLook)) {
             look(false);
         }
         return value;
@@ -120,14 +119,22 @@ public final class ReloadableSecret<T> {
         }
         nextLook = at.plus(checkInterval);
         Look look;
-        byte[] content;
+        byte[] hash;
         T parsedValue;
         try {
             look = Look.at(file);
             if (look.equals(lastLook) && !warned) {
                 return false;
             }
-            content = SecretFile.readBytes(file);
+            byte[] content = SecretFile.readBytes(file);
+            hash = sha256(content);
+            if (Arrays.equals(hash, contentHash)) {
+                // Touched, not changed (Kubernetes' swap moves every key of a Secret when one changes): the value
+                // already parsed stands, and is not parsed again.
+                warned = false;
+                lastLook = look;
+                return false;
+            }
             parsedValue = parsed(content);
         } catch (IOException | RuntimeException e) {
             if (!warned) {
@@ -139,10 +146,6 @@ public final class ReloadableSecret<T> {
         }
         warned = false;
         lastLook = look;
-        byte[] hash = sha256(content);
-        if (Arrays.equals(hash, contentHash)) {
-            return false;
-        }
         contentHash = hash;
         value = parsedValue;
         AgentLog.info(property + " (" + file + ") changed: its new value is used from now on");

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 public final class LogCapture implements AutoCloseable {
     private final ByteArrayOutputStream lines = new ByteArrayOutputStream();
     private final PrintStream before;
+    private final String levelBefore = AgentLog.level();
 
     private LogCapture(String level) {
         AgentLog.setLevel(level);
@@ -27,6 +28,6 @@ public final class LogCapture implements AutoCloseable {
     @Override
     public void close() {
         AgentLog.printTo(before);
-        AgentLog.setLevel("info");
+        AgentLog.setLevel(levelBefore);
     }
 }

@@ -78,8 +78,9 @@ class ReloadableSecretTest {
 
         mount.update("client-secret", "same");
 
+        // Read again (the swap moved it), but the same bytes are not parsed again.
         assertThat(secret.checkNow()).isFalse();
-        assertThat(parses).hasValue(2);
+        assertThat(parses).hasValue(1);
     }
 
     @Test

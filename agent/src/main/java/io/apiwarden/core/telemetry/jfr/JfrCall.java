@@ -54,6 +54,11 @@ final class JfrCall implements CallObserver {
     }
 
     @Override
+    public void tokenScheme(String scheme) {
+        inner.tokenScheme(scheme);
+    }
+
+    @Override
     public void end(int status, Verdict verdict, Throwable failure) {
         inner.end(status, verdict, failure);
     }
@@ -89,7 +94,10 @@ final class JfrCall implements CallObserver {
             try {
                 inner.decided(decision, retryAfter);
             } finally {
-                if (decision.action() == Decision.Action.REFRESH_AND_RESEND) {
+                if (decision.resendsWithNonce()) {
+                    // At once, with the nonce the API asked for: neither a refresh nor a back-off.
+                    JfrEvents.resend(api, method, host, "use_dpop_nonce", number + 1);
+                } else if (decision.action() == Decision.Action.REFRESH_AND_RESEND) {
                     JfrEvents.resend(api, method, host, "invalid_token", number + 1);
                 } else if (decision.action() == Decision.Action.WAIT_AND_RESEND) {
                     JfrEvents.waited(api, method, host, "backoff", decision.reason(), decision.delay());

@@ -9,8 +9,11 @@ import java.time.Duration;
 /**
  * Adds JFR events to an API's telemetry (spans and meters, or none): a token refresh, a resend, a wait and a
  * gate closing, at the very moments the spans and meters record them, so that {@code jcmd <pid> JFR.start}
- * tells why a call was slow on a JVM with no collector at all. With no recording on, a call goes straight to
- * the inner telemetry: no wrapper, no event object, no JFR class but {@code jdk.jfr.FlightRecorder}.
+ * tells why a call was slow on a JVM with no collector at all. Until the JVM's first recording, a call goes
+ * straight to the inner telemetry: no wrapper, no event object, no JFR class but {@code jdk.jfr.FlightRecorder}.
+ * From the first recording on ({@code FlightRecorder.isInitialized()} stays true), each call and attempt gets a
+ * small wrapper, and an event is built only when its type is enabled. Made per API in {@code Warden}, after the
+ * API's name is known: no {@code forApi} of its own.
  */
 public final class JfrTelemetry implements Telemetry {
     private final Telemetry inner;
@@ -77,11 +80,6 @@ public final class JfrTelemetry implements Telemetry {
                 refresh.event(name);
             }
         };
-    }
-
-    @Override
-    public Telemetry forApi(String name) {
-        return new JfrTelemetry(inner.forApi(name), name, grant, apiHost);
     }
 
     @Override

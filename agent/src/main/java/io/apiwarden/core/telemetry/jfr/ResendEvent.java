@@ -24,7 +24,7 @@ final class ResendEvent extends Event {
     String host;
 
     @Label("Reason")
-    @Description("invalid_token or global_rate_limit")
+    @Description("invalid_token, global_rate_limit or use_dpop_nonce")
     String reason;
 
     @Label("Attempt")

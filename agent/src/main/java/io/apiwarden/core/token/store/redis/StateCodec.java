@@ -104,7 +104,9 @@ final class StateCodec {
     /** The key to write with, then the one before it (or null); the file is looked at if the check interval passed. */
     private synchronized SecretKeySpec[] keys() {
         SecretKeySpec now = keyFile.get();
-        if (!now.equals(current)) {
+        // The same object while the file is unchanged (ReloadableSecret replaces its value only on new content);
+        // equals would copy the key's bytes on every record.
+        if (now != current) {
             previous = current;
             current = now;
         }
