@@ -57,6 +57,7 @@ final class ContractJvm {
         List<String> command = new ArrayList<>();
         command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-javaagent:" + agentJar);
+        command.addAll(AgentJvm.TEST_JVM_OPTIONS);
         properties.forEach((k, v) -> command.add("-D" + k + "=" + v));
         // Failsafe's JVM names the whole test class path here, as a class path of its own would.
         command.add("-cp");
