@@ -52,8 +52,16 @@ final class RedisLink implements AutoCloseable {
         this.config = clientConfig(settings);
     }
 
+    /**
+     * How every connection of this link logs in, built once: the password follower in it is asked for the current
+     * password on each connect, so a rotated one is used without building anything again.
+     */
+    JedisClientConfig clientConfig() {
+        return config;
+    }
+
     /** How every connection to the store's Redis logs in: user, password, database. */
-    static JedisClientConfig clientConfig(RedisStoreSettings settings) {
+    private static JedisClientConfig clientConfig(RedisStoreSettings settings) {
         return DefaultJedisClientConfig.builder()
                 .credentialsProvider(credentials(settings))
                 .database(settings.database())
