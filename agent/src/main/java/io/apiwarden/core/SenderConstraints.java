@@ -1,14 +1,18 @@
 package io.apiwarden.core;
 
+import io.apiwarden.core.config.ConfigProperty;
 import io.apiwarden.core.config.RedisStoreSettings;
 import io.apiwarden.core.config.WardenConfig;
 import io.apiwarden.core.dpop.Dpop;
+import io.apiwarden.core.dpop.DpopKey;
 import io.apiwarden.core.dpop.LatestNonce;
 import io.apiwarden.core.log.ApiLog;
+import io.apiwarden.core.secret.ReloadableSecret;
 import io.apiwarden.core.time.LazyThread;
 import io.apiwarden.core.token.SenderConstraint;
 import io.apiwarden.core.token.TokenEndpoint;
 import io.apiwarden.core.token.store.redis.RedisDpopNonce;
+import java.io.IOException;
 import java.time.Clock;
 import java.util.concurrent.Executor;
 
@@ -28,9 +32,10 @@ final class SenderConstraints {
             return null;
         }
         try {
+            ReloadableSecret<DpopKey> keys = keys(config, clock, log);
             Dpop dpop = config.redisStore().isPresent()
-                    ? withFleetNonces(config, clock, log)
-                    : Dpop.create(config.dpop().get(), clock);
+                    ? withFleetNonces(config, keys, clock, log)
+                    : Dpop.create(keys, clock, LatestNonce.local(), LatestNonce.local());
             if (endpoint != null) {
                 endpoint.proveWith(dpop.tokenRequests());
             }
@@ -45,11 +50,37 @@ final class SenderConstraints {
     }
 
     /**
+     * The DPoP key, its file followed as it changes: looked at when a token request starts and the check interval
+     * has passed (never on an API call), read again only when it looks changed. A new key binds the tokens asked
+     * for from then on; a file that turns bad keeps the key before it, with one warning ({@link ReloadableSecret}).
+     */
+    private static ReloadableSecret<DpopKey> keys(WardenConfig config, Clock clock, ApiLog log) {
+        String property = ClientAuthenticators.key(config, ConfigProperty.DPOP_KEY_FILE);
+        DpopKey first = config.dpop().get();
+        if (config.dpopKeyFile().isEmpty()) {
+            return ReloadableSecret.fixed(property, first);
+        }
+        String algorithm = config.dpopAlgorithm().orElse(null);
+        try {
+            return ReloadableSecret.open(
+                    property,
+                    config.dpopKeyFile().get(),
+                    pem -> DpopKey.parse(pem, algorithm),
+                    clock,
+                    config.secretsCheckInterval());
+        } catch (IOException e) {
+            log.warn(property + " changed since start-up and cannot be used (" + ClientAuthenticators.why(e)
+                    + "); the key read at start-up is used and the file is not followed");
+            return ReloadableSecret.fixed(property, first);
+        }
+    }
+
+    /**
      * DPoP whose latest nonces, the token endpoint's and the API's, are shared through the Redis store, so the
      * fleet learns each once. Should that fail to be set up, each JVM learns its own, as without a store. (A
      * refresh-token file shares the tokens of one host's JVMs, not their nonces.)
      */
-    private static Dpop withFleetNonces(WardenConfig config, Clock clock, ApiLog log) {
+    private static Dpop withFleetNonces(WardenConfig config, ReloadableSecret<DpopKey> keys, Clock clock, ApiLog log) {
         RedisStoreSettings settings = config.redisStore().get();
         LatestNonce tokenEndpoint = LatestNonce.local();
         LatestNonce api;
@@ -69,6 +100,6 @@ final class SenderConstraints {
             tokenEndpoint = LatestNonce.local();
             api = LatestNonce.local();
         }
-        return Dpop.create(config.dpop().get(), clock, tokenEndpoint, api);
+        return Dpop.create(keys, clock, tokenEndpoint, api);
     }
 }

@@ -37,6 +37,10 @@ final class ApiSettings {
     final ClientKeySettings clientKeys;
     /** The DPoP key, or null when DPoP is off. */
     final DpopKey dpopKey;
+    /** The file the DPoP key came from, followed as it changes; null when DPoP is off or the key was generated. */
+    final Path dpopKeyFile;
+    /** The configured algorithm of the DPoP proofs, or null for the key's default. */
+    final String dpopAlgorithm;
 
     private ApiSettings(SectionReader r) {
         scope = baseUrl(r);
@@ -58,6 +62,9 @@ final class ApiSettings {
         clientKeys = ClientKeySettings.read(r, clientAuthentication);
         dpopKey = DpopSettings.read(
                 r, r.raw(ConfigProperty.STORE) != null || (refreshTokenFile != null && refreshToken != null));
+        String dpopFile = dpopKey == null ? null : r.raw(ConfigProperty.DPOP_KEY_FILE);
+        dpopKeyFile = dpopFile == null ? null : Paths.get(dpopFile);
+        dpopAlgorithm = dpopKey == null ? null : r.raw(ConfigProperty.DPOP_ALGORITHM);
     }
 
     /** Reads and checks an API's identity; its problems and warnings go to the reader's {@link Problems}. */

@@ -134,7 +134,8 @@ public enum ConfigProperty {
             null,
             false,
             "the DPoP private key, PKCS#8 PEM (EC P-256, or RSA of 2048 bits or more); without it a key is generated in"
-                    + " memory at start (required with a token store: every JVM of the fleet must prove the same key)"),
+                    + " memory at start (required with a token store: every JVM of the fleet must prove the same key);"
+                    + " followed as it changes, looked at when a token request starts: a new key binds the next tokens"),
     DPOP_ALGORITHM(
             "apiwarden.dpop.algorithm",
             null,

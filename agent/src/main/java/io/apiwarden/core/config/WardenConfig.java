@@ -221,6 +221,16 @@ public final class WardenConfig {
         return Optional.ofNullable(api.dpopKey);
     }
 
+    /** The file the DPoP key was read from, which the agent follows as it changes; empty for a generated key. */
+    public Optional<Path> dpopKeyFile() {
+        return Optional.ofNullable(api.dpopKeyFile);
+    }
+
+    /** The configured algorithm of the DPoP proofs ({@code apiwarden.dpop.algorithm}), or null for the key's own. */
+    public Optional<String> dpopAlgorithm() {
+        return Optional.ofNullable(api.dpopAlgorithm);
+    }
+
     public AuthorizationMode authorizationMode() {
         return calls.authorizationMode;
     }

@@ -1,5 +1,6 @@
 package io.apiwarden.core.dpop;
 
+import io.apiwarden.core.secret.PemKeys;
 import io.apiwarden.core.secret.SecretFile;
 import java.io.IOException;
 import java.math.BigInteger;
@@ -18,9 +19,7 @@ import java.security.spec.ECGenParameterSpec;
 import java.security.spec.ECParameterSpec;
 import java.security.spec.ECPoint;
 import java.security.spec.ECPublicKeySpec;
-import java.security.spec.PKCS8EncodedKeySpec;
 import java.security.spec.RSAPublicKeySpec;
-import java.util.Base64;
 import java.util.Locale;
 
 /**
@@ -59,19 +58,45 @@ public final class DpopKey {
     }
 
     /**
-     * The key in {@code file} (PKCS#8 PEM, unencrypted: {@code -----BEGIN PRIVATE KEY-----}).
+     * The key in {@code file} (PKCS#8 PEM, unencrypted: {@code -----BEGIN PRIVATE KEY-----}), read as every key
+     * file of the agent is ({@link PemKeys}).
      *
      * @param algorithm the configured algorithm, or null for the key's default (ES256 for EC, PS256 for RSA)
      */
     public static DpopKey read(Path file, String algorithm) throws Unusable {
-        String text;
+        byte[] pem;
         try {
-            text = SecretFile.read(file);
+            pem = SecretFile.readBytes(file);
+        } catch (SecretFile.Unusable e) {
+            throw new Unusable(e.getMessage());
         } catch (IOException | RuntimeException e) {
             throw new Unusable("cannot be read (" + e.getClass().getSimpleName()
                     + "): check that the file exists and that this process may read it");
         }
-        PrivateKey key = parse(text);
+        return of(pem, algorithm);
+    }
+
+    /**
+     * The key in a PKCS#8 PEM file's content: what a followed key file ({@code ReloadableSecret}) turns its new
+     * content into.
+     *
+     * @throws IllegalArgumentException when it cannot sign proofs; the message says why, never quoting the content
+     */
+    public static DpopKey parse(byte[] pem, String algorithm) {
+        try {
+            return of(pem, algorithm);
+        } catch (Unusable e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+
+    private static DpopKey of(byte[] pem, String algorithm) throws Unusable {
+        PrivateKey key;
+        try {
+            key = PemKeys.privateKey(pem);
+        } catch (IllegalArgumentException e) {
+            throw new Unusable(e.getMessage());
+        }
         if (key instanceof ECPrivateKey) {
             ECPrivateKey ec = (ECPrivateKey) key;
             if (!isP256(ec.getParams())) {
@@ -110,38 +135,6 @@ public final class DpopKey {
         } catch (GeneralSecurityException e) {
             throw new Unusable("could not be generated (" + e.getClass().getSimpleName() + ")");
         }
-    }
-
-    private static PrivateKey parse(String pem) throws Unusable {
-        if (pem.contains("ENCRYPTED PRIVATE KEY")) {
-            throw new Unusable("holds an encrypted key: give it unencrypted (openssl pkcs8 -topk8 -nocrypt) and"
-                    + " protect the file instead (owner-only permissions, a mounted secret)");
-        }
-        if (pem.contains("-----BEGIN EC PRIVATE KEY-----") || pem.contains("-----BEGIN RSA PRIVATE KEY-----")) {
-            throw new Unusable("holds a key in the older SEC1/PKCS#1 form: convert it to PKCS#8 with"
-                    + " openssl pkcs8 -topk8 -nocrypt -in key.pem -out key-pkcs8.pem");
-        }
-        String begin = "-----BEGIN PRIVATE KEY-----";
-        String end = "-----END PRIVATE KEY-----";
-        int from = pem.indexOf(begin);
-        int to = pem.indexOf(end);
-        if (from < 0 || to < from) {
-            throw new Unusable("is not a PKCS#8 PEM private key: give a file that begins with " + begin);
-        }
-        byte[] der;
-        try {
-            der = Base64.getMimeDecoder().decode(pem.substring(from + begin.length(), to));
-        } catch (IllegalArgumentException e) {
-            throw new Unusable("holds a PEM block that is not valid base64: give the key as openssl writes it");
-        }
-        for (String type : new String[] {"EC", "RSA"}) {
-            try {
-                return KeyFactory.getInstance(type).generatePrivate(new PKCS8EncodedKeySpec(der));
-            } catch (GeneralSecurityException | RuntimeException e) {
-                // Not this type: the next is tried.
-            }
-        }
-        throw new Unusable("holds a PKCS#8 key that is neither EC nor RSA, or is damaged");
     }
 
     private static Algorithm algorithmFor(String configured, boolean ec) throws Unusable {

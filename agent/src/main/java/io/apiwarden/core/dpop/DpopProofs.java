@@ -36,6 +36,7 @@ final class DpopProofs {
 
     private final JWSSigner signer;
     private final JWSHeader header;
+    private final String thumbprint;
     private final Clock clock;
     private final SecureRandom random = new SecureRandom();
 
@@ -55,6 +56,12 @@ final class DpopProofs {
         }
         // One header for every proof: the algorithm, the type and the public key never change.
         this.header = new JWSHeader.Builder(alg).type(DPOP_JWT).jwk(publicJwk).build();
+        this.thumbprint = publicJwk.computeThumbprint().toString();
+    }
+
+    /** The JWK SHA-256 thumbprint (RFC 7638) of the key: what a server binds a token to ({@code cnf.jkt}). */
+    String thumbprint() {
+        return thumbprint;
     }
 
     /**

@@ -14,8 +14,14 @@ public final class AccessToken {
     private final long generation;
     private final Instant expiresAt;
     private final Instant refreshAt;
+    private final String boundKey;
 
     AccessToken(String value, long generation, Instant expiresAt, Instant refreshAt) {
+        this(value, generation, expiresAt, refreshAt, null);
+    }
+
+    AccessToken(String value, long generation, Instant expiresAt, Instant refreshAt, String boundKey) {
+        this.boundKey = boundKey;
         this.authorizationHeader = "Bearer " + value;
         this.generation = generation;
         this.expiresAt = expiresAt;
@@ -35,6 +41,14 @@ public final class AccessToken {
     /** 0 for the configured token; then the generation of the state it came with (one more per refresh, fleet-wide with a shared store). */
     public long generation() {
         return generation;
+    }
+
+    /**
+     * The JWK thumbprint (RFC 7638) of the DPoP key the token is bound to, which every proof sent with it must be
+     * signed with; null when not bound or not known (a configured token: the key held is assumed).
+     */
+    public String boundKey() {
+        return boundKey;
     }
 
     /** When the server said the token stops working; empty when it did not say. */

@@ -153,6 +153,11 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
     }
 
     @Override
+    public TokenRequestProof proof() {
+        return proof;
+    }
+
+    @Override
     public Grant grant() {
         return grant;
     }
@@ -161,6 +166,7 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
     public CompletableFuture<TokenGrant> refresh(String credential) {
         CompletableFuture<TokenGrant> first = new CompletableFuture<>();
         TokenResponse.warmUp();
+        String boundKey = keyForNextToken();
         attempt(credential, 1, first);
         CompletableFuture<TokenGrant> result = new CompletableFuture<>();
         first.whenComplete((grant, failure) -> {
@@ -176,7 +182,16 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
                 result.complete(grant);
             }
         });
-        return result;
+        return boundKey == null ? result : result.thenApply(g -> g.boundTo(boundKey));
+    }
+
+    /** The DPoP key this request is proved with; null when the proof cannot say (its proofs then fail as well). */
+    private String keyForNextToken() {
+        try {
+            return proof.keyForNextToken();
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     private boolean reloaded() {

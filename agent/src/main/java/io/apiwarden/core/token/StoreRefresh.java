@@ -120,12 +120,28 @@ final class StoreRefresh {
         return lastUsed;
     }
 
-    /** Whether {@code s} holds an access token worth using instead of refreshing. */
+    /**
+     * Whether {@code s} holds an access token worth using instead of refreshing. A token bound to another DPoP key
+     * than this JVM's (the fleet's key file changed, and this JVM or the one that stored it has not seen the change
+     * yet) is not: this JVM cannot prove it, and must not send it with a proof of its own key.
+     */
     boolean usable(TokenState s, String failedAccessToken) {
         return s != null
                 && s.accessToken() != null
                 && !s.accessToken().equals(failedAccessToken)
-                && (s.expiresAt() == null || clock.instant().isBefore(s.expiresAt()));
+                && (s.expiresAt() == null || clock.instant().isBefore(s.expiresAt()))
+                && boundToThisJvmsKey(s);
+    }
+
+    private boolean boundToThisJvmsKey(TokenState s) {
+        if (s.boundKey() == null || endpoint == null) {
+            return true;
+        }
+        try {
+            return endpoint.proof().boundToCurrentKey(s.boundKey(), true);
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     /**
@@ -151,7 +167,8 @@ final class StoreRefresh {
                 accessOk ? s.accessToken() : null,
                 accessOk ? s.expiresAt() : null,
                 accessOk ? s.obtainedAt() : null,
-                refreshOk ? s.refreshToken() : null);
+                refreshOk ? s.refreshToken() : null,
+                accessOk ? s.boundKey() : null);
     }
 
     private void warnUnavailable(Exception e) {
@@ -191,8 +208,7 @@ final class StoreRefresh {
             if (successor) {
                 long generation = stored == null ? 1 : stored.generation() + 1;
                 TokenState s = u.state;
-                store.compareAndSet(
-                        new TokenState(generation, s.accessToken(), s.expiresAt(), s.obtainedAt(), s.refreshToken()));
+                store.compareAndSet(s.withGeneration(generation));
             }
             unwritten = null;
             warnedUnavailable = false;
@@ -437,12 +453,7 @@ final class StoreRefresh {
                 return next;
             }
             TokenState now = store.read();
-            TokenState onTop = new TokenState(
-                    now == null ? 1 : now.generation() + 1,
-                    next.accessToken(),
-                    next.expiresAt(),
-                    next.obtainedAt(),
-                    next.refreshToken());
+            TokenState onTop = next.withGeneration(now == null ? 1 : now.generation() + 1);
             if (!store.compareAndSet(onTop)) {
                 throw new StoreUnavailableException(
                         "the token store " + store.describe() + " kept changing while it was written");
@@ -520,10 +531,11 @@ final class StoreRefresh {
                 .map(l -> l.compareTo(TokenManager.MAX_LIFETIME) > 0 ? TokenManager.MAX_LIFETIME : l)
                 .orElse(null);
         return base.next(
-                grant.accessToken(),
-                life == null ? null : now.plus(life),
-                now,
-                this.grant.refreshTokenAfter(base, grant));
+                        grant.accessToken(),
+                        life == null ? null : now.plus(life),
+                        now,
+                        this.grant.refreshTokenAfter(base, grant))
+                .boundTo(grant.boundKey());
     }
 
     static TokenRefreshException asRefreshException(Throwable failure) {

@@ -19,6 +19,11 @@ public interface TokenEndpoint {
      */
     default void proveWith(TokenRequestProof proof) {}
 
+    /** What the token requests carry ({@link #proveWith}); {@link TokenRequestProof#NONE} for bearer tokens. */
+    default TokenRequestProof proof() {
+        return TokenRequestProof.NONE;
+    }
+
     /** The grant this endpoint makes; the refresh-token grant unless it says otherwise. */
     default Grant grant() {
         return Grant.refreshToken(null);

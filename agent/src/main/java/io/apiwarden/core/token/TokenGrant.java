@@ -8,12 +8,17 @@ public final class TokenGrant {
     private final String accessToken;
     private final Duration expiresIn;
     private final String refreshToken;
+    private final String boundKey;
 
     /**
      * @throws IllegalArgumentException when a token is not one the agent may send (see
      *     {@link TokenText}); the message never quotes it
      */
     public TokenGrant(String accessToken, Duration expiresIn, String refreshToken) {
+        this(accessToken, expiresIn, refreshToken, null);
+    }
+
+    private TokenGrant(String accessToken, Duration expiresIn, String refreshToken, String boundKey) {
         if (accessToken == null || accessToken.isEmpty()) {
             throw new IllegalArgumentException("a token grant needs an access token");
         }
@@ -28,6 +33,17 @@ public final class TokenGrant {
         this.accessToken = accessToken;
         this.expiresIn = expiresIn;
         this.refreshToken = refreshToken;
+        this.boundKey = boundKey;
+    }
+
+    /** This grant, its access token bound to the DPoP key {@code thumbprint} (RFC 7638), or to none when null. */
+    public TokenGrant boundTo(String thumbprint) {
+        return thumbprint == null ? this : new TokenGrant(accessToken, expiresIn, refreshToken, thumbprint);
+    }
+
+    /** The JWK thumbprint of the DPoP key the token request was proved with, which the token is bound to; or null. */
+    public String boundKey() {
+        return boundKey;
     }
 
     public String accessToken() {

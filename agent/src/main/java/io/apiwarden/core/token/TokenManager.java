@@ -176,8 +176,10 @@ public final class TokenManager {
         takeFromFile(false);
         AccessToken t = current;
         Instant now = clock.instant();
-        if (t != null && !t.isExpired(now)) {
-            if (t.isDueForRefresh(now)) {
+        if (t != null && !t.isExpired(now) && proof().canProve(t.boundKey())) {
+            // A token bound to the DPoP key before the one now read is still proved with that key, and replaced
+            // now: the calls go on while a token bound to the new key is asked for.
+            if (t.isDueForRefresh(now) || !proof().boundToCurrentKey(t.boundKey(), false)) {
                 refresh(t);
             }
             return CompletableFuture.completedFuture(t);
@@ -219,7 +221,7 @@ public final class TokenManager {
         synchronized (lock) {
             Instant instant = clock.instant();
             AccessToken now = current;
-            if (now != null && now != failed && !now.isExpired(instant)) {
+            if (now != null && now != failed && !now.isExpired(instant) && proof().canProve(now.boundKey())) {
                 return CompletableFuture.completedFuture(now);
             }
             if (inFlight != null) {
@@ -265,6 +267,11 @@ public final class TokenManager {
             }
         });
         return mine;
+    }
+
+    /** What binds the tokens to a key (DPoP): asked, not kept, as the endpoint is told of it after it is made. */
+    private TokenRequestProof proof() {
+        return endpoint == null ? TokenRequestProof.NONE : endpoint.proof();
     }
 
     private StoreRefresh refresher() {
@@ -382,7 +389,8 @@ public final class TokenManager {
                         state.accessToken(),
                         state.generation(),
                         state.expiresAt(),
-                        refreshAt(state.obtainedAt(), state.expiresAt()));
+                        refreshAt(state.obtainedAt(), state.expiresAt()),
+                        state.boundKey());
         current = fresh;
         return fresh;
     }

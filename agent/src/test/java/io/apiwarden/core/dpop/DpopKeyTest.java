@@ -100,7 +100,7 @@ class DpopKeyTest {
         assertThatThrownBy(() -> DpopKey.read(pem("enc.pem", "ENCRYPTED PRIVATE KEY", der), null))
                 .hasMessageContaining("encrypted");
         assertThatThrownBy(() -> DpopKey.read(pem("junk.pem", "PRIVATE KEY", new byte[] {1, 2, 3}), null))
-                .hasMessageContaining("neither EC nor RSA");
+                .hasMessageContaining("neither RSA nor EC");
         Path text = dir.resolve("text");
         Files.writeString(text, "not a key");
         assertThatThrownBy(() -> DpopKey.read(text, null)).hasMessageContaining("BEGIN PRIVATE KEY");

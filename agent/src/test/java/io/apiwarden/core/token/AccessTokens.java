@@ -8,4 +8,9 @@ public final class AccessTokens {
     public static AccessToken of(String value) {
         return new AccessToken(value, 1, null, null);
     }
+
+    /** As above, bound to the DPoP key of JWK thumbprint {@code boundKey} (none known when null). */
+    public static AccessToken bound(String value, String boundKey) {
+        return new AccessToken(value, 1, null, null, boundKey);
+    }
 }

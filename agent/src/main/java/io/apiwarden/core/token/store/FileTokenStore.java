@@ -183,10 +183,17 @@ public final class FileTokenStore implements TokenStore {
         if (state.refreshFingerprint.isEmpty()) {
             // Written without a refresh token (only an access token was ever known): the file, if any, is not this
             // state's.
-            return new TokenState(state.generation, state.accessToken, state.expiresAt, state.obtainedAt, null);
+            return new TokenState(
+                    state.generation, state.accessToken, state.expiresAt, state.obtainedAt, null, state.boundKey);
         }
         if (refreshToken != null && state.belongsTo(refreshToken)) {
-            return new TokenState(state.generation, state.accessToken, state.expiresAt, state.obtainedAt, refreshToken);
+            return new TokenState(
+                    state.generation,
+                    state.accessToken,
+                    state.expiresAt,
+                    state.obtainedAt,
+                    refreshToken,
+                    state.boundKey);
         }
         // The refresh token was replaced since the state was written: its access token is not this one's.
         return new TokenState(state.generation + 1, null, null, null, refreshToken);

@@ -35,7 +35,8 @@ public final class InMemoryTokenStore implements TokenStore {
                 next.accessToken(),
                 millis(next.expiresAt()),
                 millis(next.obtainedAt()),
-                next.refreshToken());
+                next.refreshToken(),
+                next.boundKey());
         return true;
     }
 

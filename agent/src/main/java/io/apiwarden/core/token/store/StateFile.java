@@ -39,13 +39,22 @@ final class StateFile {
         final Instant expiresAt;
         final Instant obtainedAt;
         final String refreshFingerprint;
+        /** The DPoP key the access token is bound to ({@link TokenState#boundKey}), or null. */
+        final String boundKey;
 
-        Content(long generation, String accessToken, Instant expiresAt, Instant obtainedAt, String refreshFingerprint) {
+        Content(
+                long generation,
+                String accessToken,
+                Instant expiresAt,
+                Instant obtainedAt,
+                String refreshFingerprint,
+                String boundKey) {
             this.generation = generation;
             this.accessToken = accessToken;
             this.expiresAt = expiresAt;
             this.obtainedAt = obtainedAt;
             this.refreshFingerprint = refreshFingerprint;
+            this.boundKey = boundKey;
         }
 
         boolean belongsTo(String refreshToken) {
@@ -67,6 +76,9 @@ final class StateFile {
             if (state.obtainedAt() != null) {
                 g.writeNumberField("obtained_at_ms", state.obtainedAt().toEpochMilli());
             }
+            if (state.boundKey() != null) {
+                g.writeStringField("dpop_jkt", state.boundKey());
+            }
             g.writeStringField(
                     "refresh_token_sha256", state.refreshToken() == null ? "" : fingerprint(state.refreshToken()));
             g.writeEndObject();
@@ -87,6 +99,7 @@ final class StateFile {
         Instant expires = null;
         Instant obtained = null;
         String fingerprint = "";
+        String bound = null;
         try (JsonParser p = JSON.createParser(text)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 return null;
@@ -109,6 +122,9 @@ final class StateFile {
                         obtained = instant(number(p, value));
                         broken |= obtained == null;
                         break;
+                    case "dpop_jkt":
+                        bound = value == JsonToken.VALUE_STRING ? p.getText() : null;
+                        break;
                     case "refresh_token_sha256":
                         fingerprint = value == JsonToken.VALUE_STRING ? p.getText() : "";
                         break;
@@ -119,7 +135,7 @@ final class StateFile {
         } catch (IOException | RuntimeException e) {
             return null;
         }
-        return broken || generation < 1 ? null : new Content(generation, access, expires, obtained, fingerprint);
+        return broken || generation < 1 ? null : new Content(generation, access, expires, obtained, fingerprint, bound);
     }
 
     /** A number within 0..{@link #MAX_NUMBER}; -1 for anything else (missing, not an integer, out of range). */

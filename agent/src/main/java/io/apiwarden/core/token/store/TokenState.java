@@ -14,6 +14,8 @@ public final class TokenState {
     private final Instant expiresAt;
     private final Instant obtainedAt;
     private final String refreshToken;
+    /** The JWK thumbprint (RFC 7638) of the DPoP key the access token is bound to, or null when not bound or not known. */
+    private final String boundKey;
 
     /**
      * @param generation 1 for the first state written, then one more with each write; 0 for the
@@ -24,6 +26,21 @@ public final class TokenState {
      * @param refreshToken the refresh token to use next, or null when none is known
      */
     public TokenState(long generation, String accessToken, Instant expiresAt, Instant obtainedAt, String refreshToken) {
+        this(generation, accessToken, expiresAt, obtainedAt, refreshToken, null);
+    }
+
+    /**
+     * As above, with the access token bound to a DPoP key.
+     *
+     * @param boundKey the JWK thumbprint of the key the access token is bound to, or null
+     */
+    public TokenState(
+            long generation,
+            String accessToken,
+            Instant expiresAt,
+            Instant obtainedAt,
+            String refreshToken,
+            String boundKey) {
         if (generation < 0) {
             throw new IllegalArgumentException("a generation is never negative");
         }
@@ -32,6 +49,7 @@ public final class TokenState {
         this.expiresAt = expiresAt;
         this.obtainedAt = obtainedAt;
         this.refreshToken = refreshToken;
+        this.boundKey = boundKey;
     }
 
     public long generation() {
@@ -58,6 +76,24 @@ public final class TokenState {
         return refreshToken;
     }
 
+    /**
+     * The JWK thumbprint (RFC 7638) of the DPoP key the access token is bound to: recorded beside the token, so that
+     * a JVM of the fleet holding another key does not send it with its own proofs. Null when not bound or not known.
+     */
+    public String boundKey() {
+        return boundKey;
+    }
+
+    /** This state, its access token bound to the key {@code thumbprint} (or to none known, when null). */
+    public TokenState boundTo(String thumbprint) {
+        return new TokenState(generation, accessToken, expiresAt, obtainedAt, refreshToken, thumbprint);
+    }
+
+    /** This state with another generation, the same tokens and binding. */
+    public TokenState withGeneration(long newGeneration) {
+        return new TokenState(newGeneration, accessToken, expiresAt, obtainedAt, refreshToken, boundKey);
+    }
+
     /** The state after a refresh: the next generation, with the new tokens. */
     public TokenState next(String newAccessToken, Instant newExpiresAt, Instant newObtainedAt, String newRefreshToken) {
         return new TokenState(generation + 1, newAccessToken, newExpiresAt, newObtainedAt, newRefreshToken);
@@ -73,6 +109,7 @@ public final class TokenState {
         return generation == other.generation
                 && Objects.equals(accessToken, other.accessToken)
                 && Objects.equals(refreshToken, other.refreshToken)
+                && Objects.equals(boundKey, other.boundKey)
                 && millis(expiresAt) == millis(other.expiresAt)
                 && millis(obtainedAt) == millis(other.obtainedAt);
     }
@@ -90,6 +127,7 @@ public final class TokenState {
     @Override
     public String toString() {
         return "TokenState{generation=" + generation + ", accessToken=" + (accessToken == null ? "<none>" : "<set>")
-                + ", expiresAt=" + expiresAt + ", refreshToken=" + (refreshToken == null ? "<none>" : "<set>") + "}";
+                + ", expiresAt=" + expiresAt + ", refreshToken=" + (refreshToken == null ? "<none>" : "<set>")
+                + (boundKey == null ? "" : ", boundToAKey") + "}";
     }
 }

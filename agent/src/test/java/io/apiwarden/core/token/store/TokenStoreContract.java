@@ -102,6 +102,15 @@ public abstract class TokenStoreContract {
     }
 
     @Test
+    void theDpopKeyATokenIsBoundToIsSharedWithIt() throws Exception {
+        TokenState bound = new TokenState(1, "access-one", null, null, "refresh-one").boundTo("jkt-of-key-a");
+
+        assertThat(a.compareAndSet(bound)).isTrue();
+
+        assertThat(b.read().boundKey()).isEqualTo("jkt-of-key-a");
+    }
+
+    @Test
     void aWriterThatMissedAnotherWriteIsRefused() throws Exception {
         TokenState first = new TokenState(1, "access-one", null, null, "refresh-one");
         assertThat(a.compareAndSet(first)).isTrue();

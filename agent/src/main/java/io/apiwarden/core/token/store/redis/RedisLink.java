@@ -11,6 +11,9 @@ import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.Collections;
+import java.util.Map;
+import java.util.WeakHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import javax.net.ssl.SSLException;
@@ -37,6 +40,14 @@ final class RedisLink implements AutoCloseable {
     private final String timeoutText;
     private final DeadlineSockets sockets;
     private final JedisClientConfig config;
+    /**
+     * The log-in of each store's settings, built once for every link to it (the token store's, the nonces', the
+     * rate-limit window's): one follower of the password file, so one look per check interval and one info line per
+     * rotation, not one per link. Weak: the settings of a configuration gone take their log-in with them.
+     */
+    private static final Map<RedisStoreSettings, JedisClientConfig> CONFIGS =
+            Collections.synchronizedMap(new WeakHashMap<>());
+
     private final ReentrantLock turn = new ReentrantLock();
     /** Guarded by {@link #turn}; volatile for {@link #close()}, which may give up waiting for the turn. */
     private volatile Connection connection;
@@ -49,11 +60,19 @@ final class RedisLink implements AutoCloseable {
         this.timeoutText = Durations.format(settings.timeout());
         this.sockets = new DeadlineSockets(settings.host(), settings.port(), settings.tls());
         // No time-outs here: Jedis's own apply to its socket factory, and DeadlineSockets bounds every step.
-        this.config = clientConfig(settings);
+        this.config = CONFIGS.computeIfAbsent(settings, RedisLink::clientConfig);
+    }
+
+    /**
+     * How every connection of this link logs in, built once: the password follower in it is asked for the current
+     * password on each connect, so a rotated one is used without building anything again.
+     */
+    JedisClientConfig clientConfig() {
+        return config;
     }
 
     /** How every connection to the store's Redis logs in: user, password, database. */
-    static JedisClientConfig clientConfig(RedisStoreSettings settings) {
+    private static JedisClientConfig clientConfig(RedisStoreSettings settings) {
         return DefaultJedisClientConfig.builder()
                 .credentialsProvider(credentials(settings))
                 .database(settings.database())

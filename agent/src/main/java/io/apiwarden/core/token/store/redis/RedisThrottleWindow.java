@@ -170,7 +170,7 @@ public final class RedisThrottleWindow implements FleetWindow {
             while (!closed) {
                 try {
                     sockets.deadline(System.nanoTime() + settings.timeout().toNanos());
-                    Connection c = new CheckedConnection(sockets, RedisLink.clientConfig(settings));
+                    Connection c = new CheckedConnection(sockets, link.clientConfig());
                     connection = c;
                     Object left = c.executeCommand(new CommandArguments(Command.PTTL).add(key));
                     // -2: no window in force; -1: a key that never expires, which no JVM of the fleet sets.

@@ -162,6 +162,21 @@ class RedisAuthenticationTest {
     }
 
     @Test
+    void everyLinkToOneStoreLogsInWithOnePasswordFollower() throws Exception {
+        Path file = Files.writeString(dir.resolve("redis-password"), "shared-1\n");
+        RedisStoreSettings settings = RedisTestSettings.followingPasswordFile(
+                RedisTestSettings.of(url("shared@"), "apiwarden.store.password-file", file.toString()), file);
+
+        // The token store's link, the nonces' and the rate-limit window's: one look at the file, one info line.
+        try (RedisLink tokens = new RedisLink(settings);
+                RedisLink nonces = new RedisLink(settings)) {
+            assertThat(nonces.clientConfig()).isSameAs(tokens.clientConfig());
+            assertThat(tokens.clientConfig().getCredentialsProvider().get().getPassword())
+                    .isEqualTo("shared-1".toCharArray());
+        }
+    }
+
+    @Test
     void aKeyThatAnotherProgramUsesIsReportedAsSuch() throws Exception {
         RedisStoreSettings settings = RedisTestSettings.of(url(":" + PASSWORD + "@"));
         try (Jedis raw = new Jedis("127.0.0.1", redis.port())) {

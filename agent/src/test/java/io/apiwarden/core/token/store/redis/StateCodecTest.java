@@ -29,6 +29,14 @@ class StateCodecTest {
     }
 
     @Test
+    void theDpopKeyATokenIsBoundToReadsBackWithIt() throws Exception {
+        TokenState bound = STATE.boundTo("jkt-of-key-a");
+
+        assertThat(plain.decode(KEY, 3, plain.encode(KEY, bound)).boundKey()).isEqualTo("jkt-of-key-a");
+        assertThat(plain.decode(KEY, 3, plain.encode(KEY, STATE)).boundKey()).isNull();
+    }
+
+    @Test
     void emptyCutShortOrLongerRecordsAreRefused() throws Exception {
         byte[] stored = plain.encode(KEY, STATE);
 
@@ -50,6 +58,6 @@ class StateCodecTest {
 
     @Test
     void unknownFieldsAreRefused() {
-        refused(new byte[] {StateCodec.PLAIN, 16}, "has bytes this version does not know");
+        refused(new byte[] {StateCodec.PLAIN, 32}, "has bytes this version does not know");
     }
 }
