@@ -43,14 +43,18 @@ final class PendingCall extends Pending<PendingCall.Replayed> implements CallObs
     private final String host;
     private final int port;
     private final String spanId = IdGenerator.random().generateSpanId();
+    /** Whether spans are recorded: else its requests carry no trace context. */
+    private final boolean tracing;
+
     private int attempts;
 
-    PendingCall(String method, String url, String host, int port) {
+    PendingCall(String method, String url, String host, int port, boolean tracing) {
         super(AppTraceContext.parent());
         this.method = method;
         this.url = url;
         this.host = host;
         this.port = port;
+        this.tracing = tracing;
     }
 
     /** The pending call current on this thread, or null. */
@@ -137,7 +141,10 @@ final class PendingCall extends Pending<PendingCall.Replayed> implements CallObs
         @Override
         public Scope onTheWire() {
             Replayed r = replayed();
-            return r != null ? attempt(r, index).onTheWire() : AppTraceContext.onTheWire(span);
+            if (r != null) {
+                return attempt(r, index).onTheWire();
+            }
+            return tracing ? AppTraceContext.onTheWire(span) : Scope.NONE;
         }
 
         @Override
@@ -145,7 +152,7 @@ final class PendingCall extends Pending<PendingCall.Replayed> implements CallObs
             Replayed r = replayed();
             if (r != null) {
                 attempt(r, index).inject(setHeader);
-            } else {
+            } else if (tracing) {
                 W3CTraceContextPropagator.getInstance()
                         .inject(Context.root().with(Span.wrap(span)), setHeader, BiConsumer::accept);
             }

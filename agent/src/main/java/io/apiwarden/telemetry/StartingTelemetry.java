@@ -26,8 +26,9 @@ final class StartingTelemetry implements Telemetry {
 
     private volatile Telemetry forApi;
 
-    StartingTelemetry() {
-        this(new Startup(), null);
+    /** @param tracing whether spans are recorded: else the kept calls' requests carry no trace context */
+    StartingTelemetry(boolean tracing) {
+        this(new Startup(tracing), null);
     }
 
     private StartingTelemetry(Startup startup, String api) {
@@ -69,7 +70,7 @@ final class StartingTelemetry implements Telemetry {
         if (r != null) {
             return r.call(method, url, host, port);
         }
-        PendingCall call = new PendingCall(method, url, host, port);
+        PendingCall call = new PendingCall(method, url, host, port, startup.tracing);
         switch (startup.keep(this, call)) {
             case KEPT:
                 return call;
@@ -158,11 +159,16 @@ final class StartingTelemetry implements Telemetry {
 
     /** What the views of all APIs share: the real telemetry once ready, and what is kept until then. */
     private static final class Startup {
+        final boolean tracing;
         volatile Telemetry real;
         /** Each kept call or refresh with the view it was made through; null once ready or exiting. */
         private List<Kept> kept = new ArrayList<>();
 
         private int dropped;
+
+        Startup(boolean tracing) {
+            this.tracing = tracing;
+        }
 
         /** Keeps {@code pending} to replay, unless the limit is reached, the JVM exits, or the telemetry is ready. */
         synchronized Keeping keep(StartingTelemetry view, Pending<?> pending) {

@@ -41,7 +41,7 @@ public final class TelemetryFactory {
         if (!config.tracingEnabled() && !config.metricsEnabled()) {
             return Telemetry.NOOP;
         }
-        StartingTelemetry starting = new StartingTelemetry();
+        StartingTelemetry starting = new StartingTelemetry(config.tracingEnabled());
         Thread start = new Thread(
                 () -> {
                     Telemetry real = Telemetry.NOOP;

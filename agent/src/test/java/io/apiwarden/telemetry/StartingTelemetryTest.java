@@ -37,7 +37,7 @@ class StartingTelemetryTest {
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private final Telemetry real =
             new OtelTelemetry(tracing.get("test"), meters, List.of(), java.time.Clock.systemUTC(), null, false);
-    private final StartingTelemetry starting = new StartingTelemetry();
+    private final StartingTelemetry starting = new StartingTelemetry(true);
 
     @AfterEach
     void close() {
@@ -64,6 +64,11 @@ class StartingTelemetryTest {
         Timer calls = meters.get("apiwarden.calls").timer();
         assertThat(calls.count()).isEqualTo(1);
         assertThat(calls.totalTime(TimeUnit.NANOSECONDS)).isLessThanOrEqualTo(took);
+    }
+
+    @Test
+    void withTracingOffAKeptCallsRequestsCarryNoTraceContext() {
+        assertThat(call(new StartingTelemetry(false), 200)).isEmpty();
     }
 
     @Test
