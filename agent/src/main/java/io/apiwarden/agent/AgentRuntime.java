@@ -8,7 +8,7 @@ import io.apiwarden.core.config.AgentConfig;
 import io.apiwarden.core.config.WardenConfig;
 import io.apiwarden.core.scope.ApiScope;
 import io.apiwarden.core.telemetry.Telemetry;
-import io.apiwarden.telemetry.TelemetryFactory;
+import io.apiwarden.telemetry.StartingTelemetry;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -86,8 +86,7 @@ public final class AgentRuntime {
             thread.setContextClassLoader(ClassLoader.getSystemClassLoader());
             try {
                 if (telemetry == null) {
-                    telemetry =
-                            TelemetryFactory.starting(config.first(), Clock.systemUTC(), InternalClients::unwrapped);
+                    telemetry = StartingTelemetry.start(config.first(), Clock.systemUTC(), InternalClients::unwrapped);
                 }
                 return Warden.create(
                         api,

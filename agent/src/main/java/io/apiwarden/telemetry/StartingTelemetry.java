@@ -1,13 +1,19 @@
 package io.apiwarden.telemetry;
 
+import io.apiwarden.core.config.WardenConfig;
 import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.telemetry.CallObserver;
+import io.apiwarden.core.telemetry.GuardedTelemetry;
 import io.apiwarden.core.telemetry.RefreshObserver;
 import io.apiwarden.core.telemetry.Scope;
 import io.apiwarden.core.telemetry.Telemetry;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
 import java.net.URI;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The agent's telemetry while the real one (the OpenTelemetry SDK, its exporters, the meter registry) starts on a
@@ -16,7 +22,7 @@ import java.util.List;
  * ({@link Pending}); those beyond the limit are managed without spans or meters, and counted in one line.
  * Once ready, it hands every call straight to the real telemetry.
  */
-final class StartingTelemetry implements Telemetry {
+public final class StartingTelemetry implements Telemetry {
     /** The calls and refreshes kept while the telemetry starts; an app makes a few, a busy server could make many. */
     static final int LIMIT = 256;
 
@@ -34,6 +40,38 @@ final class StartingTelemetry implements Telemetry {
     private StartingTelemetry(Startup startup, String api) {
         this.startup = startup;
         this.api = api;
+    }
+
+    /**
+     * The telemetry of {@link TelemetryFactory#create}, made ready on a thread of the agent's own: the caller (the app's thread that
+     * built its first managed client) does not wait for the SDK, its exporters and the meter registry. The calls
+     * made meanwhile are kept and replayed into it once it is ready. Here, not in the factory, so that the app's
+     * thread does not even load the types the factory's methods name (the SDK's, the registries').
+     */
+    public static Telemetry start(
+            WardenConfig config, Clock clock, Function<Supplier<OpenTelemetrySdk>, OpenTelemetrySdk> unwrapped) {
+        if (!config.tracingEnabled() && !config.metricsEnabled()) {
+            return Telemetry.NOOP;
+        }
+        StartingTelemetry starting = new StartingTelemetry(config.tracingEnabled());
+        Thread start = new Thread(
+                () -> {
+                    Telemetry real = Telemetry.NOOP;
+                    try {
+                        real = TelemetryFactory.create(config, clock, unwrapped);
+                    } catch (RuntimeException | LinkageError e) {
+                        AgentLog.error("the telemetry could not start, calls are managed without spans or meters", e);
+                    } finally {
+                        starting.ready(real);
+                    }
+                },
+                "apiwarden-telemetry-start");
+        start.setDaemon(true);
+        // The threads the SDK makes (exporter, timer) inherit this: not the loader of whichever app got here first.
+        start.setContextClassLoader(ClassLoader.getSystemClassLoader());
+        Runtime.getRuntime().addShutdownHook(new Thread(starting::exiting, "apiwarden-telemetry-exit"));
+        start.start();
+        return GuardedTelemetry.of(starting);
     }
 
     /** The real telemetry of this view once ready, or null. */

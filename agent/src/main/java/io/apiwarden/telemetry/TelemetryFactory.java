@@ -30,39 +30,6 @@ public final class TelemetryFactory {
     private TelemetryFactory() {}
 
     /**
-     * The telemetry of {@link #create}, made ready on a thread of the agent's own: the caller (the app's thread that
-     * built its first managed client) does not wait for the SDK, its exporters and the meter registry. The calls
-     * made meanwhile are kept and replayed into it once it is ready (see {@link StartingTelemetry}).
-     */
-    public static Telemetry starting(
-            WardenConfig config,
-            Clock clock,
-            java.util.function.Function<Supplier<OpenTelemetrySdk>, OpenTelemetrySdk> unwrapped) {
-        if (!config.tracingEnabled() && !config.metricsEnabled()) {
-            return Telemetry.NOOP;
-        }
-        StartingTelemetry starting = new StartingTelemetry(config.tracingEnabled());
-        Thread start = new Thread(
-                () -> {
-                    Telemetry real = Telemetry.NOOP;
-                    try {
-                        real = create(config, clock, unwrapped);
-                    } catch (RuntimeException | LinkageError e) {
-                        AgentLog.error("the telemetry could not start, calls are managed without spans or meters", e);
-                    } finally {
-                        starting.ready(real);
-                    }
-                },
-                "apiwarden-telemetry-start");
-        start.setDaemon(true);
-        // The threads the SDK makes (exporter, timer) inherit this: not the loader of whichever app got here first.
-        start.setContextClassLoader(ClassLoader.getSystemClassLoader());
-        Runtime.getRuntime().addShutdownHook(new Thread(starting::exiting, "apiwarden-telemetry-exit"));
-        start.start();
-        return GuardedTelemetry.of(starting);
-    }
-
-    /**
      * @param unwrapped runs the SDK's construction so that the HTTP client its OTLP exporter
      *     builds is not managed by the agent: the exporter's own traffic is never traced
      */
