@@ -203,6 +203,8 @@ public final class StartingTelemetry implements Telemetry {
         private List<Kept> kept = new ArrayList<>();
 
         private int dropped;
+        /** Kept calls being replayed: the JVM's exit, which does not wait for them, may lose them. */
+        private int replaying;
 
         Startup(boolean tracing) {
             this.tracing = tracing;
@@ -232,6 +234,7 @@ public final class StartingTelemetry implements Telemetry {
                 replay = kept;
                 kept = null;
                 lost = dropped;
+                replaying = replay.size();
             }
             for (Kept k : replay) {
                 try {
@@ -244,6 +247,9 @@ public final class StartingTelemetry implements Telemetry {
                             e);
                 }
             }
+            synchronized (this) {
+                replaying = 0;
+            }
             if (lost > 0) {
                 AgentLog.warn(lost + " managed calls made while the telemetry started were not traced or metered: only "
                         + LIMIT + " are kept until it is ready");
@@ -252,16 +258,20 @@ public final class StartingTelemetry implements Telemetry {
 
         void exiting() {
             int lost;
+            int late;
             synchronized (this) {
-                if (kept == null) {
-                    return;
-                }
-                lost = kept.size() + dropped;
+                late = kept == null ? replaying : 0;
+                lost = kept == null ? 0 : kept.size() + dropped;
+                replaying = 0;
                 kept = null;
             }
             if (lost > 0) {
                 AgentLog.info("the telemetry was still starting at exit: the spans and meters of " + lost
                         + " managed calls made before it was ready were dropped");
+            } else if (late > 0) {
+                // The SDK became ready as the JVM exited: its flush at exit, run beside this, may have missed them.
+                AgentLog.info("the telemetry became ready as the JVM exited: the spans of " + late
+                        + " managed calls made before then may not have been sent");
             }
         }
     }
