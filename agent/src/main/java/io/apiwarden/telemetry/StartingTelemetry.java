@@ -25,6 +25,11 @@ import java.util.function.Supplier;
 public final class StartingTelemetry implements Telemetry {
     /** The calls and refreshes kept while the telemetry starts; an app makes a few, a busy server could make many. */
     static final int LIMIT = 256;
+    /**
+     * What the exit waits at most for the kept calls to reach an SDK that is ready: only an exit that comes between
+     * the SDK's start and the replay's end waits, and the replay takes a few milliseconds.
+     */
+    static final java.time.Duration REPLAY_AT_EXIT = java.time.Duration.ofMillis(200);
 
     private final Startup startup;
     /** The API this view is of, or null: the real telemetry itself. */
@@ -58,7 +63,7 @@ public final class StartingTelemetry implements Telemetry {
                 () -> {
                     Telemetry real = Telemetry.NOOP;
                     try {
-                        real = TelemetryFactory.create(config, clock, unwrapped);
+                        real = TelemetryFactory.create(config, clock, unwrapped, starting.startup);
                     } catch (RuntimeException | LinkageError e) {
                         AgentLog.error("the telemetry could not start, calls are managed without spans or meters", e);
                     } finally {
@@ -196,7 +201,7 @@ public final class StartingTelemetry implements Telemetry {
     }
 
     /** What the views of all APIs share: the real telemetry once ready, and what is kept until then. */
-    private static final class Startup {
+    private static final class Startup implements KeptCalls {
         final boolean tracing;
         volatile Telemetry real;
         /** Each kept call or refresh with the view it was made through; null once ready or exiting. */
@@ -205,6 +210,10 @@ public final class StartingTelemetry implements Telemetry {
         private int dropped;
         /** Kept calls being replayed: the JVM's exit, which does not wait for them, may lose them. */
         private int replaying;
+        /** Set once the SDK is up and will flush at exit: the exit then awaits the replay rather than drop. */
+        private volatile boolean flushedAtExit;
+        /** Counted down once the kept calls are replayed (or there is nothing to replay). */
+        final java.util.concurrent.CountDownLatch settled = new java.util.concurrent.CountDownLatch(1);
 
         Startup(boolean tracing) {
             this.tracing = tracing;
@@ -223,11 +232,30 @@ public final class StartingTelemetry implements Telemetry {
             return Keeping.KEPT;
         }
 
+        @Override
+        public void flushedAtExit() {
+            flushedAtExit = true;
+        }
+
+        /**
+         * At the JVM's exit, before the SDK's last flush: when the SDK is up but the kept calls are not replayed
+         * into it yet (the exit came in between), waits for them, {@link #REPLAY_AT_EXIT} at most.
+         */
+        @Override
+        public void awaitReplay() {
+            try {
+                settled.await(REPLAY_AT_EXIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
         void ready(Telemetry telemetry) {
             List<Kept> replay;
             int lost;
             synchronized (this) {
                 if (kept == null) {
+                    settled.countDown();
                     return;
                 }
                 real = telemetry;
@@ -250,6 +278,7 @@ public final class StartingTelemetry implements Telemetry {
             synchronized (this) {
                 replaying = 0;
             }
+            settled.countDown();
             if (lost > 0) {
                 AgentLog.warn(lost + " managed calls made while the telemetry started were not traced or metered: only "
                         + LIMIT + " are kept until it is ready");
@@ -257,6 +286,10 @@ public final class StartingTelemetry implements Telemetry {
         }
 
         void exiting() {
+            if (flushedAtExit) {
+                // The SDK's own exit awaits the replay; this says only what it may still have missed.
+                awaitReplay();
+            }
             int lost;
             int late;
             synchronized (this) {
