@@ -94,9 +94,19 @@ final class ExportGuard {
                 });
     }
 
-    /** Flushes and stops the SDK when the JVM exits (see {@link #exit}). */
-    void shutDownAtExit(OpenTelemetrySdk sdk) {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> exit(sdk), "apiwarden-telemetry-shutdown"));
+    /**
+     * Flushes and stops the SDK when the JVM exits (see {@link #exit}), after {@code first} (which lets the calls
+     * kept while the SDK started reach it, waiting a bounded time).
+     */
+    void shutDownAtExit(OpenTelemetrySdk sdk, KeptCalls first) {
+        first.flushedAtExit();
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            first.awaitReplay();
+                            exit(sdk);
+                        },
+                        "apiwarden-telemetry-shutdown"));
     }
 
     /**

@@ -32,16 +32,18 @@ public final class TelemetryFactory {
     /**
      * @param unwrapped runs the SDK's construction so that the HTTP client its OTLP exporter
      *     builds is not managed by the agent: the exporter's own traffic is never traced
+     * @param beforeExit the calls kept while the SDK started, awaited at exit before its last flush
      */
     public static Telemetry create(
             WardenConfig config,
             Clock clock,
-            java.util.function.Function<Supplier<OpenTelemetrySdk>, OpenTelemetrySdk> unwrapped) {
+            java.util.function.Function<Supplier<OpenTelemetrySdk>, OpenTelemetrySdk> unwrapped,
+            KeptCalls beforeExit) {
         boolean otlpMetrics = config.metricsEnabled() && otlpMetricsAskedFor();
         OpenTelemetrySdk sdk = null;
         if (config.tracingEnabled() || otlpMetrics) {
             try {
-                sdk = unwrapped.apply(() -> sdk(clock));
+                sdk = unwrapped.apply(() -> sdk(clock, beforeExit));
             } catch (RuntimeException | LinkageError e) {
                 // The SDK's messages name the otel.* property at fault, and may quote its value,
                 // which can be a secret (otel.exporter.otlp.headers): values are cut off.
@@ -95,7 +97,7 @@ public final class TelemetryFactory {
                 + (eq < 0 ? message : message.substring(0, eq) + "=(value not shown)");
     }
 
-    private static OpenTelemetrySdk sdk(Clock clock) {
+    private static OpenTelemetrySdk sdk(Clock clock, KeptCalls beforeExit) {
         Map<String, String> defaults = new HashMap<>();
         // The agent records spans only; its meters go through Micrometer. Set otherwise, these win.
         defaults.put("otel.metrics.exporter", "none");
@@ -105,9 +107,11 @@ public final class TelemetryFactory {
         ExportGuard guard = new ExportGuard(clock);
         OpenTelemetrySdk sdk = guard.install(AutoConfiguredOpenTelemetrySdk.builder())
                 .addPropertiesSupplier(() -> defaults)
+                // The calls made while the SDK started are replayed with their own times and span ids.
+                .addTracerProviderCustomizer((tracing, properties) -> ReplayMoment.replayable(tracing))
                 .build()
                 .getOpenTelemetrySdk();
-        guard.shutDownAtExit(sdk);
+        guard.shutDownAtExit(sdk, beforeExit);
         return sdk;
     }
 
