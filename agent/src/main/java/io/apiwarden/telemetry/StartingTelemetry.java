@@ -10,39 +10,29 @@ import io.apiwarden.core.telemetry.Telemetry;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import java.net.URI;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * The agent's telemetry while the real one (the OpenTelemetry SDK, its exporters, the meter registry) starts on a
  * thread of its own, so that no app thread waits for it. The calls and token refreshes begun before it is ready
- * are kept, at most {@link #LIMIT} of them, and told to it once it is, with their own times, parents and span ids
+ * are kept, at most {@link KeptCalls#LIMIT} of them, and told to it once it is, with their own times, parents and span ids
  * ({@link Pending}); those beyond the limit are managed without spans or meters, and counted in one line.
  * Once ready, it hands every call straight to the real telemetry.
  */
 public final class StartingTelemetry implements Telemetry {
-    /** The calls and refreshes kept while the telemetry starts; an app makes a few, a busy server could make many. */
-    static final int LIMIT = 256;
-    /**
-     * What the exit waits at most for the kept calls to reach an SDK that is ready: only an exit that comes between
-     * the SDK's start and the replay's end waits, and the replay takes a few milliseconds.
-     */
-    static final java.time.Duration REPLAY_AT_EXIT = java.time.Duration.ofMillis(200);
-
-    private final Startup startup;
+    private final KeptCalls startup;
     /** The API this view is of, or null: the real telemetry itself. */
     private final String api;
 
     private volatile Telemetry forApi;
 
-    /** @param tracing whether spans are recorded: else the kept calls' requests carry no trace context */
-    StartingTelemetry(boolean tracing) {
-        this(new Startup(tracing), null);
+    /** @param startup what the views of all APIs share: the kept calls, the real telemetry once ready */
+    StartingTelemetry(KeptCalls startup) {
+        this(startup, null);
     }
 
-    private StartingTelemetry(Startup startup, String api) {
+    private StartingTelemetry(KeptCalls startup, String api) {
         this.startup = startup;
         this.api = api;
     }
@@ -58,29 +48,40 @@ public final class StartingTelemetry implements Telemetry {
         if (!config.tracingEnabled() && !config.metricsEnabled()) {
             return Telemetry.NOOP;
         }
-        StartingTelemetry starting = new StartingTelemetry(config.tracingEnabled());
+        KeptCalls startup = new KeptCalls(
+                config.tracingEnabled(),
+                config.metricsEnabled() && ExitDestination.otlpMetricsAskedFor(),
+                ExitDestination::new,
+                KeptCalls.READY_AT_EXIT);
         Thread start = new Thread(
                 () -> {
                     Telemetry real = Telemetry.NOOP;
                     try {
-                        real = TelemetryFactory.create(config, clock, unwrapped, starting.startup);
+                        real = TelemetryFactory.create(config, clock, unwrapped, startup);
                     } catch (RuntimeException | LinkageError e) {
                         AgentLog.error("the telemetry could not start, calls are managed without spans or meters", e);
                     } finally {
-                        starting.ready(real);
+                        startup.ready(real);
                     }
                 },
                 "apiwarden-telemetry-start");
         start.setDaemon(true);
         // The threads the SDK makes (exporter, timer) inherit this: not the loader of whichever app got here first.
         start.setContextClassLoader(ClassLoader.getSystemClassLoader());
-        Runtime.getRuntime().addShutdownHook(new Thread(starting::exiting, "apiwarden-telemetry-exit"));
-        start.start();
-        return GuardedTelemetry.of(starting);
+        try {
+            // The one exit hook: the SDK, ready or not by then, registers none of its own (see KeptCalls#exiting).
+            Runtime.getRuntime().addShutdownHook(new Thread(startup::exiting, "apiwarden-telemetry-exit"));
+            start.start();
+        } catch (RuntimeException | OutOfMemoryError e) {
+            // The JVM exits already, or makes no more threads: the calls go on without spans or meters.
+            AgentLog.warn("the telemetry could not start, calls are managed without spans or meters: " + e);
+            return Telemetry.NOOP;
+        }
+        return GuardedTelemetry.of(new StartingTelemetry(startup));
     }
 
     /** The real telemetry of this view once ready, or null. */
-    private Telemetry real() {
+    Telemetry real() {
         Telemetry r = startup.real;
         if (r == null || api == null) {
             return r;
@@ -102,7 +103,7 @@ public final class StartingTelemetry implements Telemetry {
         startup.ready(real);
     }
 
-    /** The JVM exits: what is still kept is dropped, and a line says how much. */
+    /** The JVM exits: see {@link KeptCalls#exiting}. */
     void exiting() {
         startup.exiting();
     }
@@ -155,6 +156,16 @@ public final class StartingTelemetry implements Telemetry {
     }
 
     @Override
+    public void fleetWindowHeard(java.time.Duration window) {
+        // A gauge that says "held back now": once the telemetry is ready. Kept and replayed later, it would say
+        // it for a window that may be over.
+        Telemetry r = real();
+        if (r != null) {
+            r.fleetWindowHeard(window);
+        }
+    }
+
+    @Override
     public Telemetry forApi(String name) {
         return new StartingTelemetry(startup, name);
     }
@@ -197,133 +208,6 @@ public final class StartingTelemetry implements Telemetry {
         @Override
         public void event(String name) {
             record(r -> r.event(name));
-        }
-    }
-
-    /** What the views of all APIs share: the real telemetry once ready, and what is kept until then. */
-    private static final class Startup implements KeptCalls {
-        final boolean tracing;
-        volatile Telemetry real;
-        /** Each kept call or refresh with the view it was made through; null once ready or exiting. */
-        private List<Kept> kept = new ArrayList<>();
-
-        private int dropped;
-        /** Kept calls being replayed: the JVM's exit, which does not wait for them, may lose them. */
-        private int replaying;
-        /** Set once the SDK is up and will flush at exit: the exit then awaits the replay rather than drop. */
-        private volatile boolean flushedAtExit;
-        /** Counted down once the kept calls are replayed (or there is nothing to replay). */
-        final java.util.concurrent.CountDownLatch settled = new java.util.concurrent.CountDownLatch(1);
-
-        Startup(boolean tracing) {
-            this.tracing = tracing;
-        }
-
-        /** Keeps {@code pending} to replay, unless the limit is reached, the JVM exits, or the telemetry is ready. */
-        synchronized Keeping keep(StartingTelemetry view, Pending<?> pending) {
-            if (kept == null) {
-                return real == null ? Keeping.DROPPED : Keeping.READY;
-            }
-            if (kept.size() >= LIMIT) {
-                dropped++;
-                return Keeping.DROPPED;
-            }
-            kept.add(new Kept(view, pending));
-            return Keeping.KEPT;
-        }
-
-        @Override
-        public void flushedAtExit() {
-            flushedAtExit = true;
-        }
-
-        /**
-         * At the JVM's exit, before the SDK's last flush: when the SDK is up but the kept calls are not replayed
-         * into it yet (the exit came in between), waits for them, {@link #REPLAY_AT_EXIT} at most.
-         */
-        @Override
-        public void awaitReplay() {
-            try {
-                settled.await(REPLAY_AT_EXIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-
-        void ready(Telemetry telemetry) {
-            List<Kept> replay;
-            int lost;
-            synchronized (this) {
-                if (kept == null) {
-                    settled.countDown();
-                    return;
-                }
-                real = telemetry;
-                replay = kept;
-                kept = null;
-                lost = dropped;
-                replaying = replay.size();
-            }
-            for (Kept k : replay) {
-                try {
-                    k.pending.replay(k.view.real());
-                } catch (RuntimeException e) {
-                    AgentLog.once(
-                            AgentLog.Level.WARN,
-                            "telemetry",
-                            "telemetry failed; calls go on without this span or meter",
-                            e);
-                }
-            }
-            synchronized (this) {
-                replaying = 0;
-            }
-            settled.countDown();
-            if (lost > 0) {
-                AgentLog.warn(lost + " managed calls made while the telemetry started were not traced or metered: only "
-                        + LIMIT + " are kept until it is ready");
-            }
-        }
-
-        void exiting() {
-            if (flushedAtExit) {
-                // The SDK's own exit awaits the replay; this says only what it may still have missed.
-                awaitReplay();
-            }
-            int lost;
-            int late;
-            synchronized (this) {
-                late = kept == null ? replaying : 0;
-                lost = kept == null ? 0 : kept.size() + dropped;
-                replaying = 0;
-                kept = null;
-            }
-            if (lost > 0) {
-                AgentLog.info("the telemetry was still starting at exit: the spans and meters of " + lost
-                        + " managed calls made before it was ready were dropped");
-            } else if (late > 0) {
-                // The SDK became ready as the JVM exited: its flush at exit, run beside this, may have missed them.
-                AgentLog.info("the telemetry became ready as the JVM exited: the spans of " + late
-                        + " managed calls made before then may not have been sent");
-            }
-        }
-    }
-
-    private enum Keeping {
-        KEPT,
-        /** Managed without spans or meters: the limit is reached, or the JVM exits. */
-        DROPPED,
-        /** Not needed: the telemetry became ready meanwhile. */
-        READY
-    }
-
-    private static final class Kept {
-        final StartingTelemetry view;
-        final Pending<?> pending;
-
-        Kept(StartingTelemetry view, Pending<?> pending) {
-            this.view = view;
-            this.pending = pending;
         }
     }
 }

@@ -32,18 +32,19 @@ public final class TelemetryFactory {
     /**
      * @param unwrapped runs the SDK's construction so that the HTTP client its OTLP exporter
      *     builds is not managed by the agent: the exporter's own traffic is never traced
-     * @param beforeExit the calls kept while the SDK started, awaited at exit before its last flush
+     * @param atExit takes the SDK's flush and stop, and runs it when the JVM exits (the SDK registers no exit
+     *     hook of its own: one that came up while the JVM exited could not, see {@link KeptCalls#exiting})
      */
     public static Telemetry create(
             WardenConfig config,
             Clock clock,
             java.util.function.Function<Supplier<OpenTelemetrySdk>, OpenTelemetrySdk> unwrapped,
-            KeptCalls beforeExit) {
-        boolean otlpMetrics = config.metricsEnabled() && otlpMetricsAskedFor();
+            java.util.function.Consumer<Runnable> atExit) {
+        boolean otlpMetrics = config.metricsEnabled() && ExitDestination.otlpMetricsAskedFor();
         OpenTelemetrySdk sdk = null;
         if (config.tracingEnabled() || otlpMetrics) {
             try {
-                sdk = unwrapped.apply(() -> sdk(clock, beforeExit));
+                sdk = unwrapped.apply(() -> sdk(clock, atExit));
             } catch (RuntimeException | LinkageError e) {
                 // The SDK's messages name the otel.* property at fault, and may quote its value,
                 // which can be a secret (otel.exporter.otlp.headers): values are cut off.
@@ -80,12 +81,6 @@ public final class TelemetryFactory {
                 new OtelTelemetry(tracer, meters, config.requestIdHeaders(), clock, config.name(), exported));
     }
 
-    /** The user set {@code otel.metrics.exporter} to something: the agent's default is none. */
-    private static boolean otlpMetricsAskedFor() {
-        String v = System.getProperty("otel.metrics.exporter", System.getenv("OTEL_METRICS_EXPORTER"));
-        return v != null && !v.trim().isEmpty() && !v.trim().equalsIgnoreCase("none");
-    }
-
     private static String rootMessage(Throwable e) {
         Throwable t = e;
         while (t.getCause() != null && t.getCause() != t) {
@@ -97,7 +92,7 @@ public final class TelemetryFactory {
                 + (eq < 0 ? message : message.substring(0, eq) + "=(value not shown)");
     }
 
-    private static OpenTelemetrySdk sdk(Clock clock, KeptCalls beforeExit) {
+    private static OpenTelemetrySdk sdk(Clock clock, java.util.function.Consumer<Runnable> atExit) {
         Map<String, String> defaults = new HashMap<>();
         // The agent records spans only; its meters go through Micrometer. Set otherwise, these win.
         defaults.put("otel.metrics.exporter", "none");
@@ -111,7 +106,7 @@ public final class TelemetryFactory {
                 .addTracerProviderCustomizer((tracing, properties) -> ReplayMoment.replayable(tracing))
                 .build()
                 .getOpenTelemetrySdk();
-        guard.shutDownAtExit(sdk, beforeExit);
+        guard.shutDownAtExit(sdk, atExit);
         return sdk;
     }
 

@@ -37,7 +37,7 @@ class StartingTelemetryTest {
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private final Telemetry real =
             new OtelTelemetry(tracing.get("test"), meters, List.of(), java.time.Clock.systemUTC(), null, false);
-    private final StartingTelemetry starting = new StartingTelemetry(true);
+    private final StartingTelemetry starting = new StartingTelemetry(kept(true));
 
     @AfterEach
     void close() {
@@ -68,7 +68,7 @@ class StartingTelemetryTest {
 
     @Test
     void withTracingOffAKeptCallsRequestsCarryNoTraceContext() {
-        assertThat(call(new StartingTelemetry(false), 200)).isEmpty();
+        assertThat(call(new StartingTelemetry(kept(false)), 200)).isEmpty();
     }
 
     @Test
@@ -130,33 +130,30 @@ class StartingTelemetryTest {
 
     @Test
     void beyondTheLimitCallsAreManagedWithoutSpans() {
-        for (int i = 0; i <= StartingTelemetry.LIMIT; i++) {
+        for (int i = 0; i <= KeptCalls.LIMIT; i++) {
             starting.call("GET", "https://api.example.com/v1", "api.example.com", 443)
                     .end(200, Verdict.SUCCESS, null);
         }
 
         starting.ready(real);
 
-        assertThat(spans).hasSize(StartingTelemetry.LIMIT);
+        assertThat(spans).hasSize(KeptCalls.LIMIT);
         starting.call("GET", "https://api.example.com/v1", "api.example.com", 443)
                 .end(200, Verdict.SUCCESS, null);
-        assertThat(spans).hasSize(StartingTelemetry.LIMIT + 1);
+        assertThat(spans).hasSize(KeptCalls.LIMIT + 1);
     }
 
-    @Test
-    void whatIsKeptAtExitIsDroppedAndLaterCallsAreNotKept() {
-        call(starting, 200);
-
-        starting.exiting();
-        starting.ready(real);
-
-        assertThat(spans).isEmpty();
-        assertThat(starting.call("GET", "https://api.example.com/v1", "api.example.com", 443))
-                .isSameAs(CallObserver.NOOP);
+    /** Kept calls whose exit finds no collector (the exit's cases are in {@link KeptCallsExitTest}). */
+    private static KeptCalls kept(boolean tracing) {
+        return new KeptCalls(
+                tracing,
+                false,
+                () -> new ExitDestination(name -> null, uri -> "nothing is listening there"),
+                KeptCalls.READY_AT_EXIT);
     }
 
     /** One call with one attempt answered {@code status}; the headers its request got. */
-    private static Map<String, String> call(Telemetry telemetry, int status) {
+    static Map<String, String> call(Telemetry telemetry, int status) {
         CallObserver call = telemetry.call("GET", "https://api.example.com/v1", "api.example.com", 443);
         AttemptObserver attempt = call.attempt(false);
         Map<String, String> sent = new HashMap<>();
