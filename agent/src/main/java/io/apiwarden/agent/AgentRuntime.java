@@ -8,7 +8,7 @@ import io.apiwarden.core.config.AgentConfig;
 import io.apiwarden.core.config.WardenConfig;
 import io.apiwarden.core.scope.ApiScope;
 import io.apiwarden.core.telemetry.Telemetry;
-import io.apiwarden.telemetry.TelemetryFactory;
+import io.apiwarden.telemetry.StartingTelemetry;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -76,16 +76,17 @@ public final class AgentRuntime {
 
     private static Warden start(WardenConfig api) {
         synchronized (AgentRuntime.class) {
-            // Telemetry comes up here, on the first call that needs the agent, not in premain:
-            // the SDK's start costs more than the rest of the agent together.
-            // The threads made here (exporter, timer) inherit the context loader: make it the
+            // Telemetry starts here, when the app builds its first managed client, not in premain (the SDK
+            // sets up java.util.logging, which an app may still mean to replace), and on a thread of its own:
+            // the app's thread does not wait for it, and the calls made meanwhile are replayed into it.
+            // The threads made here (the token client's) inherit the context loader: make it the
             // system loader, not that of whichever app (a web app, say) got here first.
             Thread thread = Thread.currentThread();
             ClassLoader appLoader = thread.getContextClassLoader();
             thread.setContextClassLoader(ClassLoader.getSystemClassLoader());
             try {
                 if (telemetry == null) {
-                    telemetry = TelemetryFactory.create(config.first(), Clock.systemUTC(), InternalClients::unwrapped);
+                    telemetry = StartingTelemetry.start(config.first(), Clock.systemUTC(), InternalClients::unwrapped);
                 }
                 return Warden.create(
                         api,

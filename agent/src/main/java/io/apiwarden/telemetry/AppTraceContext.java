@@ -63,6 +63,21 @@ final class AppTraceContext {
         }
     }
 
+    /** Makes {@code span} the app's current span while an attempt is on the wire (see {@link #makeCurrent}). */
+    static io.apiwarden.core.telemetry.Scope onTheWire(SpanContext span) {
+        AutoCloseable scope = makeCurrent(span);
+        if (scope == NO_SCOPE) {
+            return io.apiwarden.core.telemetry.Scope.NONE;
+        }
+        return () -> {
+            try {
+                scope.close();
+            } catch (Exception e) {
+                // the other context's scope is gone already; nothing to restore
+            }
+        };
+    }
+
     private static Api api() {
         Api a = api;
         if (a == null) {

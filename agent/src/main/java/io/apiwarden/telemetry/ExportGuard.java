@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -46,7 +47,7 @@ final class ExportGuard {
     /** The OTLP/HTTP default, used by autoconfiguration when no endpoint is set. */
     private static final String DEFAULT_ENDPOINT = "http://localhost:4318";
     /** The settings that name an OTLP exporter's endpoint, for the lines that say where it sends. */
-    private static final String OTLP_ENDPOINT_SETTING = "otel.exporter.otlp.endpoint (or OTEL_EXPORTER_OTLP_ENDPOINT)";
+    static final String OTLP_ENDPOINT_SETTING = "otel.exporter.otlp.endpoint (or OTEL_EXPORTER_OTLP_ENDPOINT)";
     /** The autoconfiguration setting that turns the OTLP exporters' retries off; then there is none to stop at exit. */
     private static final String RETRY_DISABLED = "otel.java.exporter.otlp.retry.disabled";
     /**
@@ -94,9 +95,12 @@ final class ExportGuard {
                 });
     }
 
-    /** Flushes and stops the SDK when the JVM exits (see {@link #exit}). */
-    void shutDownAtExit(OpenTelemetrySdk sdk) {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> exit(sdk), "apiwarden-telemetry-shutdown"));
+    /**
+     * Hands {@code atExit} the SDK's flush and stop (see {@link #exit}), for it to run when the JVM exits: after the
+     * calls kept while the SDK started have reached it (see {@link KeptCalls#exiting}).
+     */
+    void shutDownAtExit(OpenTelemetrySdk sdk, Consumer<Runnable> atExit) {
+        atExit.accept(() -> exit(sdk));
     }
 
     /**
@@ -131,7 +135,7 @@ final class ExportGuard {
         String what = signal.equals("traces") ? "spans" : "metrics";
         String type = exporter.getClass().getSimpleName();
         ExportWatch watch = type.startsWith("Otlp")
-                ? new ExportWatch(what, endpoint(config, signal), OTLP_ENDPOINT_SETTING, warn, info, clock)
+                ? new ExportWatch(what, endpoint(config::getString, signal), OTLP_ENDPOINT_SETTING, warn, info, clock)
                 : new ExportWatch(what, type, "otel." + signal + ".exporter", warn, info, clock);
         watches.add(watch);
         return watch;
@@ -164,12 +168,17 @@ final class ExportGuard {
         return exporter;
     }
 
-    /** Where an OTLP exporter of {@code signal} sends, as autoconfiguration reads it. */
-    private static String endpoint(ConfigProperties config, String signal) {
-        String specific = config.getString("otel.exporter.otlp." + signal + ".endpoint");
-        return specific != null
-                ? specific
-                : trimSlash(config.getString("otel.exporter.otlp.endpoint", DEFAULT_ENDPOINT)) + "/v1/" + signal;
+    /**
+     * Where an OTLP exporter of {@code signal} sends, as autoconfiguration reads it from {@code setting} (a
+     * setting's value, or null when it is not set).
+     */
+    static String endpoint(Function<String, String> setting, String signal) {
+        String specific = setting.apply("otel.exporter.otlp." + signal + ".endpoint");
+        if (specific != null) {
+            return specific;
+        }
+        String general = setting.apply("otel.exporter.otlp.endpoint");
+        return trimSlash(general != null ? general : DEFAULT_ENDPOINT) + "/v1/" + signal;
     }
 
     private static String trimSlash(String s) {

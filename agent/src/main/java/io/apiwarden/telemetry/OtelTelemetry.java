@@ -190,7 +190,7 @@ public final class OtelTelemetry implements Telemetry {
         // Under the call that needed it, when one did; the refresh serves every waiting call, though.
         Context parent = Span.fromContext(Context.current()).getSpanContext().isValid()
                 ? Context.current()
-                : AppTraceContext.parent();
+                : ReplayMoment.appParent();
         Span span = tracer == null
                 ? Span.getInvalid()
                 : tracer.spanBuilder("POST")
@@ -256,7 +256,7 @@ public final class OtelTelemetry implements Telemetry {
         private final int port;
         private final Span span;
         private final Context context;
-        private final long startNanos = System.nanoTime();
+        private final long startNanos = ReplayMoment.nanoTime();
         private int attempts;
         private long waitedMillis;
         private long gateWaitedMillis;
@@ -270,7 +270,7 @@ public final class OtelTelemetry implements Telemetry {
                     ? Span.getInvalid()
                     : tracer.spanBuilder("apiwarden " + method)
                             .setAttribute(API, api)
-                            .setParent(AppTraceContext.parent())
+                            .setParent(ReplayMoment.appParent())
                             .setSpanKind(SpanKind.INTERNAL)
                             .setAttribute(METHOD, method)
                             .setAttribute(URL_FULL, url)
@@ -345,7 +345,8 @@ public final class OtelTelemetry implements Telemetry {
             if (meters != null) {
                 String statusClass = failure != null ? "none" : statusClass(status);
                 String label = failure != null ? "error" : ResponseDiagnosis.label(verdict);
-                callTimer(method, statusClass, label).record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+                callTimer(method, statusClass, label)
+                        .record(ReplayMoment.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
             }
         }
     }
@@ -390,7 +391,7 @@ public final class OtelTelemetry implements Telemetry {
         private final Call call;
         private final boolean expectContinue;
         private final Span span;
-        private final long startNanos = System.nanoTime();
+        private final long startNanos = ReplayMoment.nanoTime();
         private int status;
 
         Attempt(Call call, int resendCount, boolean expectContinue) {
@@ -520,23 +521,13 @@ public final class OtelTelemetry implements Telemetry {
         private void recordDuration(Throwable failure) {
             if (requestDurations != null) {
                 requestDurations.record(
-                        call.method, call.host, call.port, status, failure, System.nanoTime() - startNanos);
+                        call.method, call.host, call.port, status, failure, ReplayMoment.nanoTime() - startNanos);
             }
         }
 
         @Override
         public Scope onTheWire() {
-            AutoCloseable scope = AppTraceContext.makeCurrent(span.getSpanContext());
-            if (scope == AppTraceContext.NO_SCOPE) {
-                return Scope.NONE;
-            }
-            return () -> {
-                try {
-                    scope.close();
-                } catch (Exception e) {
-                    // the other context's scope is gone already; nothing to restore
-                }
-            };
+            return AppTraceContext.onTheWire(span.getSpanContext());
         }
 
         @Override

@@ -32,16 +32,19 @@ public final class TelemetryFactory {
     /**
      * @param unwrapped runs the SDK's construction so that the HTTP client its OTLP exporter
      *     builds is not managed by the agent: the exporter's own traffic is never traced
+     * @param atExit takes the SDK's flush and stop, and runs it when the JVM exits (the SDK registers no exit
+     *     hook of its own: one that came up while the JVM exited could not, see {@link KeptCalls#exiting})
      */
     public static Telemetry create(
             WardenConfig config,
             Clock clock,
-            java.util.function.Function<Supplier<OpenTelemetrySdk>, OpenTelemetrySdk> unwrapped) {
-        boolean otlpMetrics = config.metricsEnabled() && otlpMetricsAskedFor();
+            java.util.function.Function<Supplier<OpenTelemetrySdk>, OpenTelemetrySdk> unwrapped,
+            java.util.function.Consumer<Runnable> atExit) {
+        boolean otlpMetrics = config.metricsEnabled() && ExitDestination.otlpMetricsAskedFor();
         OpenTelemetrySdk sdk = null;
         if (config.tracingEnabled() || otlpMetrics) {
             try {
-                sdk = unwrapped.apply(() -> sdk(clock));
+                sdk = unwrapped.apply(() -> sdk(clock, atExit));
             } catch (RuntimeException | LinkageError e) {
                 // The SDK's messages name the otel.* property at fault, and may quote its value,
                 // which can be a secret (otel.exporter.otlp.headers): values are cut off.
@@ -78,12 +81,6 @@ public final class TelemetryFactory {
                 new OtelTelemetry(tracer, meters, config.requestIdHeaders(), clock, config.name(), exported));
     }
 
-    /** The user set {@code otel.metrics.exporter} to something: the agent's default is none. */
-    private static boolean otlpMetricsAskedFor() {
-        String v = System.getProperty("otel.metrics.exporter", System.getenv("OTEL_METRICS_EXPORTER"));
-        return v != null && !v.trim().isEmpty() && !v.trim().equalsIgnoreCase("none");
-    }
-
     private static String rootMessage(Throwable e) {
         Throwable t = e;
         while (t.getCause() != null && t.getCause() != t) {
@@ -95,7 +92,7 @@ public final class TelemetryFactory {
                 + (eq < 0 ? message : message.substring(0, eq) + "=(value not shown)");
     }
 
-    private static OpenTelemetrySdk sdk(Clock clock) {
+    private static OpenTelemetrySdk sdk(Clock clock, java.util.function.Consumer<Runnable> atExit) {
         Map<String, String> defaults = new HashMap<>();
         // The agent records spans only; its meters go through Micrometer. Set otherwise, these win.
         defaults.put("otel.metrics.exporter", "none");
@@ -105,9 +102,11 @@ public final class TelemetryFactory {
         ExportGuard guard = new ExportGuard(clock);
         OpenTelemetrySdk sdk = guard.install(AutoConfiguredOpenTelemetrySdk.builder())
                 .addPropertiesSupplier(() -> defaults)
+                // The calls made while the SDK started are replayed with their own times and span ids.
+                .addTracerProviderCustomizer((tracing, properties) -> ReplayMoment.replayable(tracing))
                 .build()
                 .getOpenTelemetrySdk();
-        guard.shutDownAtExit(sdk);
+        guard.shutDownAtExit(sdk, atExit);
         return sdk;
     }
 

@@ -184,7 +184,8 @@ class OtelTelemetryTest {
         return meters.get("apiwarden.throttled").gauge().value();
     }
 
-    private static final class Collecting implements SpanExporter {
+    /** Keeps every span exported; for the tests of this package. */
+    static final class Collecting implements SpanExporter {
         private final List<SpanData> into;
 
         Collecting(List<SpanData> into) {

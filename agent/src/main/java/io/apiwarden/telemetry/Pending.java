@@ -1,0 +1,101 @@
+package io.apiwarden.telemetry;
+
+import io.apiwarden.core.telemetry.Telemetry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.sdk.trace.IdGenerator;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * A call or token refresh begun before the telemetry was ready: what happens to it is kept, each step with its
+ * moment, until {@link #replay} tells it all to the real telemetry; from then on each step goes straight there.
+ * One lock per call or refresh guards both, so a step never overtakes the replay.
+ *
+ * @param <T> what the steps act on once replayed: the call or refresh as the real telemetry sees it
+ */
+abstract class Pending<T> {
+    private final long startEpochNanos =
+            io.opentelemetry.sdk.common.Clock.getDefault().now();
+    private final long startNanoTime = System.nanoTime();
+    /** The app's trace context when it began: the replayed span's parent. */
+    final Context parent;
+    /** The trace the replayed span joins: the app's, or one chosen now for a call that starts a trace. */
+    final String traceId;
+    /** Whether the app's trace is sampled (a trace started here is). */
+    final boolean sampled;
+    /** Null once replayed. */
+    private List<Step<T>> steps = new ArrayList<>();
+    /** Set by the replay. */
+    private T replayed;
+
+    Pending(Context parent) {
+        this.parent = parent;
+        SpanContext app = Span.fromContext(parent).getSpanContext();
+        this.traceId = app.isValid() ? app.getTraceId() : IdGenerator.random().generateTraceId();
+        this.sampled = !app.isValid() || app.isSampled();
+    }
+
+    /** Begins it in the real telemetry, as it began: at the first moment, with this parent (and span id). */
+    abstract T begin(Telemetry real);
+
+    /** Keeps {@code step}, or, once replayed, does it at once. */
+    final synchronized void record(Consumer<T> step) {
+        record(null, step);
+    }
+
+    /** As {@link #record(Consumer)}; {@code spanId}: the id of the span the step starts, chosen already. */
+    final synchronized void record(String spanId, Consumer<T> step) {
+        if (steps != null) {
+            steps.add(new Step<>(System.nanoTime(), spanId, step));
+        } else {
+            step.accept(replayed);
+        }
+    }
+
+    /** The id of the span {@link #begin} starts, when it was chosen already (it went on the wire). */
+    String spanId() {
+        return null;
+    }
+
+    /** Tells everything so far to {@code real}, at the moments it happened; later steps go straight there. */
+    final synchronized void replay(Telemetry real) {
+        try {
+            at(startNanoTime, spanId()).run(() -> replayed = begin(real));
+            for (Step<T> step : steps) {
+                at(step.nanoTime, step.spanId).run(() -> step.action.accept(replayed));
+            }
+        } finally {
+            steps = null;
+            if (replayed == null) {
+                replayed = nothing();
+            }
+        }
+    }
+
+    /** What the steps act on when the replay failed: records nothing. */
+    abstract T nothing();
+
+    /** The replayed call or refresh, or null before the replay. */
+    final synchronized T replayed() {
+        return steps == null ? replayed : null;
+    }
+
+    private ReplayMoment at(long nanoTime, String spanId) {
+        return new ReplayMoment(startEpochNanos, startNanoTime, nanoTime, parent, traceId, spanId);
+    }
+
+    private static final class Step<T> {
+        final long nanoTime;
+        final String spanId;
+        final Consumer<T> action;
+
+        Step(long nanoTime, String spanId, Consumer<T> action) {
+            this.nanoTime = nanoTime;
+            this.spanId = spanId;
+            this.action = action;
+        }
+    }
+}

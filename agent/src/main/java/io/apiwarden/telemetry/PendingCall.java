@@ -1,0 +1,177 @@
+package io.apiwarden.telemetry;
+
+import io.apiwarden.core.call.Decision;
+import io.apiwarden.core.classify.Verdict;
+import io.apiwarden.core.telemetry.AttemptObserver;
+import io.apiwarden.core.telemetry.CallObserver;
+import io.apiwarden.core.telemetry.Scope;
+import io.apiwarden.core.telemetry.Telemetry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.api.trace.TraceFlags;
+import io.opentelemetry.api.trace.TraceState;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.sdk.trace.IdGenerator;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
+/**
+ * A managed call made before the telemetry was ready (see {@link StartingTelemetry}). Its attempts' requests carry a
+ * {@code traceparent} already, with span ids chosen here that the replayed spans then get, so that the API's own
+ * spans join the same trace as if the SDK had been there.
+ */
+final class PendingCall extends Pending<PendingCall.Replayed> implements CallObserver {
+    /** This call and its attempts, as the real telemetry sees them. */
+    static final class Replayed {
+        final CallObserver call;
+        final List<AttemptObserver> attempts = new ArrayList<>();
+
+        Replayed(CallObserver call) {
+            this.call = call;
+        }
+    }
+
+    /** The pending call made current on this thread (a token refresh it starts is its child). */
+    private static final ThreadLocal<PendingCall> CURRENT = new ThreadLocal<>();
+
+    private final String method;
+    private final String url;
+    private final String host;
+    private final int port;
+    private final String spanId = IdGenerator.random().generateSpanId();
+    /** Whether spans are recorded: else its requests carry no trace context. */
+    private final boolean tracing;
+
+    private int attempts;
+
+    PendingCall(String method, String url, String host, int port, boolean tracing) {
+        super(AppTraceContext.parent());
+        this.method = method;
+        this.url = url;
+        this.host = host;
+        this.port = port;
+        this.tracing = tracing;
+    }
+
+    /** The pending call current on this thread, or null. */
+    static PendingCall onThisThread() {
+        return CURRENT.get();
+    }
+
+    @Override
+    String spanId() {
+        return spanId;
+    }
+
+    @Override
+    Replayed begin(Telemetry real) {
+        return new Replayed(real.call(method, url, host, port));
+    }
+
+    @Override
+    Replayed nothing() {
+        return new Replayed(CallObserver.NOOP);
+    }
+
+    @Override
+    public Scope current() {
+        Replayed r = replayed();
+        if (r != null) {
+            return r.call.current();
+        }
+        PendingCall outer = CURRENT.get();
+        CURRENT.set(this);
+        return () -> CURRENT.set(outer);
+    }
+
+    @Override
+    public AttemptObserver attempt(boolean expectContinue) {
+        String attemptSpanId = IdGenerator.random().generateSpanId();
+        int index;
+        synchronized (this) {
+            index = attempts++;
+        }
+        record(attemptSpanId, r -> r.attempts.add(r.call.attempt(expectContinue)));
+        return new Attempt(index, attemptSpanId);
+    }
+
+    @Override
+    public void gateWaited(Duration waited, boolean first) {
+        record(r -> r.call.gateWaited(waited, first));
+    }
+
+    @Override
+    public void gateClosed(Duration window) {
+        record(r -> r.call.gateClosed(window));
+    }
+
+    @Override
+    public void tokenScheme(String scheme) {
+        record(r -> r.call.tokenScheme(scheme));
+    }
+
+    @Override
+    public void end(int status, Verdict verdict, Throwable failure) {
+        record(r -> r.call.end(status, verdict, failure));
+    }
+
+    /** The replayed attempt {@code index}; none when the replay failed before it. */
+    private static AttemptObserver attempt(Replayed r, int index) {
+        return index < r.attempts.size() ? r.attempts.get(index) : AttemptObserver.NOOP;
+    }
+
+    /** One attempt of the pending call: its steps are the call's, in one order. */
+    private final class Attempt implements AttemptObserver {
+        private final int index;
+        private final SpanContext span;
+
+        Attempt(int index, String spanId) {
+            this.index = index;
+            this.span = SpanContext.create(
+                    traceId,
+                    spanId,
+                    sampled ? TraceFlags.getSampled() : TraceFlags.getDefault(),
+                    TraceState.getDefault());
+        }
+
+        @Override
+        public Scope onTheWire() {
+            Replayed r = replayed();
+            if (r != null) {
+                return attempt(r, index).onTheWire();
+            }
+            return tracing ? AppTraceContext.onTheWire(span) : Scope.NONE;
+        }
+
+        @Override
+        public void inject(BiConsumer<String, String> setHeader) {
+            Replayed r = replayed();
+            if (r != null) {
+                attempt(r, index).inject(setHeader);
+            } else if (tracing) {
+                W3CTraceContextPropagator.getInstance()
+                        .inject(Context.root().with(Span.wrap(span)), setHeader, BiConsumer::accept);
+            }
+        }
+
+        @Override
+        public void response(
+                int status, String protocolVersion, Function<String, List<String>> headers, Verdict verdict) {
+            record(r -> attempt(r, index).response(status, protocolVersion, headers, verdict));
+        }
+
+        @Override
+        public void decided(Decision decision, String retryAfter) {
+            record(r -> attempt(r, index).decided(decision, retryAfter));
+        }
+
+        @Override
+        public void failed(Throwable failure) {
+            record(r -> attempt(r, index).failed(failure));
+        }
+    }
+}

@@ -1,0 +1,213 @@
+package io.apiwarden.telemetry;
+
+import io.apiwarden.core.config.WardenConfig;
+import io.apiwarden.core.log.AgentLog;
+import io.apiwarden.core.telemetry.CallObserver;
+import io.apiwarden.core.telemetry.GuardedTelemetry;
+import io.apiwarden.core.telemetry.RefreshObserver;
+import io.apiwarden.core.telemetry.Scope;
+import io.apiwarden.core.telemetry.Telemetry;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import java.net.URI;
+import java.time.Clock;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The agent's telemetry while the real one (the OpenTelemetry SDK, its exporters, the meter registry) starts on a
+ * thread of its own, so that no app thread waits for it. The calls and token refreshes begun before it is ready
+ * are kept, at most {@link KeptCalls#LIMIT} of them, and told to it once it is, with their own times, parents and span ids
+ * ({@link Pending}); those beyond the limit are managed without spans or meters, and counted in one line.
+ * Once ready, it hands every call straight to the real telemetry.
+ */
+public final class StartingTelemetry implements Telemetry {
+    private final KeptCalls startup;
+    /** The API this view is of, or null: the real telemetry itself. */
+    private final String api;
+
+    private volatile Telemetry forApi;
+
+    /** @param startup what the views of all APIs share: the kept calls, the real telemetry once ready */
+    StartingTelemetry(KeptCalls startup) {
+        this(startup, null);
+    }
+
+    private StartingTelemetry(KeptCalls startup, String api) {
+        this.startup = startup;
+        this.api = api;
+    }
+
+    /**
+     * The telemetry of {@link TelemetryFactory#create}, made ready on a thread of the agent's own: the caller (the app's thread that
+     * built its first managed client) does not wait for the SDK, its exporters and the meter registry. The calls
+     * made meanwhile are kept and replayed into it once it is ready. Here, not in the factory, so that the app's
+     * thread does not even load the types the factory's methods name (the SDK's, the registries').
+     */
+    public static Telemetry start(
+            WardenConfig config, Clock clock, Function<Supplier<OpenTelemetrySdk>, OpenTelemetrySdk> unwrapped) {
+        if (!config.tracingEnabled() && !config.metricsEnabled()) {
+            return Telemetry.NOOP;
+        }
+        KeptCalls startup = new KeptCalls(
+                config.tracingEnabled(),
+                config.metricsEnabled() && ExitDestination.otlpMetricsAskedFor(),
+                ExitDestination::new,
+                KeptCalls.READY_AT_EXIT);
+        Thread start = new Thread(
+                () -> {
+                    Telemetry real = Telemetry.NOOP;
+                    try {
+                        real = TelemetryFactory.create(config, clock, unwrapped, startup);
+                    } catch (RuntimeException | LinkageError e) {
+                        AgentLog.error("the telemetry could not start, calls are managed without spans or meters", e);
+                    } finally {
+                        startup.ready(real);
+                    }
+                },
+                "apiwarden-telemetry-start");
+        start.setDaemon(true);
+        // The threads the SDK makes (exporter, timer) inherit this: not the loader of whichever app got here first.
+        start.setContextClassLoader(ClassLoader.getSystemClassLoader());
+        try {
+            // The one exit hook: the SDK, ready or not by then, registers none of its own (see KeptCalls#exiting).
+            Runtime.getRuntime().addShutdownHook(new Thread(startup::exiting, "apiwarden-telemetry-exit"));
+            start.start();
+        } catch (RuntimeException | OutOfMemoryError e) {
+            // The JVM exits already, or makes no more threads: the calls go on without spans or meters.
+            AgentLog.warn("the telemetry could not start, calls are managed without spans or meters: " + e);
+            return Telemetry.NOOP;
+        }
+        return GuardedTelemetry.of(new StartingTelemetry(startup));
+    }
+
+    /** The real telemetry of this view once ready, or null. */
+    Telemetry real() {
+        Telemetry r = startup.real;
+        if (r == null || api == null) {
+            return r;
+        }
+        Telemetry f = forApi;
+        if (f == null) {
+            synchronized (this) {
+                if (forApi == null) {
+                    forApi = r.forApi(api);
+                }
+                f = forApi;
+            }
+        }
+        return f;
+    }
+
+    /** The telemetry is ready: the calls kept so far are told to it, and later ones go straight there. */
+    void ready(Telemetry real) {
+        startup.ready(real);
+    }
+
+    /** The JVM exits: see {@link KeptCalls#exiting}. */
+    void exiting() {
+        startup.exiting();
+    }
+
+    @Override
+    public CallObserver call(String method, String url, String host, int port) {
+        Telemetry r = real();
+        if (r != null) {
+            return r.call(method, url, host, port);
+        }
+        PendingCall call = new PendingCall(method, url, host, port, startup.tracing);
+        switch (startup.keep(this, call)) {
+            case KEPT:
+                return call;
+            case DROPPED:
+                return CallObserver.NOOP;
+            default:
+                return call(method, url, host, port);
+        }
+    }
+
+    @Override
+    public RefreshObserver refresh(URI tokenUrl) {
+        return refresh(tokenUrl, null);
+    }
+
+    @Override
+    public RefreshObserver refresh(URI tokenUrl, String grant) {
+        PendingCall caller = PendingCall.onThisThread();
+        Telemetry r = real();
+        if (r != null) {
+            PendingCall.Replayed under = caller == null ? null : caller.replayed();
+            if (under == null) {
+                return r.refresh(tokenUrl, grant);
+            }
+            // Started by a call kept before the telemetry was ready: nested under that call's replayed span.
+            try (Scope s = under.call.current()) {
+                return r.refresh(tokenUrl, grant);
+            }
+        }
+        PendingRefresh refresh = new PendingRefresh(tokenUrl, grant, caller);
+        switch (startup.keep(this, refresh)) {
+            case KEPT:
+                return refresh;
+            case DROPPED:
+                return RefreshObserver.NOOP;
+            default:
+                return refresh(tokenUrl, grant);
+        }
+    }
+
+    @Override
+    public void fleetWindowHeard(java.time.Duration window) {
+        // A gauge that says "held back now": once the telemetry is ready. Kept and replayed later, it would say
+        // it for a window that may be over.
+        Telemetry r = real();
+        if (r != null) {
+            r.fleetWindowHeard(window);
+        }
+    }
+
+    @Override
+    public Telemetry forApi(String name) {
+        return new StartingTelemetry(startup, name);
+    }
+
+    /** A token refresh begun before the telemetry was ready. */
+    private static final class PendingRefresh extends Pending<RefreshObserver> implements RefreshObserver {
+        private final URI tokenUrl;
+        private final String grant;
+        /** The kept call that started it, replayed before it (it was kept first), or null. */
+        private final PendingCall caller;
+
+        PendingRefresh(URI tokenUrl, String grant, PendingCall caller) {
+            super(AppTraceContext.parent());
+            this.tokenUrl = tokenUrl;
+            this.grant = grant;
+            this.caller = caller;
+        }
+
+        @Override
+        RefreshObserver begin(Telemetry real) {
+            PendingCall.Replayed under = caller == null ? null : caller.replayed();
+            if (under == null) {
+                return real.refresh(tokenUrl, grant);
+            }
+            try (Scope s = under.call.current()) {
+                return real.refresh(tokenUrl, grant);
+            }
+        }
+
+        @Override
+        RefreshObserver nothing() {
+            return RefreshObserver.NOOP;
+        }
+
+        @Override
+        public void end(String result) {
+            record(r -> r.end(result));
+        }
+
+        @Override
+        public void event(String name) {
+            record(r -> r.event(name));
+        }
+    }
+}
