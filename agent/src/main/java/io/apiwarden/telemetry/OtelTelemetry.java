@@ -390,7 +390,9 @@ public final class OtelTelemetry implements Telemetry {
         private final Call call;
         private final boolean expectContinue;
         private final Span span;
-        private final long startNanos = System.nanoTime();
+        /** Read only for the request-duration histogram: a clock read per attempt is not free. */
+        private final long startNanos = requestDurations != null ? System.nanoTime() : 0L;
+
         private int status;
 
         Attempt(Call call, int resendCount, boolean expectContinue) {

@@ -32,6 +32,13 @@ public final class ReactorNettyGlue implements ReactorNettyBridge {
     private final Predicate<Object> recordedBodies;
     private final DelayScheduler timer;
     private final Executor completions;
+    private final ManagedRequest.Uris uris = new ManagedRequest.Uris();
+    /**
+     * The last client observer seen and the same with the agent's after it: Reactor Netty asks for the observer on
+     * every request, mostly handing the same one, and composing it anew allocated on every request, unmanaged ones
+     * too. Replaced as a whole.
+     */
+    private volatile Object[] lastObserver;
 
     /** Waits on Reactor's own timer (its parallel scheduler, where {@code Mono.delay} runs), never on an event loop. */
     public ReactorNettyGlue(Wardens wardens) {
@@ -58,12 +65,18 @@ public final class ReactorNettyGlue implements ReactorNettyBridge {
 
     /** {@code connect}, a request of {@code client}, as it is outside every API, or managed by its API's Warden. */
     Mono<? extends Connection> manage(HttpClient client, Mono<? extends Connection> connect) {
-        ManagedRequest request = ManagedRequest.of(client.configuration(), wardens, recordedBodies);
+        ManagedRequest request = ManagedRequest.of(client.configuration(), wardens, recordedBodies, uris);
         return request == null ? connect : new ManagedConnect(request.warden, request, connect, timer, completions);
     }
 
     @Override
     public Object observer(Object observer) {
-        return ((ConnectionObserver) observer).then(AttemptHeadersObserver.INSTANCE);
+        Object[] last = lastObserver;
+        if (last != null && last[0] == observer) {
+            return last[1];
+        }
+        Object composed = ((ConnectionObserver) observer).then(AttemptHeadersObserver.INSTANCE);
+        lastObserver = new Object[] {observer, composed};
+        return composed;
     }
 }
