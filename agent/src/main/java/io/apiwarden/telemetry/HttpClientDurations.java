@@ -29,6 +29,8 @@ final class HttpClientDurations {
     private final MeterRegistry meters;
     private final Tags apiTags;
     private final Map<Key, Timer> timers = new ConcurrentHashMap<>();
+    /** The timer of the last record, with its key: racy by design, as any timer found for a key is the right one. */
+    private volatile Found lastFound;
 
     HttpClientDurations(MeterRegistry meters, Tags apiTags) {
         this.meters = meters;
@@ -49,10 +51,19 @@ final class HttpClientDurations {
      * @param method the method as the spans name it ({@code _OTHER} outside the known ones)
      */
     void record(String method, String host, int port, int status, Throwable failure, long nanos) {
-        Key key = new Key(method, host, port, status, failure == null ? null : failure.getClass());
-        Timer timer = timers.get(key);
-        if (timer == null) {
-            timer = timers.computeIfAbsent(key, this::register);
+        Class<?> failureType = failure == null ? null : failure.getClass();
+        Found last = lastFound;
+        Timer timer;
+        if (last != null && last.key.matches(method, host, port, status, failureType)) {
+            // An app's calls mostly repeat the last one's method, server and status: found without a new key.
+            timer = last.timer;
+        } else {
+            Key key = new Key(method, host, port, status, failureType);
+            timer = timers.get(key);
+            if (timer == null) {
+                timer = timers.computeIfAbsent(key, this::register);
+            }
+            lastFound = new Found(key, timer);
         }
         timer.record(nanos, TimeUnit.NANOSECONDS);
     }
@@ -71,7 +82,18 @@ final class HttpClientDurations {
                 .register(meters);
     }
 
-    /** What tells one timer from another; short-lived, as the lookup of a known timer needs nothing else. */
+    /** A key and its timer. */
+    private static final class Found {
+        final Key key;
+        final Timer timer;
+
+        Found(Key key, Timer timer) {
+            this.key = key;
+            this.timer = timer;
+        }
+    }
+
+    /** What tells one timer from another. */
     private static final class Key {
         final String method;
         final String host;
@@ -87,17 +109,17 @@ final class HttpClientDurations {
             this.failure = failure;
         }
 
+        boolean matches(String method, String host, int port, int status, Class<?> failure) {
+            return this.port == port
+                    && this.status == status
+                    && this.failure == failure
+                    && this.method.equals(method)
+                    && this.host.equals(host == null ? "" : host);
+        }
+
         @Override
         public boolean equals(Object o) {
-            if (!(o instanceof Key)) {
-                return false;
-            }
-            Key k = (Key) o;
-            return port == k.port
-                    && status == k.status
-                    && failure == k.failure
-                    && method.equals(k.method)
-                    && host.equals(k.host);
+            return o instanceof Key && ((Key) o).matches(method, host, port, status, failure);
         }
 
         @Override

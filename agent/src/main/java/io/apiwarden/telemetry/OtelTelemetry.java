@@ -391,7 +391,12 @@ public final class OtelTelemetry implements Telemetry {
         private final Call call;
         private final boolean expectContinue;
         private final Span span;
-        private final long startNanos = ReplayMoment.nanoTime();
+        /**
+         * Read only for the request-duration histogram: a clock read per attempt is not free. A replayed call's
+         * attempt starts at the time it was made, not now.
+         */
+        private final long startNanos = requestDurations != null ? ReplayMoment.nanoTime() : 0L;
+
         private int status;
 
         Attempt(Call call, int resendCount, boolean expectContinue) {

@@ -82,6 +82,29 @@ class SemconvMetricsTest {
                 .isEqualTo(1);
     }
 
+    @Test
+    void requestsThatTakeTurnsBetweenServersAndStatusesEachCountOnTheirOwnTimer() {
+        // The last timer found is kept for the next request: one that differs in any tag must not land on it.
+        CallObserver orders = telemetry.call("GET", "https://api.example.com/v1/user", "api.example.com", 443);
+        CallObserver other = telemetry.call("GET", "https://api.example.com:8443/v1/user", "api.example.com", 8443);
+        answer(orders.attempt(false), 200);
+        answer(other.attempt(false), 200);
+        answer(orders.attempt(false), 404);
+        answer(orders.attempt(false), 200);
+
+        assertThat(meters.get(HttpClientDurations.NAME)
+                        .tags("server.port", "443", "http.response.status_code", "200")
+                        .timer()
+                        .count())
+                .isEqualTo(2);
+        assertThat(meters.get(HttpClientDurations.NAME)
+                        .tags("server.port", "8443", "http.response.status_code", "200")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
+        assertThat(request("404", "404").count()).isEqualTo(1);
+    }
+
     private static void answer(AttemptObserver attempt, int status) {
         attempt.response(
                 status,

@@ -18,6 +18,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
 final class PerCallRun {
     /** JMH's name for the allocation per operation that its GC profiler reports. */
     private static final String ALLOCATION_PER_OP = "gc.alloc.rate.norm";
+    /** More options for the measured JVMs ({@link #forkArgs}). */
+    static final String FORK_ARGS_PROPERTY = "apiwarden.bench.fork-args";
 
     /** One measured figure: a way of calling, a target, a setup. */
     static final class Figure {
@@ -60,6 +62,7 @@ final class PerCallRun {
             jvmArgs.add("-D" + PerCallBenchmark.MANAGED_URL_PROPERTY + "=" + target.managedUrl());
             jvmArgs.add("-D" + PerCallBenchmark.UNMANAGED_URL_PROPERTY + "=" + target.unmanagedUrl());
             jvmArgs.add("-Xmx512m");
+            jvmArgs.addAll(forkArgs());
             ChainedOptionsBuilder options = new OptionsBuilder()
                     .include(PerCallBenchmark.class.getName() + "\\.(" + methods + ")$")
                     .forks(effort.forks)
@@ -78,6 +81,15 @@ final class PerCallRun {
             }
         }
         return figures;
+    }
+
+    /**
+     * More options for every measured JVM, {@code -Dapiwarden.bench.fork-args="-XX:StartFlightRecording=..."}
+     * (separated by spaces): to profile one setup's calls where they are measured.
+     */
+    private static List<String> forkArgs() {
+        String args = System.getProperty(FORK_ARGS_PROPERTY, "").trim();
+        return args.isEmpty() ? List.of() : List.of(args.split("\\s+"));
     }
 
     private static Figure figureOf(RunResult result, AgentSetup setup) {

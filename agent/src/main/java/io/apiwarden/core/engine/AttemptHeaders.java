@@ -43,6 +43,11 @@ public final class AttemptHeaders implements BiConsumer<String, String> {
         return null;
     }
 
+    /** Name, value, name, value: a copy, for an adapter that keeps the headers past this attempt. */
+    public String[] toPairs() {
+        return java.util.Arrays.copyOf(pairs, size);
+    }
+
     public boolean isEmpty() {
         return size == 0;
     }

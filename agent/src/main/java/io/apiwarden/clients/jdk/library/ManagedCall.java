@@ -95,7 +95,8 @@ final class ManagedCall<T> implements Exchange.Blocking<HttpResponse<T>>, Exchan
 
     @Override
     public boolean hasHeader(String name) {
-        return current.headers().firstValue(name).isPresent();
+        // Not firstValue: the JDK's makes a stream per look, and this is asked on every attempt.
+        return !current.headers().allValues(name).isEmpty();
     }
 
     @Override
@@ -168,7 +169,7 @@ final class ManagedCall<T> implements Exchange.Blocking<HttpResponse<T>>, Exchan
         BodyPublisher body = attemptBody();
         return headers.isEmpty() && timeout == null && body == null
                 ? current
-                : Requests.withHeaders(current, headers, timeout, body);
+                : new AttemptRequest(current, headers, timeout, body);
     }
 
     /**
@@ -259,7 +260,7 @@ final class ManagedCall<T> implements Exchange.Blocking<HttpResponse<T>>, Exchan
 
         @Override
         public String retryAfter() {
-            return response.headers().firstValue("Retry-After").orElse(null);
+            return OutcomeHandler.firstValue(response.headers(), "Retry-After");
         }
 
         @Override

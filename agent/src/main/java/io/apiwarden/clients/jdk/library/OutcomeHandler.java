@@ -5,11 +5,13 @@ import io.apiwarden.core.classify.ResponseClassifier;
 import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.engine.Judge;
 import io.apiwarden.core.log.AgentLog;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpResponse.BodyHandler;
 import java.net.http.HttpResponse.BodySubscriber;
 import java.net.http.HttpResponse.BodySubscribers;
 import java.net.http.HttpResponse.ResponseInfo;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Wraps the app's {@link BodyHandler} for one attempt of a managed call.
@@ -93,7 +95,13 @@ final class OutcomeHandler<T> implements BodyHandler<Outcome<T>> {
 
     /** The response's {@code Retry-After}, or null. */
     static String retryAfter(ResponseInfo info) {
-        return info.headers().firstValue("Retry-After").orElse(null);
+        return firstValue(info.headers(), "Retry-After");
+    }
+
+    /** The first value of a header, or null: the JDK's {@code firstValue} makes a stream and an optional per look. */
+    static String firstValue(HttpHeaders headers, String name) {
+        List<String> values = headers.allValues(name);
+        return values.isEmpty() ? null : values.get(0);
     }
 
     private BodySubscriber<Outcome<T>> deliver(ResponseInfo info, Verdict verdict) {

@@ -1,11 +1,9 @@
 package io.apiwarden.clients.jdk.library;
 
-import io.apiwarden.core.engine.AttemptHeaders;
 import io.apiwarden.core.scope.ApiScope;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpRequest.BodyPublisher;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -39,25 +37,6 @@ final class Requests {
         return request.bodyPublisher()
                 .map(p -> REPEATABLE_PUBLISHERS.contains(p.getClass().getName()))
                 .orElse(true);
-    }
-
-    /**
-     * The app's request with {@code headers} set (replacing the app's values), when
-     * {@code timeout} is not null that time-out, and when {@code body} is not null that body;
-     * everything else the same.
-     */
-    static HttpRequest withHeaders(HttpRequest request, AttemptHeaders headers, Duration timeout, BodyPublisher body) {
-        HttpRequest.Builder b = copy(
-                request,
-                request.uri(),
-                request.method(),
-                body != null ? body : request.bodyPublisher().orElse(null),
-                true);
-        headers.forEach(b::setHeader);
-        if (timeout != null) {
-            b.timeout(timeout);
-        }
-        return b.build();
     }
 
     /**

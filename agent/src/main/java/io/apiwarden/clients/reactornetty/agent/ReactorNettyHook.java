@@ -1,9 +1,11 @@
 package io.apiwarden.clients.reactornetty.agent;
 
+import io.apiwarden.agent.AgentRuntime;
 import io.apiwarden.agent.ClientsInUse;
 import io.apiwarden.agent.Glues;
 import io.apiwarden.clients.reactornetty.bridge.ReactorNettyBridge;
 import io.apiwarden.core.log.AgentLog;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * What the code woven into Reactor Netty's HTTP client calls. Reactor Netty lives in a loader that
@@ -16,9 +18,60 @@ public final class ReactorNettyHook {
     private static final Glues<ReactorNettyBridge> GLUES =
             new Glues<>("io.apiwarden.clients.reactornetty.library.", "ReactorNettyGlue", ReactorNettyBridge.class);
 
-    private static final ClientsInUse IN_USE = ClientsInUse.onFirstRequest(new ReactorNettyModule());
+    /** Seen when the app builds a client ({@link #onBuild}), or on its first request when the build was missed. */
+    private static final ClientsInUse IN_USE = ClientsInUse.onFirstClient(new ReactorNettyModule());
+
+    /** Per copy of Reactor Netty (its {@code HttpClient} class): whether getting ready for its first request began. */
+    private static final ClassValue<AtomicBoolean> PREPARING = new ClassValue<>() {
+        @Override
+        protected AtomicBoolean computeValue(Class<?> type) {
+            return new AtomicBoolean();
+        }
+    };
 
     private ReactorNettyHook() {}
+
+    /**
+     * At the start of {@code HttpClient.create()} and its other factories: the app builds a client, its first request
+     * comes later. Gets the agent ready for that request on a thread of its own, never the app's: the glue beside
+     * this copy of Reactor Netty, every API's runtime (token, telemetry), the classes a managed request loads. Without
+     * this the first request paid for all of it. A request that comes while it is under way waits for the part it
+     * needs (as it did before), no longer.
+     */
+    public static void onBuild(Class<?> httpClient) {
+        try {
+            if (AgentRuntime.router() == null || !PREPARING.get(httpClient).compareAndSet(false, true)) {
+                return;
+            }
+            Thread prepare = new Thread(() -> prepare(httpClient), "apiwarden-reactor-netty-prepare");
+            prepare.setDaemon(true);
+            // Not the app's loader: the thread must not hold a web app's loader while it lives.
+            prepare.setContextClassLoader(ClassLoader.getSystemClassLoader());
+            prepare.start();
+        } catch (Throwable t) {
+            AgentLog.once(
+                    AgentLog.Level.WARN,
+                    "reactor-netty-build",
+                    "the agent could not get ready for Reactor Netty's first request; that request does it",
+                    t);
+        }
+    }
+
+    private static void prepare(Class<?> httpClient) {
+        try {
+            ReactorNettyBridge glue = GLUES.of(httpClient);
+            if (glue != null) {
+                glue.prepare();
+                IN_USE.seen();
+            }
+        } catch (Throwable t) {
+            AgentLog.once(
+                    AgentLog.Level.WARN,
+                    "reactor-netty-build",
+                    "the agent could not get ready for Reactor Netty's first request; that request does it",
+                    t);
+        }
+    }
 
     /** At the return of {@code HttpClientConnect.connect()}: the publisher to return instead. */
     public static Object onConnect(Object client, Object connect) {
@@ -27,7 +80,7 @@ public final class ReactorNettyHook {
             if (glue == null) {
                 return connect;
             }
-            // A request is the first sign of a Reactor Netty client: it has no build step of its own.
+            // Once the client's build got the agent ready (onBuild), only a flag; else this request does it.
             IN_USE.seen();
             return glue.onConnect(client, connect);
         } catch (Throwable t) {

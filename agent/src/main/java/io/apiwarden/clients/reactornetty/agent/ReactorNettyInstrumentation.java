@@ -22,10 +22,12 @@ import net.bytebuddy.jar.asm.Type;
  *       a managed attempt's headers as the request is prepared.
  * </ul>
  * The inserted code replaces the returned value; none of it branches, so the methods' stack map
- * frames stay as they were.
+ * frames stay as they were. A third point, the start of {@code HttpClient}'s static factories, only tells the
+ * agent that a client is being built ({@link ReactorNettyHook#onBuild}).
  */
 final class ReactorNettyInstrumentation {
     private static final String HOOK = Type.getInternalName(ReactorNettyHook.class);
+    private static final Type HTTP_CLIENT = Type.getObjectType("reactor/netty/http/client/HttpClient");
     private static final String TWO_OBJECTS = "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;";
 
     private ReactorNettyInstrumentation() {}
@@ -40,6 +42,8 @@ final class ReactorNettyInstrumentation {
                                         "()Lreactor/core/publisher/Mono;",
                                         "onConnect",
                                         "reactor/core/publisher/Mono"),
+                                "reactor/netty/http/client/HttpClient",
+                                factoryWeaving(),
                                 "reactor/netty/http/client/HttpClientConfig",
                                 returnWeaving(
                                         "defaultConnectionObserver",
@@ -47,6 +51,27 @@ final class ReactorNettyInstrumentation {
                                         "observer",
                                         "reactor/netty/ConnectionObserver")))
                 .install(inst);
+    }
+
+    /**
+     * Every static factory of {@code HttpClient} ({@code create()}, {@code create(ConnectionProvider)},
+     * {@code newConnection()}): the app is building a client, so {@code ReactorNettyHook.onBuild(HttpClient.class)}
+     * starts getting the agent ready for its first request. Inserted at the start, with no branch.
+     */
+    private static HookTransformer.Weaving factoryWeaving() {
+        return new LinkedWeaving(ReactorNettyHook.class, (access, name, desc, mv) -> {
+            if ((access & Opcodes.ACC_STATIC) == 0 || !desc.endsWith(")" + HTTP_CLIENT.getDescriptor())) {
+                return mv;
+            }
+            return new MethodVisitor(Opcodes.ASM9, mv) {
+                @Override
+                public void visitCode() {
+                    super.visitCode();
+                    super.visitLdcInsn(HTTP_CLIENT);
+                    super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOK, "onBuild", "(Ljava/lang/Class;)V", false);
+                }
+            };
+        });
     }
 
     /**

@@ -13,6 +13,9 @@ public interface ReactorNettyBridge {
      */
     Object onConnect(Object client, Object connect);
 
+    /** Loads what a managed request needs, so that the app's first request does not: called off the app's threads. */
+    void prepare();
+
     /** A client's connection observer ({@code ConnectionObserver}) with the one that sets each attempt's headers after it. */
     Object observer(Object observer);
 }

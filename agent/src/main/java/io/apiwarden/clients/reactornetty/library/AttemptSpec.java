@@ -5,8 +5,6 @@ import io.apiwarden.core.engine.RecordedBody;
 import io.apiwarden.core.scope.ApiScope;
 import java.net.URI;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import reactor.netty.http.client.HttpClientRequest;
 
 /**
@@ -19,6 +17,8 @@ final class AttemptSpec {
     static final Object KEY = AttemptSpec.class;
 
     private final ApiScope scope;
+    /** The request's own URL, in the scope: a request Reactor Netty sends to it needs no parsing to know. */
+    private final String requestUrl;
     /** Name, value, name, value: a copy, as the engine reuses its headers for the next attempt. */
     private final String[] pairs;
 
@@ -28,14 +28,11 @@ final class AttemptSpec {
     /** The call's recording of its body, for a {@link RecordedBodyFunction}; null when the body is not recorded. */
     final RecordedBody recording;
 
-    AttemptSpec(ApiScope scope, AttemptHeaders headers, Duration timeout, RecordedBody recording) {
+    /** @param requestUrl the URL of the request, which its API's {@code scope} contains */
+    AttemptSpec(ApiScope scope, String requestUrl, AttemptHeaders headers, Duration timeout, RecordedBody recording) {
         this.scope = scope;
-        List<String> copy = new ArrayList<>();
-        headers.forEach((name, value) -> {
-            copy.add(name);
-            copy.add(value);
-        });
-        this.pairs = copy.toArray(new String[0]);
+        this.requestUrl = requestUrl;
+        this.pairs = headers.toPairs();
         this.timeout = timeout;
         this.agentAuthorization = headers.get("Authorization");
         this.recording = recording;
@@ -56,6 +53,11 @@ final class AttemptSpec {
     boolean inScope(String url) {
         if (url == null) {
             return false;
+        }
+        if (url.equals(requestUrl)) {
+            // The request itself, not a redirect hop: asked twice per attempt, and a URI parse costs more than the
+            // rest.
+            return true;
         }
         try {
             return scope.contains(URI.create(url));

@@ -66,7 +66,7 @@ final class ManagedRequest {
      * {@code config}, which is this request's own (Reactor Netty copies the configuration at every
      * step of building a request, and reads the function at each subscription).
      */
-    static ManagedRequest of(HttpClientConfig config, Wardens wardens, Predicate<Object> recorded) {
+    static ManagedRequest of(HttpClientConfig config, Wardens wardens, Predicate<Object> recorded, Uris uris) {
         if (config.websocketClientSpec() != null) {
             return null;
         }
@@ -76,7 +76,7 @@ final class ManagedRequest {
         }
         URI uri;
         try {
-            uri = URI.create(url);
+            uri = uris.parse(url);
         } catch (IllegalArgumentException e) {
             // Reactor Netty refuses it too, as without the agent.
             return null;
@@ -169,6 +169,35 @@ final class ManagedRequest {
             return f;
         } catch (ReflectiveOperationException | RuntimeException e) {
             return null;
+        }
+    }
+
+    /**
+     * The URI of the last URL asked for, kept: an app calls the same few URLs again and again, and parsing one
+     * anew cost about a tenth of what managing a call allocated. One entry, replaced as a whole, so any thread
+     * reads a URL and its own URI.
+     */
+    static final class Uris {
+        private volatile Parsed last;
+
+        URI parse(String url) {
+            Parsed p = last;
+            if (p != null && p.url.equals(url)) {
+                return p.uri;
+            }
+            URI uri = URI.create(url);
+            last = new Parsed(url, uri);
+            return uri;
+        }
+
+        private static final class Parsed {
+            final String url;
+            final URI uri;
+
+            Parsed(String url, URI uri) {
+                this.url = url;
+                this.uri = uri;
+            }
         }
     }
 

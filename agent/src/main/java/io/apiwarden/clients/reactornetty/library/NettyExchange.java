@@ -80,8 +80,8 @@ final class NettyExchange implements Exchange.Async<Connection> {
     @Override
     public CompletableFuture<Attempt.Async<Connection>> sendAsync(
             AttemptHeaders headers, Duration timeout, Judge judge) {
-        AttemptSpec spec =
-                new AttemptSpec(warden.scope(), headers, timeout, request.recordsBody ? driver.recordBody(-1) : null);
+        AttemptSpec spec = new AttemptSpec(
+                warden.scope(), request.url, headers, timeout, request.recordsBody ? driver.recordBody(-1) : null);
         AttemptSubscriber attempt = new AttemptSubscriber(appContext.put(AttemptSpec.KEY, spec), spec, judge);
         connect.subscribe(attempt);
         return attempt;
