@@ -38,8 +38,13 @@ import java.util.function.Function;
  *
  * <p>Settings go on to the first attempt's request, the client's own, which is the template of the others; the
  * app's headers are kept apart, so the agent's never show in {@link #headers()}.
+ *
+ * <p>Version-neutral: compiled against Vert.x 4.5, it holds only what links the same on 4.5 and 5 (every method
+ * here has one descriptor on both). What differs (4.5's callback overloads and {@code setHost}, 5's
+ * {@code Future}-returning {@code reset} and {@code cancel}) is in {@link ManagedClientRequest4} and in
+ * {@code ManagedClientRequest5}, compiled against Vert.x 5 from {@code src/main/vertx5}.
  */
-final class ManagedClientRequest implements HttpClientRequest {
+abstract class ManagedClientRequest implements HttpClientRequest {
     private final Warden warden;
     final HttpClient client;
     private final RequestOptions options;
@@ -150,6 +155,25 @@ final class ManagedClientRequest implements HttpClientRequest {
         }
     }
 
+    /**
+     * A request whose body only the client's own request can make (a Vert.x 5 {@code ClientForm}, which it encodes
+     * with classes of its own): sent by {@code send} on that request with the app's headers, unmanaged, as a
+     * {@code CONNECT} is. An error if the app already started its request.
+     */
+    final Future<HttpClientResponse> sendUnmanaged(Function<HttpClientRequest, Future<HttpClientResponse>> send) {
+        synchronized (this) {
+            if (started) {
+                return Future.failedFuture(new IllegalStateException("the request was already sent"));
+            }
+            started = true;
+        }
+        first.headers().clear().addAll(appHeaders);
+        Future<HttpClientResponse> sent = send.apply(first);
+        sent.onComplete(response::handle);
+        sent.<Void>mapEmpty().onComplete(this::endedWith);
+        return sent;
+    }
+
     void endedWith(AsyncResult<Void> result) {
         if (result.succeeded()) {
             ended.tryComplete();
@@ -200,6 +224,28 @@ final class ManagedClientRequest implements HttpClientRequest {
         }
     }
 
+    /** The app's time limit for the whole call (docs/architecture.md, Vert.x): 4.5's {@code setTimeout}. */
+    final void appTimeout(long timeout) {
+        appTimeoutMillis = timeout > 0 ? timeout : -1;
+    }
+
+    /**
+     * The app's {@code reset}: fails its response future and cancels the call (a pending wait, the attempt in
+     * flight), or resets the client's own request before the call started. Whether the response future failed here.
+     */
+    final boolean resetCall(long code, Throwable cause) {
+        resetCause = cause;
+        CompletableFuture<HttpClientResponse> running = call;
+        boolean cancelled = response.tryFail(cause);
+        ended.tryFail(cause);
+        if (running != null) {
+            running.cancel(true);
+        } else {
+            VertxLinks.reset(first, code, cause);
+        }
+        return cancelled;
+    }
+
     Throwable resetCause() {
         Throwable cause = resetCause;
         return cause != null ? cause : new StreamResetException(0);
@@ -215,28 +261,13 @@ final class ManagedClientRequest implements HttpClientRequest {
     }
 
     @Override
-    public void write(Buffer data, Handler<AsyncResult<Void>> handler) {
-        write(data).onComplete(handler);
-    }
-
-    @Override
     public Future<Void> write(String chunk) {
         return write(Buffer.buffer(chunk));
     }
 
     @Override
-    public void write(String chunk, Handler<AsyncResult<Void>> handler) {
-        write(chunk).onComplete(handler);
-    }
-
-    @Override
     public Future<Void> write(String chunk, String enc) {
         return write(Buffer.buffer(chunk, enc));
-    }
-
-    @Override
-    public void write(String chunk, String enc, Handler<AsyncResult<Void>> handler) {
-        write(chunk, enc).onComplete(handler);
     }
 
     @Override
@@ -255,11 +286,6 @@ final class ManagedClientRequest implements HttpClientRequest {
     }
 
     @Override
-    public void end(Buffer chunk, Handler<AsyncResult<Void>> handler) {
-        end(chunk).onComplete(handler);
-    }
-
-    @Override
     public Future<Void> end() {
         synchronized (this) {
             if (!started) {
@@ -274,28 +300,13 @@ final class ManagedClientRequest implements HttpClientRequest {
     }
 
     @Override
-    public void end(Handler<AsyncResult<Void>> handler) {
-        end().onComplete(handler);
-    }
-
-    @Override
     public Future<Void> end(String chunk) {
         return end(Buffer.buffer(chunk));
     }
 
     @Override
-    public void end(String chunk, Handler<AsyncResult<Void>> handler) {
-        end(chunk).onComplete(handler);
-    }
-
-    @Override
     public Future<Void> end(String chunk, String enc) {
         return end(Buffer.buffer(chunk, enc));
-    }
-
-    @Override
-    public void end(String chunk, String enc, Handler<AsyncResult<Void>> handler) {
-        end(chunk, enc).onComplete(handler);
     }
 
     @Override
@@ -306,20 +317,8 @@ final class ManagedClientRequest implements HttpClientRequest {
     }
 
     @Override
-    public HttpClientRequest sendHead(Handler<AsyncResult<Void>> completionHandler) {
-        sendHead().onComplete(completionHandler);
-        return this;
-    }
-
-    @Override
     public Future<HttpClientResponse> response() {
         return response.future();
-    }
-
-    @Override
-    public HttpClientRequest response(Handler<AsyncResult<HttpClientResponse>> handler) {
-        response.future().onComplete(handler);
-        return this;
     }
 
     @Override
@@ -339,25 +338,6 @@ final class ManagedClientRequest implements HttpClientRequest {
     public HttpClientRequest setWriteQueueMaxSize(int maxSize) {
         first.setWriteQueueMaxSize(maxSize);
         return this;
-    }
-
-    @Override
-    public boolean reset(long code) {
-        return reset(code, new StreamResetException(code));
-    }
-
-    @Override
-    public boolean reset(long code, Throwable cause) {
-        resetCause = cause;
-        CompletableFuture<HttpClientResponse> running = call;
-        boolean cancelled = response.tryFail(cause);
-        ended.tryFail(cause);
-        if (running != null) {
-            running.cancel(true);
-        } else {
-            first.reset(code, cause);
-        }
-        return cancelled;
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -402,32 +382,6 @@ final class ManagedClientRequest implements HttpClientRequest {
     public HttpClientRequest authority(HostAndPort authority) {
         first.authority(authority);
         return this;
-    }
-
-    @Override
-    @SuppressWarnings("deprecation")
-    public HttpClientRequest setHost(String host) {
-        first.setHost(host);
-        return this;
-    }
-
-    @Override
-    @SuppressWarnings("deprecation")
-    public String getHost() {
-        return first.getHost();
-    }
-
-    @Override
-    @SuppressWarnings("deprecation")
-    public HttpClientRequest setPort(int port) {
-        first.setPort(port);
-        return this;
-    }
-
-    @Override
-    @SuppressWarnings("deprecation")
-    public int getPort() {
-        return first.getPort();
     }
 
     @Override
@@ -542,11 +496,6 @@ final class ManagedClientRequest implements HttpClientRequest {
         return this;
     }
 
-    @Override
-    public void connect(Handler<AsyncResult<HttpClientResponse>> handler) {
-        connect().onComplete(handler);
-    }
-
     /** A {@code CONNECT} tunnel is not an API call: the client's own request makes it, unmanaged. */
     @Override
     public Future<HttpClientResponse> connect() {
@@ -554,18 +503,9 @@ final class ManagedClientRequest implements HttpClientRequest {
         return first.connect();
     }
 
-    /** The app's time limit for the whole call: each attempt gets what is left of it (docs/architecture.md, Vert.x). */
-    @Override
-    @SuppressWarnings("deprecation")
-    public HttpClientRequest setTimeout(long timeout) {
-        appTimeoutMillis = timeout > 0 ? timeout : -1;
-        first.setTimeout(timeout);
-        return this;
-    }
-
     @Override
     public HttpClientRequest idleTimeout(long timeout) {
-        appTimeoutMillis = timeout > 0 ? timeout : -1;
+        appTimeout(timeout);
         first.idleTimeout(timeout);
         return this;
     }
@@ -580,17 +520,6 @@ final class ManagedClientRequest implements HttpClientRequest {
     @Override
     public HttpConnection connection() {
         return first.connection();
-    }
-
-    @Override
-    public HttpClientRequest writeCustomFrame(int type, int flags, Buffer payload) {
-        first.writeCustomFrame(type, flags, payload);
-        return this;
-    }
-
-    @Override
-    public int streamId() {
-        return first.streamId();
     }
 
     @Override
