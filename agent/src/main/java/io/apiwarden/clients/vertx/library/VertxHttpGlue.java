@@ -51,6 +51,11 @@ public final class VertxHttpGlue implements VertxHttpBridge {
         }
     }
 
+    /** Whether this copy of Vert.x is 4.5, whose {@code HttpClient} library mode's client implements. */
+    boolean isFourDotFive() {
+        return VertxLine.isFourDotFive();
+    }
+
     @Override
     @SuppressWarnings("unchecked")
     public Object onRequest(Object client, Object options, Object future) {

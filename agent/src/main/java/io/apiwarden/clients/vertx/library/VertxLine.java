@@ -29,10 +29,15 @@ interface VertxLine {
 
     /** The line of this copy of Vert.x, or null for one neither 4.5 nor 5 (its calls are not managed). */
     static VertxLine ofThisVertx() {
-        if (has("end", Handler.class)) {
+        if (isFourDotFive()) {
             return ManagedClientRequest4::new;
         }
         return has("cancel") ? five() : null;
+    }
+
+    /** Whether this copy of Vert.x is 4.5 (its {@code HttpClientRequest} has the callback {@code end(Handler)}). */
+    static boolean isFourDotFive() {
+        return has("end", Handler.class);
     }
 
     private static VertxLine five() {
