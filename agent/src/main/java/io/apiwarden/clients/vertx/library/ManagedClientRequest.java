@@ -9,20 +9,13 @@ import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
-import io.vertx.core.MultiMap;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
-import io.vertx.core.http.HttpConnection;
-import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.RequestOptions;
-import io.vertx.core.http.StreamPriority;
 import io.vertx.core.http.StreamResetException;
-import io.vertx.core.net.HostAndPort;
 import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -44,26 +37,17 @@ import java.util.function.Function;
  * {@code Future}-returning {@code reset} and {@code cancel}) is in {@link ManagedClientRequest4} and in
  * {@code ManagedClientRequest5}, compiled against Vert.x 5 from {@code src/main/vertx5}.
  */
-abstract class ManagedClientRequest implements HttpClientRequest {
+abstract class ManagedClientRequest extends ClientRequestSettings {
     private final Warden warden;
     final HttpClient client;
     private final RequestOptions options;
-    /** The client's own request: the first attempt, and the template of the others. */
-    final HttpClientRequest first;
     /** Where the client's request completes its futures: the app's continuations run there. */
     final Context context;
 
     private final DelayScheduler timer;
-    final MultiMap appHeaders;
     private final Promise<HttpClientResponse> response = Promise.promise();
     private final Promise<Void> ended = Promise.promise();
-    /** The app's own time limit in milliseconds (its request's time-out), or -1. */
-    private volatile long appTimeoutMillis;
 
-    private volatile Handler<Throwable> exceptionHandler;
-    private volatile Handler<HttpClientRequest> pushHandler;
-    private volatile Handler<Void> continueHandler;
-    private volatile Handler<MultiMap> earlyHintsHandler;
     private volatile Throwable resetCause;
     // Set once, when the app starts its body or ends the request.
     private boolean started;
@@ -81,15 +65,12 @@ abstract class ManagedClientRequest implements HttpClientRequest {
             HttpClientRequest first,
             Context context,
             DelayScheduler timer) {
+        super(first, options);
         this.warden = warden;
         this.client = client;
         this.options = options;
-        this.first = first;
         this.context = context;
         this.timer = timer;
-        this.appHeaders = HttpHeaders.headers().addAll(first.headers());
-        long limit = options.getTimeout() >= 0 ? options.getTimeout() : options.getIdleTimeout();
-        this.appTimeoutMillis = limit > 0 ? limit : -1;
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -110,7 +91,7 @@ abstract class ManagedClientRequest implements HttpClientRequest {
         }
         CallDriver<HttpClientResponse> driver = EntryGuard.open("vertx-http-call", "a Vert.x request", () -> {
             URI uri = URI.create(first.absoluteURI());
-            long limit = appTimeoutMillis;
+            long limit = appTimeoutMillis();
             return new CallDriver<HttpClientResponse>(
                     warden, CallTarget.of(first.getMethod().name(), uri), limit > 0 ? Duration.ofMillis(limit) : null);
         });
@@ -129,7 +110,7 @@ abstract class ManagedClientRequest implements HttpClientRequest {
             Throwable cause =
                     failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
             ended.tryFail(cause);
-            Handler<Throwable> handler = exceptionHandler;
+            Handler<Throwable> handler = exceptionHandler();
             if (response.tryFail(cause) && handler != null && resetCause == null) {
                 handler.handle(cause);
             }
@@ -195,38 +176,6 @@ abstract class ManagedClientRequest implements HttpClientRequest {
         AttemptOptions next = new AttemptOptions(options);
         next.setMethod(first.getMethod()).setURI(first.getURI()).setFollowRedirects(first.isFollowRedirects());
         return next;
-    }
-
-    /** Puts the app's settings of its request on another attempt's. */
-    void copySettingsTo(HttpClientRequest real) {
-        real.setMaxRedirects(first.getMaxRedirects());
-        real.setChunked(first.isChunked());
-        if (first.traceOperation() != null) {
-            real.traceOperation(first.traceOperation());
-        }
-        if (pushHandler != null) {
-            real.pushHandler(pushHandler);
-        }
-        if (continueHandler != null) {
-            real.continueHandler(continueHandler);
-        }
-        if (earlyHintsHandler != null) {
-            real.earlyHintsHandler(earlyHintsHandler);
-        }
-    }
-
-    long declaredLength() {
-        String length = appHeaders.get(HttpHeaders.CONTENT_LENGTH);
-        try {
-            return length == null ? -1 : Long.parseLong(length.trim());
-        } catch (NumberFormatException e) {
-            return -1;
-        }
-    }
-
-    /** The app's time limit for the whole call (docs/architecture.md, Vert.x): 4.5's {@code setTimeout}. */
-    final void appTimeout(long timeout) {
-        appTimeoutMillis = timeout > 0 ? timeout : -1;
     }
 
     /**
@@ -338,199 +287,6 @@ abstract class ManagedClientRequest implements HttpClientRequest {
     public HttpClientRequest setWriteQueueMaxSize(int maxSize) {
         first.setWriteQueueMaxSize(maxSize);
         return this;
-    }
-
-    // ---------------------------------------------------------------------------------------------
-    // Headers and settings: the app's, as its client's request keeps them.
-
-    @Override
-    public MultiMap headers() {
-        return appHeaders;
-    }
-
-    @Override
-    public HttpClientRequest putHeader(String name, String value) {
-        appHeaders.set(name, value);
-        return this;
-    }
-
-    @Override
-    public HttpClientRequest putHeader(CharSequence name, CharSequence value) {
-        appHeaders.set(name, value);
-        return this;
-    }
-
-    @Override
-    public HttpClientRequest putHeader(String name, Iterable<String> values) {
-        appHeaders.set(name, values);
-        return this;
-    }
-
-    @Override
-    public HttpClientRequest putHeader(CharSequence name, Iterable<CharSequence> values) {
-        appHeaders.set(name, values);
-        return this;
-    }
-
-    @Override
-    public HttpClientRequest exceptionHandler(Handler<Throwable> handler) {
-        exceptionHandler = handler;
-        return this;
-    }
-
-    @Override
-    public HttpClientRequest authority(HostAndPort authority) {
-        first.authority(authority);
-        return this;
-    }
-
-    @Override
-    public HttpClientRequest setFollowRedirects(boolean followRedirects) {
-        first.setFollowRedirects(followRedirects);
-        return this;
-    }
-
-    @Override
-    public boolean isFollowRedirects() {
-        return first.isFollowRedirects();
-    }
-
-    @Override
-    public HttpClientRequest setMaxRedirects(int maxRedirects) {
-        first.setMaxRedirects(maxRedirects);
-        return this;
-    }
-
-    @Override
-    public int getMaxRedirects() {
-        return first.getMaxRedirects();
-    }
-
-    @Override
-    public int numberOfRedirections() {
-        return first.numberOfRedirections();
-    }
-
-    @Override
-    public HttpClientRequest setChunked(boolean chunked) {
-        first.setChunked(chunked);
-        return this;
-    }
-
-    @Override
-    public boolean isChunked() {
-        return first.isChunked();
-    }
-
-    @Override
-    public HttpMethod getMethod() {
-        return first.getMethod();
-    }
-
-    @Override
-    public HttpClientRequest setMethod(HttpMethod method) {
-        first.setMethod(method);
-        return this;
-    }
-
-    @Override
-    public String absoluteURI() {
-        return first.absoluteURI();
-    }
-
-    @Override
-    public String getURI() {
-        return first.getURI();
-    }
-
-    @Override
-    public HttpClientRequest setURI(String uri) {
-        first.setURI(uri);
-        return this;
-    }
-
-    @Override
-    public String path() {
-        return first.path();
-    }
-
-    @Override
-    public String query() {
-        return first.query();
-    }
-
-    @Override
-    public HttpClientRequest traceOperation(String op) {
-        first.traceOperation(op);
-        return this;
-    }
-
-    @Override
-    public String traceOperation() {
-        return first.traceOperation();
-    }
-
-    @Override
-    public HttpVersion version() {
-        return first.version();
-    }
-
-    @Override
-    public HttpClientRequest continueHandler(Handler<Void> handler) {
-        continueHandler = handler;
-        first.continueHandler(handler);
-        return this;
-    }
-
-    @Override
-    public HttpClientRequest earlyHintsHandler(Handler<MultiMap> handler) {
-        earlyHintsHandler = handler;
-        first.earlyHintsHandler(handler);
-        return this;
-    }
-
-    /** The app's own choice of the next hop, on the first attempt only (the others follow the client's). */
-    @Override
-    public HttpClientRequest redirectHandler(Function<HttpClientResponse, Future<HttpClientRequest>> handler) {
-        first.redirectHandler(handler);
-        return this;
-    }
-
-    /** A {@code CONNECT} tunnel is not an API call: the client's own request makes it, unmanaged. */
-    @Override
-    public Future<HttpClientResponse> connect() {
-        first.headers().clear().addAll(appHeaders);
-        return first.connect();
-    }
-
-    @Override
-    public HttpClientRequest idleTimeout(long timeout) {
-        appTimeout(timeout);
-        first.idleTimeout(timeout);
-        return this;
-    }
-
-    @Override
-    public HttpClientRequest pushHandler(Handler<HttpClientRequest> handler) {
-        pushHandler = handler;
-        first.pushHandler(handler);
-        return this;
-    }
-
-    @Override
-    public HttpConnection connection() {
-        return first.connection();
-    }
-
-    @Override
-    public HttpClientRequest setStreamPriority(StreamPriority streamPriority) {
-        first.setStreamPriority(streamPriority);
-        return this;
-    }
-
-    @Override
-    public StreamPriority getStreamPriority() {
-        return first.getStreamPriority();
     }
 
     /** The method and URL only: never the headers, which may carry the app's own secrets. */
