@@ -29,9 +29,9 @@ final class CallerLibrary {
                             + " agent manages."),
             new CallerLibrary(
                     "io.vertx.",
-                    "Vert.x 5",
-                    "Vert.x 5's HttpClient is not managed yet (Vert.x 4.5's is): until it is, send the API's calls"
-                            + " through a managed client."),
+                    "Vert.x",
+                    "The agent manages the HttpClient of Vert.x 4.5 and 5 (WebClient and Quarkus on it too): move"
+                            + " to one of them, or send the API's calls through another managed client."),
             new CallerLibrary(
                     "io.grpc.",
                     "gRPC",
@@ -43,8 +43,8 @@ final class CallerLibrary {
         return new CallerLibrary(
                 "io.netty.",
                 "Netty (on event-loop thread '" + threadName + "', which does not show the client above it)",
-                "Netty clients the agent does not manage include Vert.x 5's and gRPC's; Reactor Netty's, Vert.x 4.5's"
-                        + " and Micronaut 4's are managed.",
+                "Netty clients the agent does not manage include gRPC's and Vert.x's before 4.5; Reactor Netty's,"
+                        + " Vert.x 4.5's and 5's and Micronaut 4's are managed.",
                 "Netty");
     }
 

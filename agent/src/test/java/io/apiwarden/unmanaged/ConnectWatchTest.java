@@ -233,7 +233,7 @@ class ConnectWatchTest {
                         .advice())
                 .contains("Apache5HttpTransport");
         assertThat(CallerLibrary.of("io.vertx.core.impl.VertxThread", MANAGED).name())
-                .isEqualTo("Vert.x 5");
+                .isEqualTo("Vert.x");
         assertThat(CallerLibrary.of("com.acme.sdk.RawCaller", MANAGED).name()).isEqualTo("com.acme.sdk");
         assertThat(CallerLibrary.nettyEventLoop("nioEventLoopGroup-2-1").key()).isEqualTo("Netty");
     }

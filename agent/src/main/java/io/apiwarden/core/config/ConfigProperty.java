@@ -226,7 +226,7 @@ public enum ConfigProperty {
             "apiwarden.instrumentation.unmanaged-warnings.enabled",
             "true",
             false,
-            "false: no warning when a call to the API goes out through a client the agent does not manage: one it watches call by call (HttpURLConnection, Apache HttpClient 4 and 5, Jetty, in the forms or with the modules it does not manage), or any other connection to the API's host and port, named by the calling library (a raw socket, Ktor CIO, Micronaut, Vert.x 5, a managed client switched off)"),
+            "false: no warning when a call to the API goes out through a client the agent does not manage: one it watches call by call (HttpURLConnection, Apache HttpClient 4 and 5, Jetty, in the forms or with the modules it does not manage), or any other connection to the API's host and port, named by the calling library (a raw socket, Ktor CIO, Micronaut, a Vert.x before 4.5, a managed client switched off)"),
     TRACING_ENABLED(
             "apiwarden.tracing.enabled",
             "true",

@@ -3,31 +3,40 @@ package io.apiwarden.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiwarden.vertx5it.Vertx5App;
+import java.util.List;
+import java.util.stream.Collectors;
+import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.Test;
 
 /**
- * Vert.x 5's {@code HttpClient} (5.1) with the agent attached: not managed yet, so the app's call goes as without
- * the agent, the agent names Vert.x 5 once, and it never claims to manage it. When Vert.x 5 is managed, this test
- * turns into the four scenes.
+ * Vert.x 5's {@code HttpClient} (5.1) with the agent attached: every call of the four scenes ends with 200, as with
+ * Vert.x 4.5 (Quarkus), and a body the app writes piece by piece is recorded and sent again after a refusal of the
+ * API's rate limit.
  */
 class Vertx5AgentIT extends AgainstFakeApi {
-    @Test
-    void vertx5IsNamedOnceAndLeftAlone() throws Exception {
-        AgentJvm.Result r = new AgentJvm()
-                .property("apiwarden.base-url", url("/api/v1"))
-                .property("apiwarden.access-token", FakeOAuthApi.ISSUED_TOKEN)
-                .run(Vertx5App.class, url("/api/v1/user"));
+    private static final String CLIENT = "Vert.x 5 HttpClient";
 
-        assertThat(r.exitCode).as(r.toString()).isZero();
-        assertThat(r.stdout).as(r.toString()).containsExactly("status 401");
-        assertThat(api.apiRequests).hasSize(1);
-        assertThat(api.apiRequests.get(0).getHeaders().get("Authorization")).isNull();
+    @Test
+    void everyCallOfTheFourScenesEndsWith200() throws Exception {
+        String origin = url("").replaceAll("/$", "");
+        AgentJvm.Result r = FourScenes.agentFor(this).run(Vertx5App.class, origin);
+
+        FourScenes.assertAllManaged(r, api, CLIENT);
         assertThat(r.agentLog())
                 .as(r.toString())
-                .filteredOn(l -> l.contains("WARN"))
-                .singleElement()
-                .asString()
-                .contains("went out through Vert.x 5, which the agent does not manage");
-        assertThat(r.agentLog()).as(r.toString()).noneMatch(l -> l.contains("managing calls to"));
+                .anyMatch(l -> l.contains("managing calls to") && l.contains("through Vert.x HttpClient"));
+        assertThat(r.agentLog()).as(r.toString()).noneMatch(l -> l.contains("WARN"));
+
+        assertThat(r.stdout).as(r.toString()).contains("streamed 200 user");
+        List<RecordedRequest> streamed = api.apiRequests.stream()
+                .filter(q -> "streamed".equals(q.getUrl().queryParameter("scene")))
+                .collect(Collectors.toList());
+        assertThat(streamed)
+                .as("a body written piece by piece, refused by the rate limit, sent again whole")
+                .hasSize(2)
+                .allSatisfy(q -> {
+                    assertThat(q.getBody().utf8()).isEqualTo("{\"part\":1,\"part\":2}");
+                    assertThat(q.getHeaders().get("Authorization")).startsWith("Bearer ");
+                });
     }
 }

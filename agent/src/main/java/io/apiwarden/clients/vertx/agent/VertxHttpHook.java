@@ -22,7 +22,7 @@ public final class VertxHttpHook {
     /** At the return of {@code HttpClientImpl.request(RequestOptions)}: the future to return instead. */
     public static Object onRequest(Object client, Object options, Object future) {
         try {
-            // Vert.x 5 is left alone: "managing calls" would be false, and the watch names it once with advice.
+            // A Vert.x neither 4.5 nor 5 is left alone: "managing calls" would be false; the watch names it once.
             if (!VertxHttpModule.manages(client.getClass())) {
                 return future;
             }

@@ -9,13 +9,13 @@ import net.bytebuddy.jar.asm.Opcodes;
 import net.bytebuddy.jar.asm.Type;
 
 /**
- * Puts the agent into Vert.x core's HTTP client (4.5), at the two methods of {@code HttpClientImpl} every request
+ * Puts the agent into Vert.x core's HTTP client (4.5 and 5), at the two methods of {@code HttpClientImpl} every request
  * starts from (the other {@code request} overloads, {@code WebClient} and the Quarkus REST client call them):
  *
  * <ul>
  *   <li>{@code request(RequestOptions)}: its returned future goes through {@link VertxHttpHook#onRequest}, which
  *       returns it as it is outside the API and one of the managed request inside;
- *   <li>{@code request(RequestOptions, Handler)}: its handler is replaced on entry by
+ *   <li>{@code request(RequestOptions, Handler)} (4.5 only): its handler is replaced on entry by
  *       {@link VertxHttpHook#onRequestHandler}'s, which hands the app the managed request.
  * </ul>
  * Neither inserted sequence branches, so the methods' stack map frames stay as they were.

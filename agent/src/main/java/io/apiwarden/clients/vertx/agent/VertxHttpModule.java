@@ -3,24 +3,34 @@ package io.apiwarden.clients.vertx.agent;
 import io.apiwarden.agent.ClientModule;
 import java.lang.instrument.Instrumentation;
 
-/** Vert.x core's {@code HttpClient} (and so Vert.x {@code WebClient} and the Quarkus REST client): its requests to the API managed. */
+/** Vert.x core's {@code HttpClient} 4.5 and 5 (and so Vert.x {@code WebClient} and the Quarkus REST client): its requests to the API managed. */
 public final class VertxHttpModule implements ClientModule {
     /**
-     * Whether the Vert.x that {@code type} belongs to has the 4.x API the glue manages ({@code VertxHttpGlue} tells
-     * the same way); Vert.x 5 is not managed yet. Once per class: looked up in a loader where Vert.x is loaded already.
+     * Whether the Vert.x that {@code type} belongs to is a line the glue manages, 4.5 or 5 ({@code VertxLine} tells
+     * the same way: 4.5's request has {@code end(Handler)}, 5's {@code cancel()}). Once per class: looked up in a
+     * loader where Vert.x is loaded already.
      */
     private static final ClassValue<Boolean> MANAGED_VERSION = new ClassValue<>() {
         @Override
         protected Boolean computeValue(Class<?> type) {
             try {
-                Class.forName("io.vertx.core.http.HttpClient", false, type.getClassLoader())
-                        .getMethod("redirectHandler");
-                return true;
+                Class<?> request = Class.forName("io.vertx.core.http.HttpClientRequest", false, type.getClassLoader());
+                Class<?> handler = Class.forName("io.vertx.core.Handler", false, type.getClassLoader());
+                return has(request, "end", handler) || has(request, "cancel");
             } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
                 return false;
             }
         }
     };
+
+    private static boolean has(Class<?> type, String name, Class<?>... parameters) {
+        try {
+            type.getMethod(name, parameters);
+            return true;
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
+    }
 
     @Override
     public String name() {

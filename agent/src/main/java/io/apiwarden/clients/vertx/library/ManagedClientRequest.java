@@ -9,20 +9,13 @@ import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
-import io.vertx.core.MultiMap;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
-import io.vertx.core.http.HttpConnection;
-import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.RequestOptions;
-import io.vertx.core.http.StreamPriority;
 import io.vertx.core.http.StreamResetException;
-import io.vertx.core.net.HostAndPort;
 import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -38,27 +31,23 @@ import java.util.function.Function;
  *
  * <p>Settings go on to the first attempt's request, the client's own, which is the template of the others; the
  * app's headers are kept apart, so the agent's never show in {@link #headers()}.
+ *
+ * <p>Version-neutral: compiled against Vert.x 4.5, it holds only what links the same on 4.5 and 5 (every method
+ * here has one descriptor on both). What differs (4.5's callback overloads and {@code setHost}, 5's
+ * {@code Future}-returning {@code reset} and {@code cancel}) is in {@link ManagedClientRequest4} and in
+ * {@code ManagedClientRequest5}, compiled against Vert.x 5 from {@code src/main/vertx5}.
  */
-final class ManagedClientRequest implements HttpClientRequest {
+abstract class ManagedClientRequest extends ClientRequestSettings {
     private final Warden warden;
     final HttpClient client;
     private final RequestOptions options;
-    /** The client's own request: the first attempt, and the template of the others. */
-    final HttpClientRequest first;
     /** Where the client's request completes its futures: the app's continuations run there. */
     final Context context;
 
     private final DelayScheduler timer;
-    final MultiMap appHeaders;
     private final Promise<HttpClientResponse> response = Promise.promise();
     private final Promise<Void> ended = Promise.promise();
-    /** The app's own time limit in milliseconds (its request's time-out), or -1. */
-    private volatile long appTimeoutMillis;
 
-    private volatile Handler<Throwable> exceptionHandler;
-    private volatile Handler<HttpClientRequest> pushHandler;
-    private volatile Handler<Void> continueHandler;
-    private volatile Handler<MultiMap> earlyHintsHandler;
     private volatile Throwable resetCause;
     // Set once, when the app starts its body or ends the request.
     private boolean started;
@@ -76,15 +65,12 @@ final class ManagedClientRequest implements HttpClientRequest {
             HttpClientRequest first,
             Context context,
             DelayScheduler timer) {
+        super(first, options);
         this.warden = warden;
         this.client = client;
         this.options = options;
-        this.first = first;
         this.context = context;
         this.timer = timer;
-        this.appHeaders = HttpHeaders.headers().addAll(first.headers());
-        long limit = options.getTimeout() >= 0 ? options.getTimeout() : options.getIdleTimeout();
-        this.appTimeoutMillis = limit > 0 ? limit : -1;
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -105,7 +91,7 @@ final class ManagedClientRequest implements HttpClientRequest {
         }
         CallDriver<HttpClientResponse> driver = EntryGuard.open("vertx-http-call", "a Vert.x request", () -> {
             URI uri = URI.create(first.absoluteURI());
-            long limit = appTimeoutMillis;
+            long limit = appTimeoutMillis();
             return new CallDriver<HttpClientResponse>(
                     warden, CallTarget.of(first.getMethod().name(), uri), limit > 0 ? Duration.ofMillis(limit) : null);
         });
@@ -124,7 +110,7 @@ final class ManagedClientRequest implements HttpClientRequest {
             Throwable cause =
                     failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
             ended.tryFail(cause);
-            Handler<Throwable> handler = exceptionHandler;
+            Handler<Throwable> handler = exceptionHandler();
             if (response.tryFail(cause) && handler != null && resetCause == null) {
                 handler.handle(cause);
             }
@@ -150,6 +136,25 @@ final class ManagedClientRequest implements HttpClientRequest {
         }
     }
 
+    /**
+     * A request whose body only the client's own request can make (a Vert.x 5 {@code ClientForm}, which it encodes
+     * with classes of its own): sent by {@code send} on that request with the app's headers, unmanaged, as a
+     * {@code CONNECT} is. An error if the app already started its request.
+     */
+    final Future<HttpClientResponse> sendUnmanaged(Function<HttpClientRequest, Future<HttpClientResponse>> send) {
+        synchronized (this) {
+            if (started) {
+                return Future.failedFuture(new IllegalStateException("the request was already sent"));
+            }
+            started = true;
+        }
+        first.headers().clear().addAll(appHeaders);
+        Future<HttpClientResponse> sent = send.apply(first);
+        sent.onComplete(response::handle);
+        sent.<Void>mapEmpty().onComplete(this::endedWith);
+        return sent;
+    }
+
     void endedWith(AsyncResult<Void> result) {
         if (result.succeeded()) {
             ended.tryComplete();
@@ -173,31 +178,21 @@ final class ManagedClientRequest implements HttpClientRequest {
         return next;
     }
 
-    /** Puts the app's settings of its request on another attempt's. */
-    void copySettingsTo(HttpClientRequest real) {
-        real.setMaxRedirects(first.getMaxRedirects());
-        real.setChunked(first.isChunked());
-        if (first.traceOperation() != null) {
-            real.traceOperation(first.traceOperation());
+    /**
+     * The app's {@code reset}: fails its response future and cancels the call (a pending wait, the attempt in
+     * flight), or resets the client's own request before the call started. Whether the response future failed here.
+     */
+    final boolean resetCall(long code, Throwable cause) {
+        resetCause = cause;
+        CompletableFuture<HttpClientResponse> running = call;
+        boolean cancelled = response.tryFail(cause);
+        ended.tryFail(cause);
+        if (running != null) {
+            running.cancel(true);
+        } else {
+            VertxLinks.reset(first, code, cause);
         }
-        if (pushHandler != null) {
-            real.pushHandler(pushHandler);
-        }
-        if (continueHandler != null) {
-            real.continueHandler(continueHandler);
-        }
-        if (earlyHintsHandler != null) {
-            real.earlyHintsHandler(earlyHintsHandler);
-        }
-    }
-
-    long declaredLength() {
-        String length = appHeaders.get(HttpHeaders.CONTENT_LENGTH);
-        try {
-            return length == null ? -1 : Long.parseLong(length.trim());
-        } catch (NumberFormatException e) {
-            return -1;
-        }
+        return cancelled;
     }
 
     Throwable resetCause() {
@@ -215,28 +210,13 @@ final class ManagedClientRequest implements HttpClientRequest {
     }
 
     @Override
-    public void write(Buffer data, Handler<AsyncResult<Void>> handler) {
-        write(data).onComplete(handler);
-    }
-
-    @Override
     public Future<Void> write(String chunk) {
         return write(Buffer.buffer(chunk));
     }
 
     @Override
-    public void write(String chunk, Handler<AsyncResult<Void>> handler) {
-        write(chunk).onComplete(handler);
-    }
-
-    @Override
     public Future<Void> write(String chunk, String enc) {
         return write(Buffer.buffer(chunk, enc));
-    }
-
-    @Override
-    public void write(String chunk, String enc, Handler<AsyncResult<Void>> handler) {
-        write(chunk, enc).onComplete(handler);
     }
 
     @Override
@@ -255,11 +235,6 @@ final class ManagedClientRequest implements HttpClientRequest {
     }
 
     @Override
-    public void end(Buffer chunk, Handler<AsyncResult<Void>> handler) {
-        end(chunk).onComplete(handler);
-    }
-
-    @Override
     public Future<Void> end() {
         synchronized (this) {
             if (!started) {
@@ -274,28 +249,13 @@ final class ManagedClientRequest implements HttpClientRequest {
     }
 
     @Override
-    public void end(Handler<AsyncResult<Void>> handler) {
-        end().onComplete(handler);
-    }
-
-    @Override
     public Future<Void> end(String chunk) {
         return end(Buffer.buffer(chunk));
     }
 
     @Override
-    public void end(String chunk, Handler<AsyncResult<Void>> handler) {
-        end(chunk).onComplete(handler);
-    }
-
-    @Override
     public Future<Void> end(String chunk, String enc) {
         return end(Buffer.buffer(chunk, enc));
-    }
-
-    @Override
-    public void end(String chunk, String enc, Handler<AsyncResult<Void>> handler) {
-        end(chunk, enc).onComplete(handler);
     }
 
     @Override
@@ -306,20 +266,8 @@ final class ManagedClientRequest implements HttpClientRequest {
     }
 
     @Override
-    public HttpClientRequest sendHead(Handler<AsyncResult<Void>> completionHandler) {
-        sendHead().onComplete(completionHandler);
-        return this;
-    }
-
-    @Override
     public Future<HttpClientResponse> response() {
         return response.future();
-    }
-
-    @Override
-    public HttpClientRequest response(Handler<AsyncResult<HttpClientResponse>> handler) {
-        response.future().onComplete(handler);
-        return this;
     }
 
     @Override
@@ -339,269 +287,6 @@ final class ManagedClientRequest implements HttpClientRequest {
     public HttpClientRequest setWriteQueueMaxSize(int maxSize) {
         first.setWriteQueueMaxSize(maxSize);
         return this;
-    }
-
-    @Override
-    public boolean reset(long code) {
-        return reset(code, new StreamResetException(code));
-    }
-
-    @Override
-    public boolean reset(long code, Throwable cause) {
-        resetCause = cause;
-        CompletableFuture<HttpClientResponse> running = call;
-        boolean cancelled = response.tryFail(cause);
-        ended.tryFail(cause);
-        if (running != null) {
-            running.cancel(true);
-        } else {
-            first.reset(code, cause);
-        }
-        return cancelled;
-    }
-
-    // ---------------------------------------------------------------------------------------------
-    // Headers and settings: the app's, as its client's request keeps them.
-
-    @Override
-    public MultiMap headers() {
-        return appHeaders;
-    }
-
-    @Override
-    public HttpClientRequest putHeader(String name, String value) {
-        appHeaders.set(name, value);
-        return this;
-    }
-
-    @Override
-    public HttpClientRequest putHeader(CharSequence name, CharSequence value) {
-        appHeaders.set(name, value);
-        return this;
-    }
-
-    @Override
-    public HttpClientRequest putHeader(String name, Iterable<String> values) {
-        appHeaders.set(name, values);
-        return this;
-    }
-
-    @Override
-    public HttpClientRequest putHeader(CharSequence name, Iterable<CharSequence> values) {
-        appHeaders.set(name, values);
-        return this;
-    }
-
-    @Override
-    public HttpClientRequest exceptionHandler(Handler<Throwable> handler) {
-        exceptionHandler = handler;
-        return this;
-    }
-
-    @Override
-    public HttpClientRequest authority(HostAndPort authority) {
-        first.authority(authority);
-        return this;
-    }
-
-    @Override
-    @SuppressWarnings("deprecation")
-    public HttpClientRequest setHost(String host) {
-        first.setHost(host);
-        return this;
-    }
-
-    @Override
-    @SuppressWarnings("deprecation")
-    public String getHost() {
-        return first.getHost();
-    }
-
-    @Override
-    @SuppressWarnings("deprecation")
-    public HttpClientRequest setPort(int port) {
-        first.setPort(port);
-        return this;
-    }
-
-    @Override
-    @SuppressWarnings("deprecation")
-    public int getPort() {
-        return first.getPort();
-    }
-
-    @Override
-    public HttpClientRequest setFollowRedirects(boolean followRedirects) {
-        first.setFollowRedirects(followRedirects);
-        return this;
-    }
-
-    @Override
-    public boolean isFollowRedirects() {
-        return first.isFollowRedirects();
-    }
-
-    @Override
-    public HttpClientRequest setMaxRedirects(int maxRedirects) {
-        first.setMaxRedirects(maxRedirects);
-        return this;
-    }
-
-    @Override
-    public int getMaxRedirects() {
-        return first.getMaxRedirects();
-    }
-
-    @Override
-    public int numberOfRedirections() {
-        return first.numberOfRedirections();
-    }
-
-    @Override
-    public HttpClientRequest setChunked(boolean chunked) {
-        first.setChunked(chunked);
-        return this;
-    }
-
-    @Override
-    public boolean isChunked() {
-        return first.isChunked();
-    }
-
-    @Override
-    public HttpMethod getMethod() {
-        return first.getMethod();
-    }
-
-    @Override
-    public HttpClientRequest setMethod(HttpMethod method) {
-        first.setMethod(method);
-        return this;
-    }
-
-    @Override
-    public String absoluteURI() {
-        return first.absoluteURI();
-    }
-
-    @Override
-    public String getURI() {
-        return first.getURI();
-    }
-
-    @Override
-    public HttpClientRequest setURI(String uri) {
-        first.setURI(uri);
-        return this;
-    }
-
-    @Override
-    public String path() {
-        return first.path();
-    }
-
-    @Override
-    public String query() {
-        return first.query();
-    }
-
-    @Override
-    public HttpClientRequest traceOperation(String op) {
-        first.traceOperation(op);
-        return this;
-    }
-
-    @Override
-    public String traceOperation() {
-        return first.traceOperation();
-    }
-
-    @Override
-    public HttpVersion version() {
-        return first.version();
-    }
-
-    @Override
-    public HttpClientRequest continueHandler(Handler<Void> handler) {
-        continueHandler = handler;
-        first.continueHandler(handler);
-        return this;
-    }
-
-    @Override
-    public HttpClientRequest earlyHintsHandler(Handler<MultiMap> handler) {
-        earlyHintsHandler = handler;
-        first.earlyHintsHandler(handler);
-        return this;
-    }
-
-    /** The app's own choice of the next hop, on the first attempt only (the others follow the client's). */
-    @Override
-    public HttpClientRequest redirectHandler(Function<HttpClientResponse, Future<HttpClientRequest>> handler) {
-        first.redirectHandler(handler);
-        return this;
-    }
-
-    @Override
-    public void connect(Handler<AsyncResult<HttpClientResponse>> handler) {
-        connect().onComplete(handler);
-    }
-
-    /** A {@code CONNECT} tunnel is not an API call: the client's own request makes it, unmanaged. */
-    @Override
-    public Future<HttpClientResponse> connect() {
-        first.headers().clear().addAll(appHeaders);
-        return first.connect();
-    }
-
-    /** The app's time limit for the whole call: each attempt gets what is left of it (docs/architecture.md, Vert.x). */
-    @Override
-    @SuppressWarnings("deprecation")
-    public HttpClientRequest setTimeout(long timeout) {
-        appTimeoutMillis = timeout > 0 ? timeout : -1;
-        first.setTimeout(timeout);
-        return this;
-    }
-
-    @Override
-    public HttpClientRequest idleTimeout(long timeout) {
-        appTimeoutMillis = timeout > 0 ? timeout : -1;
-        first.idleTimeout(timeout);
-        return this;
-    }
-
-    @Override
-    public HttpClientRequest pushHandler(Handler<HttpClientRequest> handler) {
-        pushHandler = handler;
-        first.pushHandler(handler);
-        return this;
-    }
-
-    @Override
-    public HttpConnection connection() {
-        return first.connection();
-    }
-
-    @Override
-    public HttpClientRequest writeCustomFrame(int type, int flags, Buffer payload) {
-        first.writeCustomFrame(type, flags, payload);
-        return this;
-    }
-
-    @Override
-    public int streamId() {
-        return first.streamId();
-    }
-
-    @Override
-    public HttpClientRequest setStreamPriority(StreamPriority streamPriority) {
-        first.setStreamPriority(streamPriority);
-        return this;
-    }
-
-    @Override
-    public StreamPriority getStreamPriority() {
-        return first.getStreamPriority();
     }
 
     /** The method and URL only: never the headers, which may carry the app's own secrets. */

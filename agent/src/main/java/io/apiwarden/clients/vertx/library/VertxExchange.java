@@ -106,7 +106,7 @@ final class VertxExchange implements Exchange.Async<HttpClientResponse> {
                     if (made.failed()) {
                         attempt.completeExceptionally(made.cause());
                     } else if (attempt.isCancelled()) {
-                        made.result().reset();
+                        VertxLinks.reset(made.result());
                     } else {
                         send(made.result(), false, headers, timeout, judge, attempt);
                     }
@@ -174,7 +174,7 @@ final class VertxExchange implements Exchange.Async<HttpClientResponse> {
             request.streamed.attach(real, recording == null ? null : recording.begin());
         } else {
             // Never asked by the driver (it resends a streamed body only from a whole recording).
-            real.reset();
+            VertxLinks.reset(real);
         }
     }
 
@@ -205,9 +205,8 @@ final class VertxExchange implements Exchange.Async<HttpClientResponse> {
         }
 
         @Override
-        @SuppressWarnings("deprecation") // The client's redirect chooser: still how Vert.x 4.5 follows a redirect.
         public Future<HttpClientRequest> apply(HttpClientResponse response) {
-            Function<HttpClientResponse, Future<RequestOptions>> chooser = request.client.redirectHandler();
+            Function<HttpClientResponse, Future<RequestOptions>> chooser = VertxLinks.redirectChooser(request.client);
             Future<RequestOptions> next = chooser == null ? null : chooser.apply(response);
             if (next == null) {
                 return null;
@@ -252,7 +251,7 @@ final class VertxExchange implements Exchange.Async<HttpClientResponse> {
             boolean cancelled = super.cancel(mayInterruptIfRunning);
             HttpClientRequest r = real;
             if (r != null) {
-                r.reset(0, request.resetCause());
+                VertxLinks.reset(r, 0, request.resetCause());
             }
             return cancelled;
         }

@@ -29,11 +29,8 @@ public final class VertxHttpGlue implements VertxHttpBridge {
     private final Wardens wardens;
     /** Where waits go; null for the Vert.x timers of each request's own Vert.x. */
     private final DelayScheduler timer;
-    /**
-     * Whether this copy of Vert.x has the 4.x API the managed request is compiled against. Vert.x 5 changed
-     * {@code HttpClientRequest} and {@code HttpClient}: its requests go as without the agent until it is supported.
-     */
-    private final boolean supported;
+    /** The Vert.x line of this copy (its managed request is compiled against it), or null: not managed. */
+    private final VertxLine line;
 
     /** Waits on Vert.x's timers. */
     public VertxHttpGlue(Wardens wardens) {
@@ -44,24 +41,19 @@ public final class VertxHttpGlue implements VertxHttpBridge {
     VertxHttpGlue(Wardens wardens, DelayScheduler timer) {
         this.wardens = wardens;
         this.timer = timer;
-        this.supported = hasTheFourApi();
-        if (!supported) {
+        this.line = VertxLine.ofThisVertx();
+        if (line == null) {
             AgentLog.once(
                     AgentLog.Level.WARN,
                     "vertx-http-version",
-                    "this Vert.x is not 4.x: its HttpClient's calls go as without the agent (Vert.x 5 is not managed yet)",
+                    "this Vert.x is neither 4.5 nor 5: its HttpClient's calls go as without the agent",
                     null);
         }
     }
 
-    private static boolean hasTheFourApi() {
-        try {
-            HttpClient.class.getMethod("redirectHandler");
-            HttpClientRequest.class.getMethod("end", Handler.class);
-            return true;
-        } catch (NoSuchMethodException e) {
-            return false;
-        }
+    /** Whether this copy of Vert.x is 4.5, whose {@code HttpClient} library mode's client implements. */
+    boolean isFourDotFive() {
+        return VertxLine.isFourDotFive();
     }
 
     @Override
@@ -88,7 +80,7 @@ public final class VertxHttpGlue implements VertxHttpBridge {
 
     /** The request the future of {@code client.request(options)} completes with, managed when it is a call to the API. */
     Future<HttpClientRequest> manage(HttpClient client, RequestOptions options, Future<HttpClientRequest> made) {
-        if (!supported) {
+        if (line == null) {
             return made;
         }
         return made.map(request -> managed(client, options, request));
@@ -106,7 +98,7 @@ public final class VertxHttpGlue implements VertxHttpBridge {
                 return null;
             }
             DelayScheduler waits = timer != null ? timer : new VertxTimer(context.owner());
-            return new ManagedClientRequest(warden, client, options, request, context, waits);
+            return line.manage(warden, client, options, request, context, waits);
         });
         return managed != null ? managed : request;
     }
@@ -118,7 +110,7 @@ public final class VertxHttpGlue implements VertxHttpBridge {
      * Vert.x's futures; an app's call comes from its own code (or WebClient's, or Quarkus's).
      */
     private boolean mayBeManaged(RequestOptions options) {
-        if (!supported || options instanceof AttemptOptions) {
+        if (line == null || options instanceof AttemptOptions) {
             return false;
         }
         String host = options.getHost();
@@ -126,8 +118,12 @@ public final class VertxHttpGlue implements VertxHttpBridge {
             return false;
         }
         return !STACK.walk(frames -> isRedirectHop(frames.map(f -> f.getClassName() + "#" + f.getMethodName())
-                .filter(f -> !f.startsWith("io.apiwarden."))
-                .filter(f -> !f.startsWith("io.vertx.core.http.impl.") || f.contains("#lambda$"))
+                // This slice's own frames (the hook, library mode's client); not all of io.apiwarden, which the
+                // agent's test apps live in too.
+                .filter(f -> !f.startsWith("io.apiwarden.clients.vertx."))
+                // The client's delegating methods: its implementation's, and (Vert.x 5) the default overloads of
+                // HttpClient itself; a lambda there is the client's redirect handling.
+                .filter(f -> !f.startsWith("io.vertx.core.http.") || f.contains("#lambda$"))
                 .findFirst()));
     }
 

@@ -29,8 +29,17 @@ public final class WardenVertxHttp {
                 new VertxHttpGlue(Objects.requireNonNull(warden, "warden"), Objects.requireNonNull(timer, "timer")));
     }
 
-    /** {@code client}, its requests to the API managed. */
+    /**
+     * {@code client}, its requests to the API managed. Vert.x 4.5 only: on Vert.x 5 an {@link IllegalStateException}
+     * says so (there, attach the agent, which manages 5's clients).
+     */
     public HttpClient manage(HttpClient client) {
-        return new ManagedHttpClient(Objects.requireNonNull(client, "client"), glue);
+        Objects.requireNonNull(client, "client");
+        if (!glue.isFourDotFive()) {
+            throw new IllegalStateException("WardenVertxHttp manages Vert.x 4.5's HttpClient only; this Vert.x is"
+                    + " not 4.5: attach the API Warden agent instead (-javaagent:apiwarden-agent.jar), which manages"
+                    + " Vert.x 5's HttpClient too");
+        }
+        return new ManagedHttpClient(client, glue);
     }
 }
