@@ -127,10 +127,12 @@ class TokenResponseFuzzTest {
 
         assertThat(result).isDone();
         Throwable failure = catchThrowable(result::join);
-        // Both ends must be reached often, or the property proves little about either.
+        // Both ends must be reached often, or the property proves little about either. The grants' share is
+        // random: 7-11% of the 400 tries in three runs, 4.5% once: a floor of 2% (8 grants) still proves the end
+        // is reached without failing on the generator's luck.
         Statistics.label("outcome").collect(failure == null ? "grant" : "failure");
         Statistics.label("outcome").coverage(c -> {
-            c.check("grant").percentage(p -> p >= 5);
+            c.check("grant").percentage(p -> p >= 2);
             c.check("failure").percentage(p -> p >= 50);
         });
         if (failure == null) {
