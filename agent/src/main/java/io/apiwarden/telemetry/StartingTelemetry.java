@@ -54,6 +54,7 @@ public final class StartingTelemetry implements Telemetry {
                 ExitDestination::new,
                 KeptCalls.READY_AT_EXIT);
         Thread start = new Thread(
+                TelemetryThreads.GROUP,
                 () -> {
                     Telemetry real = Telemetry.NOOP;
                     try {
@@ -70,7 +71,14 @@ public final class StartingTelemetry implements Telemetry {
         start.setContextClassLoader(ClassLoader.getSystemClassLoader());
         try {
             // The one exit hook: the SDK, ready or not by then, registers none of its own (see KeptCalls#exiting).
-            Runtime.getRuntime().addShutdownHook(new Thread(startup::exiting, "apiwarden-telemetry-exit"));
+            // Then the exporter's client threads, which would hold the JVM's exit (TelemetryThreads).
+            Runtime.getRuntime()
+                    .addShutdownHook(new Thread(
+                            () -> {
+                                startup.exiting();
+                                TelemetryThreads.endSelectorThreads(TelemetryThreads.GROUP);
+                            },
+                            "apiwarden-telemetry-exit"));
             start.start();
         } catch (RuntimeException | OutOfMemoryError e) {
             // The JVM exits already, or makes no more threads: the calls go on without spans or meters.
