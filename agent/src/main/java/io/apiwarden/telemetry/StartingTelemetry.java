@@ -75,8 +75,11 @@ public final class StartingTelemetry implements Telemetry {
             Runtime.getRuntime()
                     .addShutdownHook(new Thread(
                             () -> {
-                                startup.exiting();
-                                TelemetryThreads.endSelectorThreads(TelemetryThreads.GROUP);
+                                try {
+                                    startup.exiting();
+                                } finally {
+                                    TelemetryThreads.endSelectorThreads(TelemetryThreads.GROUP);
+                                }
                             },
                             "apiwarden-telemetry-exit"));
             start.start();

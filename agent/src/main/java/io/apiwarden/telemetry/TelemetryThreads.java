@@ -12,15 +12,38 @@ package io.apiwarden.telemetry;
  * the app's groups.
  */
 final class TelemetryThreads {
-    static final ThreadGroup GROUP = new ThreadGroup("apiwarden-telemetry");
+    /** The group, or null when none could be made: then the threads go in the starter's group, and none is ended. */
+    static final ThreadGroup GROUP = newGroup();
 
     /** The JDK names its client's selector thread {@code HttpClient-<id>-SelectorManager}. */
     private static final String SELECTOR_SUFFIX = "-SelectorManager";
 
     private TelemetryThreads() {}
 
-    /** Interrupts the JDK {@code HttpClient} selector threads of {@code group}; returns how many. */
+    /**
+     * Under the root group, not under the group of whichever app thread got here first, which the app may end; and
+     * not a daemon group, which the JDK (before 19) destroyed as soon as it was empty for a moment.
+     */
+    private static ThreadGroup newGroup() {
+        try {
+            ThreadGroup root = Thread.currentThread().getThreadGroup();
+            while (root.getParent() != null) {
+                root = root.getParent();
+            }
+            ThreadGroup group = new ThreadGroup(root, "apiwarden-telemetry");
+            group.setDaemon(false);
+            return group;
+        } catch (RuntimeException e) {
+            // A security manager refusing it: the telemetry starts all the same.
+            return null;
+        }
+    }
+
+    /** Interrupts the JDK {@code HttpClient} selector threads of {@code group} (none for null); returns how many. */
     static int endSelectorThreads(ThreadGroup group) {
+        if (group == null) {
+            return 0;
+        }
         Thread[] threads = new Thread[group.activeCount() + 8];
         int n = group.enumerate(threads, true);
         int ended = 0;
