@@ -6,6 +6,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.ext.web.client.WebClient;
 import java.net.URI;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -15,7 +16,9 @@ import java.util.function.Function;
  * the four scenes and prints one JSON line per call: a GET with the bearer; a GET after the API revoked the token;
  * a JSON POST (a body given whole) after a revocation; a GET into a 3 s window of the API's global rate limit. Then
  * one more, not a scene: a POST whose body the app writes piece by piece into a refusal of the API's rate limit
- * ({@code streamed ...}). The scene paths are the fake API's own, outside the API, called through the same client.
+ * ({@code streamed ...}); and a GET through Vert.x 5's {@code WebClient}, which makes its requests through an
+ * {@code HttpClient} of its own, into a refusal of the API's rate limit ({@code webclient ...}). The scene paths are the fake API's own,
+ * outside the API, called through the same client.
  * {@code args[0]} is the API's origin.
  */
 public final class Vertx5App {
@@ -50,6 +53,16 @@ public final class Vertx5App {
                 return request.response();
             });
             System.out.println("streamed " + streamed);
+
+            calls.call(HttpMethod.POST, "/rate-limit-next", HttpClientRequest::send);
+            WebClient web = WebClient.create(vertx);
+            String webclient = web.get(origin.getPort(), origin.getHost(), "/api/v1/user?scene=webclient")
+                    .send()
+                    .map(response -> response.statusCode() + " " + response.bodyAsString())
+                    .toCompletionStage()
+                    .toCompletableFuture()
+                    .get(30, TimeUnit.SECONDS);
+            System.out.println("webclient " + webclient);
         } finally {
             vertx.close().await();
         }
