@@ -18,6 +18,7 @@ class Vertx5ContractTest extends ClientAdapterContract {
     protected ClientFace face(Warden warden, boolean followRedirects) {
         Vertx vertx = Vertx.vertx();
         HttpClientAgent client = vertx.createHttpClient();
-        return new VertxFace(vertx, WardenVertxHttp.create(warden, warden.scheduler()).manage(client), followRedirects);
+        return new VertxFace(
+                vertx, WardenVertxHttp.create(warden, warden.scheduler()).manage(client), followRedirects);
     }
 }
