@@ -6,6 +6,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpMethod;
+import java.lang.reflect.Method;
 import java.net.URI;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -15,7 +16,9 @@ import java.util.function.Function;
  * the four scenes and prints one JSON line per call: a GET with the bearer; a GET after the API revoked the token;
  * a JSON POST (a body given whole) after a revocation; a GET into a 3 s window of the API's global rate limit. Then
  * one more, not a scene: a POST whose body the app writes piece by piece into a refusal of the API's rate limit
- * ({@code streamed ...}). The scene paths are the fake API's own, outside the API, called through the same client.
+ * ({@code streamed ...}); and a GET through Vert.x 5's {@code WebClient}, which makes its requests through an
+ * {@code HttpClient} of its own, into a refusal of the API's rate limit ({@code webclient ...}). The scene paths are the fake API's own,
+ * outside the API, called through the same client.
  * {@code args[0]} is the API's origin.
  */
 public final class Vertx5App {
@@ -50,9 +53,41 @@ public final class Vertx5App {
                 return request.response();
             });
             System.out.println("streamed " + streamed);
+
+            calls.call(HttpMethod.POST, "/rate-limit-next", HttpClientRequest::send);
+            String webclient = webClientGet(vertx, origin, "/api/v1/user?scene=webclient")
+                    .toCompletionStage()
+                    .toCompletableFuture()
+                    .get(30, TimeUnit.SECONDS);
+            System.out.println("webclient " + webclient);
         } finally {
             vertx.close().await();
         }
+    }
+
+    /**
+     * {@code WebClient.create(vertx).get(port, host, uri).send()}, its outcome as {@code "200 user"}. By reflection
+     * only because this module cannot compile against vertx-web-client 5.1.10 (its pom's parent is not on Maven
+     * Central: the pom); the calls, and so the requests WebClient makes through its HttpClient, are the same.
+     */
+    private static Future<String> webClientGet(Vertx vertx, URI origin, String uri) throws Exception {
+        Class<?> webClient = Class.forName("io.vertx.ext.web.client.WebClient");
+        Class<?> httpRequest = Class.forName("io.vertx.ext.web.client.HttpRequest");
+        Class<?> httpResponse = Class.forName("io.vertx.ext.web.client.HttpResponse");
+        Object client = webClient.getMethod("create", Vertx.class).invoke(null, vertx);
+        Object request = webClient
+                .getMethod("get", int.class, String.class, String.class)
+                .invoke(client, origin.getPort(), origin.getHost(), uri);
+        Future<?> sent = (Future<?>) httpRequest.getMethod("send").invoke(request);
+        Method status = httpResponse.getMethod("statusCode");
+        Method body = httpResponse.getMethod("bodyAsString");
+        return sent.map(response -> {
+            try {
+                return status.invoke(response) + " " + body.invoke(response);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("reading WebClient's response", e);
+            }
+        });
     }
 
     private static void scene(String scenario, String outcome) {

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Vert.x 5's {@code HttpClient} (5.1) with the agent attached: every call of the four scenes ends with 200, as with
  * Vert.x 4.5 (Quarkus), and a body the app writes piece by piece is recorded and sent again after a refusal of the
- * API's rate limit.
+ * API's rate limit; and a GET through Vert.x 5's {@code WebClient} (its requests go through an {@code HttpClient} of
+ * its own) carries the bearer and is sent again after a refusal of the rate limit.
  */
 class Vertx5AgentIT extends AgainstFakeApi {
     private static final String CLIENT = "Vert.x 5 HttpClient";
@@ -38,5 +39,15 @@ class Vertx5AgentIT extends AgainstFakeApi {
                     assertThat(q.getBody().utf8()).isEqualTo("{\"part\":1,\"part\":2}");
                     assertThat(q.getHeaders().get("Authorization")).startsWith("Bearer ");
                 });
+
+        assertThat(r.stdout).as(r.toString()).contains("webclient 200 user");
+        List<String> webClientTokens = api.apiRequests.stream()
+                .filter(q -> "webclient".equals(q.getUrl().queryParameter("scene")))
+                .map(q -> q.getHeaders().get("Authorization"))
+                .collect(Collectors.toList());
+        assertThat(webClientTokens)
+                .as("WebClient's GET: with the bearer, refused by the rate limit, sent again")
+                .hasSize(2)
+                .allSatisfy(token -> assertThat(token).startsWith("Bearer " + FakeOAuthApi.ISSUED_TOKEN + "-"));
     }
 }

@@ -51,9 +51,9 @@ public final class VertxHttpGlue implements VertxHttpBridge {
         }
     }
 
-    /** Whether this copy of Vert.x is 4.5, whose {@code HttpClient} library mode's client implements. */
-    boolean isFourDotFive() {
-        return VertxLine.isFourDotFive();
+    /** Library mode's client for {@code client} on this copy's line, or null when this Vert.x is neither 4.5 nor 5. */
+    HttpClient libraryClient(HttpClient client) {
+        return line == null ? null : line.libraryClient(client, this);
     }
 
     @Override

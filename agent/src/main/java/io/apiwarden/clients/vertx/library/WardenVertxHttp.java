@@ -9,7 +9,8 @@ import java.util.Objects;
  * Library mode for Vert.x core's {@code HttpClient}, without the agent: {@code manage(client)} returns the
  * client with its calls to the API managed (the bearer, one refresh, back-off and the gate, bodies resent,
  * redirects, the app's time limit, {@code reset()} as cancel, telemetry). Everything else goes to the client as
- * it is. With the agent attached every client is managed already: this is for apps that prefer no agent.
+ * it is. Vert.x 4.5 and 5. With the agent attached every client is managed already: this is for apps that prefer
+ * no agent.
  */
 public final class WardenVertxHttp {
     private final VertxHttpGlue glue;
@@ -30,16 +31,18 @@ public final class WardenVertxHttp {
     }
 
     /**
-     * {@code client}, its requests to the API managed. Vert.x 4.5 only: on Vert.x 5 an {@link IllegalStateException}
-     * says so (there, attach the agent, which manages 5's clients).
+     * {@code client}, its requests to the API managed: on Vert.x 4.5 an {@code HttpClient} of 4.5, on Vert.x 5 an
+     * {@code HttpClientAgent} (what 5's {@code createHttpClient()} returns). On a Vert.x before 4.5 an {@link
+     * IllegalStateException} says so: nothing there is managed.
      */
     public HttpClient manage(HttpClient client) {
         Objects.requireNonNull(client, "client");
-        if (!glue.isFourDotFive()) {
-            throw new IllegalStateException("WardenVertxHttp manages Vert.x 4.5's HttpClient only; this Vert.x is"
-                    + " not 4.5: attach the API Warden agent instead (-javaagent:apiwarden-agent.jar), which manages"
-                    + " Vert.x 5's HttpClient too");
+        HttpClient managed = glue.libraryClient(client);
+        if (managed == null) {
+            throw new IllegalStateException("WardenVertxHttp manages the HttpClient of Vert.x 4.5 and 5; this"
+                    + " Vert.x core is neither (its HttpClientRequest has neither 4.5's end(Handler) nor 5's"
+                    + " cancel()): move the app to Vert.x 4.5 or later, or call the API through another client");
         }
-        return new ManagedHttpClient(client, glue);
+        return managed;
     }
 }
