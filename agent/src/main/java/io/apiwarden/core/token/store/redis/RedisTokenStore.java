@@ -33,12 +33,23 @@ import redis.clients.jedis.Protocol.Command;
 public final class RedisTokenStore implements TokenStore {
     private static final byte[] GENERATION = bytes("generation");
     private static final byte[] STATE = bytes("state");
+    /**
+     * The DPoP key the state's access token is bound to, as {@code <generation>:<thumbprint>} (empty for a token
+     * bound to none), in a field of its own rather than in the record: agents of earlier versions, which refuse a
+     * record with fields they do not know, read the records of newer ones in a fleet being upgraded, and their
+     * writes (which leave this field as it was) are told apart by the generation.
+     */
+    private static final byte[] BOUND_KEY = bytes("bound-key");
+
     private static final byte[] OK = bytes("OK");
 
-    /** KEYS[1] the state hash; ARGV: the generation it must hold now ('0': none), the new one, the tokens. */
+    /**
+     * KEYS[1] the state hash; ARGV: the generation it must hold now ('0': none), the new one, the tokens, the bound
+     * key ({@link #BOUND_KEY}).
+     */
     private static final byte[] COMPARE_AND_SET = bytes("local current = redis.call('HGET', KEYS[1], 'generation')\n"
             + "if (current or '0') ~= ARGV[1] then return 0 end\n"
-            + "redis.call('HSET', KEYS[1], 'generation', ARGV[2], 'state', ARGV[3])\n"
+            + "redis.call('HSET', KEYS[1], 'generation', ARGV[2], 'state', ARGV[3], 'bound-key', ARGV[4])\n"
             + "return 1\n");
     /** KEYS[1] the lease; ARGV: the owner, the time-to-live in ms. Only the owner extends it. */
     private static final byte[] RENEW =
@@ -116,11 +127,13 @@ public final class RedisTokenStore implements TokenStore {
         Object reply = link.execute(new CommandArguments(Command.HMGET)
                 .add(stateKeyBytes)
                 .add(GENERATION)
-                .add(STATE));
+                .add(STATE)
+                .add(BOUND_KEY));
         List<?> fields = expect(List.class, reply, "HMGET");
-        if (fields.size() != 2
+        if (fields.size() != 3
                 || !(fields.get(0) == null || fields.get(0) instanceof byte[])
-                || !(fields.get(1) == null || fields.get(1) instanceof byte[])) {
+                || !(fields.get(1) == null || fields.get(1) instanceof byte[])
+                || !(fields.get(2) == null || fields.get(2) instanceof byte[])) {
             throw unexpected("HMGET");
         }
         byte[] generation = (byte[]) fields.get(0);
@@ -141,7 +154,19 @@ public final class RedisTokenStore implements TokenStore {
             throw new StoreUnavailableException(
                     "the token state at " + stateKey + " has no valid generation: delete that key");
         }
-        return codec.decode(stateKey, g, state);
+        TokenState tokens = codec.decode(stateKey, g, state);
+        String bound = boundKey(g, (byte[]) fields.get(2));
+        return bound == null ? tokens : tokens.boundTo(bound);
+    }
+
+    /** The thumbprint in {@code field} when it was written with the state of generation {@code g}, else null. */
+    static String boundKey(long g, byte[] field) {
+        if (field == null) {
+            return null;
+        }
+        String value = new String(field, StandardCharsets.US_ASCII);
+        String prefix = g + ":";
+        return value.startsWith(prefix) && value.length() > prefix.length() ? value.substring(prefix.length()) : null;
     }
 
     @Override
@@ -153,7 +178,8 @@ public final class RedisTokenStore implements TokenStore {
                 .add(stateKeyBytes)
                 .add(Long.toString(next.generation() - 1))
                 .add(Long.toString(next.generation()))
-                .add(sealed));
+                .add(sealed)
+                .add(next.boundKey() == null ? "" : next.generation() + ":" + next.boundKey()));
         return yesOrNo(reply, "the compare-and-set script");
     }
 

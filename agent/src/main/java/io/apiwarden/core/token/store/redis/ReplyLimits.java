@@ -19,9 +19,9 @@ import java.io.InputStream;
 final class ReplyLimits extends FilterInputStream {
     /**
      * The most bytes one reply may take, headers included: the largest reply the store reads is its
-     * state record (HMGET of the generation and the record), and a record holds at most
-     * {@link StateCodec#MAX_RECORD_BYTES}; 1 KiB more holds the generation, the headers and any status
-     * or error line Redis words (a few hundred bytes at most).
+     * state record (HMGET of the generation, the record and the bound key), and a record holds at most
+     * {@link StateCodec#MAX_RECORD_BYTES}; 1 KiB more holds the generation, the bound key (a generation and a
+     * 43-character thumbprint), the headers and any status or error line Redis words (a few hundred bytes at most).
      */
     static final int MAX_REPLY_BYTES = StateCodec.MAX_RECORD_BYTES + 1024;
     /**
@@ -31,7 +31,7 @@ final class ReplyLimits extends FilterInputStream {
     static final int MAX_DEPTH = 1;
     /**
      * The most elements an array may have: a channel's message and the subscription's confirmations
-     * have 3 (kind, channel, text or count), HMGET's answer 2. Jedis sizes its list by the header.
+     * have 3 (kind, channel, text or count), and so has HMGET's answer. Jedis sizes its list by the header.
      */
     static final int MAX_ARRAY_ELEMENTS = 3;
     /** A decimal integer reply has at most the 19 digits of {@link Long#MAX_VALUE}. */

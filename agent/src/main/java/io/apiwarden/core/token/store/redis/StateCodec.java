@@ -60,8 +60,6 @@ final class StateCodec {
     private static final int EXPIRES = 2;
     private static final int OBTAINED = 4;
     private static final int REFRESH = 8;
-    /** Set only for a DPoP-bound token: the records of bearer tokens stay as earlier versions write and read them. */
-    private static final int BOUND_KEY = 16;
 
     /** Null to keep the tokens in the clear. */
     private final ReloadableSecret<SecretKeySpec> keyFile;
@@ -219,13 +217,11 @@ final class StateCodec {
     private static byte[] tokens(TokenState s) {
         byte[] access = s.accessToken() == null ? null : s.accessToken().getBytes(StandardCharsets.UTF_8);
         byte[] refresh = s.refreshToken() == null ? null : s.refreshToken().getBytes(StandardCharsets.UTF_8);
-        byte[] bound = s.boundKey() == null ? null : s.boundKey().getBytes(StandardCharsets.UTF_8);
         int flags = (access != null ? ACCESS : 0)
                 | (s.expiresAt() != null ? EXPIRES : 0)
                 | (s.obtainedAt() != null ? OBTAINED : 0)
-                | (refresh != null ? REFRESH : 0)
-                | (bound != null ? BOUND_KEY : 0);
-        ByteBuffer b = ByteBuffer.allocate(1 + length(access) + length(refresh) + length(bound) + 2 * Long.BYTES);
+                | (refresh != null ? REFRESH : 0);
+        ByteBuffer b = ByteBuffer.allocate(1 + length(access) + length(refresh) + 2 * Long.BYTES);
         b.put((byte) flags);
         putString(b, access);
         if (s.expiresAt() != null) {
@@ -235,7 +231,6 @@ final class StateCodec {
             b.putLong(s.obtainedAt().toEpochMilli());
         }
         putString(b, refresh);
-        putString(b, bound);
         byte[] out = new byte[b.position()];
         b.flip().get(out);
         return out;
@@ -258,11 +253,10 @@ final class StateCodec {
             Instant expires = (flags & EXPIRES) != 0 ? Instant.ofEpochMilli(b.getLong()) : null;
             Instant obtained = (flags & OBTAINED) != 0 ? Instant.ofEpochMilli(b.getLong()) : null;
             String refresh = (flags & REFRESH) != 0 ? string(b) : null;
-            String bound = (flags & BOUND_KEY) != 0 ? string(b) : null;
-            if (b.hasRemaining() || (flags & ~(ACCESS | EXPIRES | OBTAINED | REFRESH | BOUND_KEY)) != 0) {
+            if (b.hasRemaining() || (flags & ~(ACCESS | EXPIRES | OBTAINED | REFRESH)) != 0) {
                 throw unreadable(stateKey, "has bytes this version does not know");
             }
-            return new TokenState(generation, access, expires, obtained, refresh, bound);
+            return new TokenState(generation, access, expires, obtained, refresh);
         } catch (BufferUnderflowException | IllegalArgumentException | DateTimeException e) {
             throw unreadable(stateKey, "is cut short or damaged");
         }

@@ -122,13 +122,14 @@ class RedisHostileReplyTest {
                 new TokenState(Long.MAX_VALUE, token, Instant.ofEpochMilli(1), Instant.ofEpochMilli(2), token);
         byte[] record = new StateCodec(null, null).encode("k", largest);
         String generation = Long.toString(Long.MAX_VALUE);
+        String boundKey = generation + ":" + "k".repeat(43);
         byte[] reply = concat(
-                "*2\r\n$" + generation.length() + "\r\n" + generation + "\r\n$" + record.length + "\r\n",
+                "*3\r\n$" + generation.length() + "\r\n" + generation + "\r\n$" + record.length + "\r\n",
                 record,
-                "\r\n");
+                "\r\n$" + boundKey.length() + "\r\n" + boundKey + "\r\n");
         try (ScriptedRedisServer redis = new ScriptedRedisServer(command -> reply);
                 TokenStore store = store(redis)) {
-            assertThat(store.read()).isEqualTo(largest);
+            assertThat(store.read()).isEqualTo(largest.boundTo("k".repeat(43)));
         }
     }
 

@@ -70,6 +70,25 @@ class RedisTokenStoreTest extends TokenStoreContract {
     }
 
     @Test
+    void aStateWrittenByAnEarlierVersionOverABoundOneIsReadAsBoundToNoKnownKey() throws Exception {
+        String prefix = settings.keyPrefix(TOKEN_URL, client);
+        TokenState bound = new TokenState(1, "access-one", null, null, "refresh-one").boundTo("jkt-of-key-a");
+        assertThat(a.compareAndSet(bound)).isTrue();
+        assertThat(b.read().boundKey()).isEqualTo("jkt-of-key-a");
+
+        // What an agent of an earlier version leaves when it writes the next state: its script sets the generation
+        // and the record, and the bound key stays as the state before had it.
+        assertThat(a.compareAndSet(new TokenState(2, "access-two", null, null, "refresh-two")))
+                .isTrue();
+        try (Jedis raw = new Jedis("127.0.0.1", redis.port())) {
+            raw.hset(prefix + ":state", "bound-key", "1:jkt-of-key-a");
+        }
+
+        assertThat(b.read().generation()).isEqualTo(2);
+        assertThat(b.read().boundKey()).isNull();
+    }
+
+    @Test
     void twoOAuthClientsInOneRedisNeverShareStateOrLease() throws Exception {
         URI otherTokenUrl = URI.create("https://login.example.org/token");
         try (TokenStore otherClient = new RedisTokenStore(settings, TOKEN_URL, client + "-other");
