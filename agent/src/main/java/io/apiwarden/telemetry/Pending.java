@@ -12,7 +12,8 @@ import java.util.function.Consumer;
 /**
  * A call or token refresh begun before the telemetry was ready: what happens to it is kept, each step with its
  * moment, until {@link #replay} tells it all to the real telemetry; from then on each step goes straight there.
- * One lock per call or refresh guards both, so a step never overtakes the replay.
+ * One lock per call or refresh orders both, so a step never overtakes the replay; the replay does not hold it while
+ * it tells the SDK.
  *
  * @param <T> what the steps act on once replayed: the call or refresh as the real telemetry sees it
  */
@@ -60,17 +61,37 @@ abstract class Pending<T> {
         return null;
     }
 
-    /** Tells everything so far to {@code real}, at the moments it happened; later steps go straight there. */
-    final synchronized void replay(Telemetry real) {
+    /**
+     * Tells everything so far to {@code real}, at the moments it happened; later steps go straight there. The steps
+     * are told without the lock held: the first replayed span can take the SDK a while (its classes load then), and
+     * an app thread (an event loop, say) ending the call meanwhile only adds its step to the list, which this drains
+     * before it lets steps go straight through.
+     */
+    final void replay(Telemetry real) {
+        List<T> holder = new ArrayList<>(1);
         try {
-            at(startNanoTime, spanId()).run(() -> replayed = begin(real));
-            for (Step<T> step : steps) {
-                at(step.nanoTime, step.spanId).run(() -> step.action.accept(replayed));
+            at(startNanoTime, spanId()).run(() -> holder.add(begin(real)));
+            T began = holder.get(0);
+            int told = 0;
+            while (true) {
+                Step<T> next;
+                synchronized (this) {
+                    if (told == steps.size()) {
+                        replayed = began;
+                        steps = null;
+                        return;
+                    }
+                    next = steps.get(told++);
+                }
+                at(next.nanoTime, next.spanId).run(() -> next.action.accept(began));
             }
         } finally {
-            steps = null;
-            if (replayed == null) {
-                replayed = nothing();
+            synchronized (this) {
+                if (steps != null) {
+                    // The replay failed: what is left is dropped, and later steps record nothing.
+                    steps = null;
+                    replayed = holder.isEmpty() ? nothing() : holder.get(0);
+                }
             }
         }
     }
