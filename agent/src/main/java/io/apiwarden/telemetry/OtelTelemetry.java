@@ -457,7 +457,7 @@ public final class OtelTelemetry implements Telemetry {
             if (d.diagnosis != null) {
                 a.put(DIAGNOSIS, d.diagnosis).put(HINT, d.hint);
             }
-            RateLimitReading rateLimit = RateLimitHeaders.readIfAny(headers, clock.instant());
+            RateLimitReading rateLimit = RateLimitHeaders.readIfAny(headers, ReplayMoment.instant(clock));
             if (rateLimit != null) {
                 rateLimit.family().ifPresent(f -> a.put(RATE_LIMIT_FAMILY, f));
                 rateLimit.limit().ifPresent(v -> a.put(RATE_LIMIT_LIMIT, v));

@@ -4,6 +4,7 @@ import io.opentelemetry.context.Context;
 import io.opentelemetry.sdk.common.Clock;
 import io.opentelemetry.sdk.trace.IdGenerator;
 import io.opentelemetry.sdk.trace.SdkTracerProviderBuilder;
+import java.time.Instant;
 
 /**
  * The moment, parent and ids of a call made before the SDK was ready, while {@link StartingTelemetry} tells it to
@@ -83,6 +84,19 @@ final class ReplayMoment {
                 CURRENT.set(outer);
             }
         }
+    }
+
+    /**
+     * Now, or during a replay the moment the replayed step happened: for a reading relative to "now" (a rate limit's
+     * reset in seconds) taken while a kept call is replayed.
+     */
+    static Instant instant(java.time.Clock clock) {
+        ReplayMoment m = CURRENT.get();
+        if (m == null) {
+            return clock.instant();
+        }
+        long epochNanos = m.epochNanos();
+        return Instant.ofEpochSecond(0, epochNanos);
     }
 
     private long epochNanos() {

@@ -53,23 +53,24 @@ public final class StartingTelemetry implements Telemetry {
                 config.metricsEnabled() && ExitDestination.otlpMetricsAskedFor(),
                 ExitDestination::new,
                 KeptCalls.READY_AT_EXIT);
-        Thread start = new Thread(
-                TelemetryThreads.GROUP,
-                () -> {
-                    Telemetry real = Telemetry.NOOP;
-                    try {
-                        real = TelemetryFactory.create(config, clock, unwrapped, startup);
-                    } catch (RuntimeException | LinkageError e) {
-                        AgentLog.error("the telemetry could not start, calls are managed without spans or meters", e);
-                    } finally {
-                        startup.ready(real);
-                    }
-                },
-                "apiwarden-telemetry-start");
-        start.setDaemon(true);
-        // The threads the SDK makes (exporter, timer) inherit this: not the loader of whichever app got here first.
-        start.setContextClassLoader(ClassLoader.getSystemClassLoader());
         try {
+            Thread start = new Thread(
+                    TelemetryThreads.GROUP,
+                    () -> {
+                        Telemetry real = Telemetry.NOOP;
+                        try {
+                            real = TelemetryFactory.create(config, clock, unwrapped, startup);
+                        } catch (RuntimeException | LinkageError e) {
+                            AgentLog.error(
+                                    "the telemetry could not start, calls are managed without spans or meters", e);
+                        } finally {
+                            startup.ready(real);
+                        }
+                    },
+                    "apiwarden-telemetry-start");
+            start.setDaemon(true);
+            // The threads the SDK makes (exporter, timer) inherit this: not the loader of whichever app got here first.
+            start.setContextClassLoader(ClassLoader.getSystemClassLoader());
             // The one exit hook: the SDK, ready or not by then, registers none of its own (see KeptCalls#exiting).
             // Then the exporter's client threads, which would hold the JVM's exit (TelemetryThreads).
             Runtime.getRuntime()
@@ -84,7 +85,8 @@ public final class StartingTelemetry implements Telemetry {
                             "apiwarden-telemetry-exit"));
             start.start();
         } catch (RuntimeException | OutOfMemoryError e) {
-            // The JVM exits already, or makes no more threads: the calls go on without spans or meters.
+            // The JVM exits already, makes no more threads, or refuses the thread's group: the calls go on without
+            // spans or meters.
             AgentLog.warn("the telemetry could not start, calls are managed without spans or meters: " + e);
             return Telemetry.NOOP;
         }

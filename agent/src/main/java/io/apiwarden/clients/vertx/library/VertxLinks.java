@@ -11,6 +11,8 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Function;
 
 /**
@@ -75,42 +77,45 @@ final class VertxLinks {
         }
     }
 
-    /** {@code redirectHandler()} as {@code (HttpClient) -> Function}, from the first public type of {@code client} with it. */
+    /**
+     * {@code redirectHandler()} as {@code (HttpClient) -> Function}, from the first public type of {@code client} with
+     * it that this code may call: on the module path a public class of a package Vert.x does not export refuses the
+     * lookup, and the interface that declares it may not.
+     */
     private static MethodHandle chooserHandle(Class<?> client) {
-        Method method = publicRedirectHandler(client);
-        if (method == null) {
-            return null;
+        List<Method> candidates = new ArrayList<>();
+        publicRedirectHandlers(client, candidates);
+        for (Method method : candidates) {
+            try {
+                return MethodHandles.publicLookup()
+                        .unreflect(method)
+                        .asType(MethodType.methodType(Function.class, HttpClient.class));
+            } catch (IllegalAccessException e) {
+                // the next one
+            }
         }
-        try {
-            return MethodHandles.publicLookup()
-                    .unreflect(method)
-                    .asType(MethodType.methodType(Function.class, HttpClient.class));
-        } catch (IllegalAccessException e) {
-            return null;
-        }
+        return null;
     }
 
-    private static Method publicRedirectHandler(Class<?> type) {
+    /** Adds the public {@code redirectHandler()} methods of {@code type}'s public types, the class's first. */
+    private static void publicRedirectHandlers(Class<?> type, List<Method> found) {
         if (type == null) {
-            return null;
+            return;
         }
         if (Modifier.isPublic(type.getModifiers())) {
             for (Method m : type.getDeclaredMethods()) {
                 if (m.getName().equals("redirectHandler")
                         && m.getParameterCount() == 0
                         && Modifier.isPublic(m.getModifiers())
-                        && Function.class.isAssignableFrom(m.getReturnType())) {
-                    return m;
+                        && Function.class.isAssignableFrom(m.getReturnType())
+                        && !found.contains(m)) {
+                    found.add(m);
                 }
             }
         }
-        Method found = publicRedirectHandler(type.getSuperclass());
+        publicRedirectHandlers(type.getSuperclass(), found);
         for (Class<?> i : type.getInterfaces()) {
-            if (found != null) {
-                break;
-            }
-            found = publicRedirectHandler(i);
+            publicRedirectHandlers(i, found);
         }
-        return found;
     }
 }
