@@ -37,6 +37,15 @@ final class ContractJvm {
      */
     static void runAndAssert(String name, String tags, Map<String, String> extra)
             throws IOException, InterruptedException {
+        runAndAssert(name, tags, extra, ClientAdapterContractAgentIT.class);
+    }
+
+    /**
+     * As above, the faces of {@code faces} ({@code @Nested} subclasses of {@link ClientAdapterContractAgentIT}'s
+     * {@code WithTheAgent}): for a module whose class path has another version of a client.
+     */
+    static void runAndAssert(String name, String tags, Map<String, String> extra, Class<?> faces)
+            throws IOException, InterruptedException {
         int port = freePort();
         Map<String, String> properties = new LinkedHashMap<>(ClientAdapterContract.SUITE_PROPERTIES);
         properties.putAll(extra);
@@ -50,7 +59,8 @@ final class ContractJvm {
         properties.put("apiwarden.api.admin.access-token", "contract-admin-access-0");
 
         Path agentJar = AgentJvm.agentJar();
-        Path reports = agentJar.resolveSibling("failsafe-reports").resolve(name);
+        // Beside Failsafe's own reports, in the module that runs it (Failsafe's working directory).
+        Path reports = Paths.get("target", "failsafe-reports", name).toAbsolutePath();
         Files.createDirectories(reports);
         Path output = reports.resolve("output.txt");
 
@@ -66,6 +76,7 @@ final class ContractJvm {
         command.add(tags);
         command.add(reports.toString());
         command.add(System.getProperty(FACES_PROPERTY, ".*"));
+        command.add(faces.getName());
 
         ProcessBuilder pb =
                 new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());

@@ -34,20 +34,22 @@ import org.junit.platform.reporting.legacy.xml.LegacyXmlReportGeneratingListener
  * failed case once more (a case that then passes is reported as a flake, as Failsafe does for its own), and
  * exits with 0 when every case passed, 1 otherwise.
  *
- * <p>Arguments: the tag expression of the cases to run, the directory of the reports, and a pattern of the
- * faces' class names ({@code .*} for all).
+ * <p>Arguments: the tag expression of the cases to run, the directory of the reports, a pattern of the
+ * faces' class names ({@code .*} for all), and optionally the class whose {@code @Nested} faces to run (by default
+ * {@link ClientAdapterContractAgentIT}; a module with another class path, Vert.x 5's, names its own).
  */
 public final class ContractLauncher {
     private ContractLauncher() {}
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 3) {
+        if (args.length != 3 && args.length != 4) {
             throw new IllegalArgumentException(
-                    "usage: ContractLauncher <tag expression> <reports dir> <faces pattern>");
+                    "usage: ContractLauncher <tag expression> <reports dir> <faces pattern> [<faces class>]");
         }
         String tags = args[0];
         Path reports = Paths.get(args[1]);
         Pattern faces = Pattern.compile(args[2]);
+        Class<?> holder = args.length == 4 ? Class.forName(args[3]) : ClientAdapterContractAgentIT.class;
         Files.createDirectories(reports);
 
         Launcher launcher = LauncherFactory.create();
@@ -55,7 +57,7 @@ public final class ContractLauncher {
         SummaryGeneratingListener summary = new SummaryGeneratingListener();
         try (PrintWriter log = new PrintWriter(System.out, true, StandardCharsets.UTF_8)) {
             launcher.execute(
-                    request(selectFaces(faces), tags),
+                    request(selectFaces(holder, faces), tags),
                     summary,
                     first,
                     new LegacyXmlReportGeneratingListener(reports, log));
@@ -86,13 +88,13 @@ public final class ContractLauncher {
         }
     }
 
-    /** The faces whose simple names match: {@code @Nested} classes of the contract's agent-attached half. */
-    private static List<DiscoverySelector> selectFaces(Pattern faces) {
+    /** The faces whose simple names match: {@code @Nested} classes of {@code holder}, the agent-attached half. */
+    private static List<DiscoverySelector> selectFaces(Class<?> holder, Pattern faces) {
         List<DiscoverySelector> selectors = new ArrayList<>();
-        for (Class<?> face : ClientAdapterContractAgentIT.class.getDeclaredClasses()) {
+        for (Class<?> face : holder.getDeclaredClasses()) {
             if (face.isAnnotationPresent(Nested.class)
                     && faces.matcher(face.getSimpleName()).matches()) {
-                selectors.add(selectNestedClass(List.of(ClientAdapterContractAgentIT.class), face));
+                selectors.add(selectNestedClass(List.of(holder), face));
             }
         }
         if (selectors.isEmpty()) {
