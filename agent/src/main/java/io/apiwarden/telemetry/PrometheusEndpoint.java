@@ -29,6 +29,7 @@ final class PrometheusEndpoint {
             return t;
         }));
         startAsDaemon(server);
+        TelemetryThreads.stopAtExit(() -> server.stop(0));
         return new PrometheusEndpoint(server);
     }
 

@@ -72,14 +72,14 @@ public final class StartingTelemetry implements Telemetry {
             // The threads the SDK makes (exporter, timer) inherit this: not the loader of whichever app got here first.
             start.setContextClassLoader(ClassLoader.getSystemClassLoader());
             // The one exit hook: the SDK, ready or not by then, registers none of its own (see KeptCalls#exiting).
-            // Then the exporter's client threads, which would hold the JVM's exit (TelemetryThreads).
+            // Then the threads of the telemetry's own that would hold the JVM's exit (TelemetryThreads).
             Runtime.getRuntime()
                     .addShutdownHook(new Thread(
                             () -> {
                                 try {
                                     startup.exiting();
                                 } finally {
-                                    TelemetryThreads.endSelectorThreads(TelemetryThreads.GROUP);
+                                    TelemetryThreads.exit();
                                 }
                             },
                             "apiwarden-telemetry-exit"));

@@ -1,9 +1,17 @@
 package io.apiwarden.telemetry;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.apiwarden.testing.Eventually;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.ConnectException;
+import java.net.Socket;
+import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -33,6 +41,23 @@ class TelemetryThreadsTest {
                 .isTrue();
         assertThat(theApps).isNotNull();
         assertThat(ours.get()).isNotNull();
+    }
+
+    @Test
+    void thePrometheusEndpointStopsAtExitAndItsDispatcherThreadEnds() throws Exception {
+        PrometheusEndpoint endpoint =
+                PrometheusEndpoint.start(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), "127.0.0.1", 0);
+        URI metrics = URI.create(endpoint.url());
+        assertThat(HttpClient.newHttpClient()
+                        .send(HttpRequest.newBuilder(metrics).build(), HttpResponse.BodyHandlers.discarding())
+                        .statusCode())
+                .isEqualTo(200);
+
+        TelemetryThreads.runStopsAtExit();
+
+        assertThat(catchThrowable(() -> new Socket(metrics.getHost(), metrics.getPort()).close()))
+                .as("the endpoint's port after the exit")
+                .isInstanceOf(ConnectException.class);
     }
 
     private static List<Thread> selectorsIn(ThreadGroup group) {
