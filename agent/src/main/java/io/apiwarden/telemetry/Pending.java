@@ -31,6 +31,8 @@ abstract class Pending<T> {
     private List<Step<T>> steps = new ArrayList<>();
     /** Set by the replay. */
     private T replayed;
+    /** The thread telling the steps to the SDK, while it does; guarded by {@code this}. */
+    private Thread replaying;
 
     Pending(Context parent) {
         this.parent = parent;
@@ -69,6 +71,9 @@ abstract class Pending<T> {
      */
     final void replay(Telemetry real) {
         List<T> holder = new ArrayList<>(1);
+        synchronized (this) {
+            replaying = Thread.currentThread();
+        }
         try {
             at(startNanoTime, spanId()).run(() -> holder.add(begin(real)));
             T began = holder.get(0);
@@ -79,6 +84,8 @@ abstract class Pending<T> {
                     if (told == steps.size()) {
                         replayed = began;
                         steps = null;
+                        replaying = null;
+                        notifyAll();
                         return;
                     }
                     next = steps.get(told++);
@@ -92,6 +99,8 @@ abstract class Pending<T> {
                     steps = null;
                     replayed = holder.isEmpty() ? nothing() : holder.get(0);
                 }
+                replaying = null;
+                notifyAll();
             }
         }
     }
@@ -99,8 +108,23 @@ abstract class Pending<T> {
     /** What the steps act on when the replay failed: records nothing. */
     abstract T nothing();
 
-    /** The replayed call or refresh, or null before the replay. */
+    /**
+     * The replayed call or refresh, or null before the replay. While the replay is under way (on another thread) it
+     * waits for its end: what asks needs the replayed span (a refresh's parent, an attempt's trace context), and
+     * before it would have none. Only these wait; a step to record never does.
+     */
     final synchronized T replayed() {
+        boolean interrupted = false;
+        while (replaying != null && replaying != Thread.currentThread()) {
+            try {
+                wait();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
         return steps == null ? replayed : null;
     }
 

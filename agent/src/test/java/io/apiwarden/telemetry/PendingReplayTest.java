@@ -3,6 +3,7 @@ package io.apiwarden.telemetry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiwarden.core.telemetry.Telemetry;
+import io.apiwarden.testing.Eventually;
 import io.opentelemetry.context.Context;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,5 +63,27 @@ class PendingReplayTest {
         assertThat(call.replayed()).containsExactly("begun", "first", "second");
         call.record(told -> told.add("third"));
         assertThat(call.replayed()).containsExactly("begun", "first", "second", "third");
+    }
+
+    @Test
+    void whatAsksForTheReplayedCallWhileItIsReplayedGetsItOnceTheReplayEnds() throws Exception {
+        SlowToBegin call = new SlowToBegin();
+        call.record(told -> told.add("first"));
+        Thread replay = new Thread(() -> call.replay(Telemetry.NOOP), "replay");
+        replay.start();
+        call.beginning.await();
+
+        // A refresh's parent or an attempt's trace context: without the replayed span it would start a trace of its
+        // own.
+        CompletableFuture<List<String>> asked = new CompletableFuture<>();
+        Thread asker = new Thread(() -> asked.complete(call.replayed()), "asker");
+        asker.start();
+        Eventually.await(
+                "the asker waits or has its answer",
+                () -> asker.getState() == Thread.State.WAITING || asker.getState() == Thread.State.TERMINATED);
+        call.mayBegin.countDown();
+        replay.join();
+
+        assertThat(asked.get(30, TimeUnit.SECONDS)).containsExactly("begun", "first");
     }
 }
