@@ -160,7 +160,7 @@ public final class RedisTokenStore implements TokenStore {
     }
 
     /** The thumbprint in {@code field} when it was written with the state of generation {@code g}, else null. */
-    static String boundKey(long g, byte[] field) {
+    private static String boundKey(long g, byte[] field) {
         if (field == null) {
             return null;
         }
