@@ -43,7 +43,13 @@ public final class AgentRuntime {
      * it starts an API's runtime only on the first request to that API.
      */
     public static Wardens router() {
-        return router;
+        ApiRouter r = router;
+        if (r == null) {
+            // Not configured yet, or not at all: only then is there a start to wait for.
+            AgentStart.await();
+            r = router;
+        }
+        return r;
     }
 
     /**
@@ -52,6 +58,7 @@ public final class AgentRuntime {
      * subscription to the fleet's rate-limit windows) are in place before the first call, not on it.
      */
     static void startApis() {
+        AgentStart.await();
         ApiRouter r = router;
         if (r != null) {
             r.startAll();
@@ -63,12 +70,14 @@ public final class AgentRuntime {
      * routes through {@link #router()}.
      */
     public static ApiScope scope() {
+        AgentStart.await();
         AgentConfig c = config;
         return c == null ? null : c.first().scope();
     }
 
     /** The first API's Warden, or null when the agent is not configured. A hook routes through {@link #router()}. */
     public static Warden warden() {
+        AgentStart.await();
         ApiRouter r = router;
         AgentConfig c = config;
         return r == null ? null : r.forRequest(c.first().scope().baseUrl());

@@ -3,13 +3,16 @@ package io.apiwarden.agent;
 import io.apiwarden.core.config.AgentConfig;
 import io.apiwarden.core.config.ConfigException;
 import io.apiwarden.core.config.ConfigProperty;
+import io.apiwarden.core.config.InstrumentationSettings;
 import io.apiwarden.core.config.WardenConfig;
 import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.unmanaged.WatchedApi;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -79,27 +82,24 @@ public final class ApiWardenAgent {
                 AgentLog.warn(
                         ConfigProperty.LOG_LEVEL.key() + " is not one of off, error, warn, info, debug; using info");
             }
-            AgentConfig agentConfig;
+            // Which classes to weave must be known before the app's first class loads: the client switches are read
+            // here, the rest of the configuration on the start thread (AgentStart).
+            InstrumentationSettings switches;
             try {
-                agentConfig = AgentConfig.fromEnvironment(ClientModules.names());
+                switches = AgentConfig.instrumentation(System::getProperty, System.getenv(), ClientModules.names());
             } catch (ConfigException e) {
-                AgentLog.error("configuration is invalid, the agent stays inactive and the app runs without it: "
-                        + e.getMessage());
+                AgentLog.error(INACTIVE + e.getMessage());
                 return;
             }
-            agentConfig.warnings().forEach(AgentLog::warn);
-            AgentRuntime.configure(agentConfig);
-            WardenConfig config = agentConfig.first();
-            String api = apis(agentConfig);
-            ClientsInUse.configure(api);
             List<String> off = new ArrayList<>();
             Set<String> managedClasses = new HashSet<>();
             // The warning names only the clients switched on: a client switched off is not one to move to.
             List<String> managedForms = new ArrayList<>();
             Set<String> switchedOn = new HashSet<>();
+            Map<String, HookTransformer.Weaving> woven = new HashMap<>();
             for (ClientModule module : ClientModules.ALL) {
-                if (config.clientEnabled(module.name())) {
-                    module.install(inst);
+                if (switches.clientEnabled(module.name())) {
+                    woven.putAll(ModuleWeaving.of(module));
                     managedClasses.addAll(module.managedClassesTheWatchKnows());
                     managedForms.add(module.managedForm());
                     switchedOn.add(module.name());
@@ -107,20 +107,57 @@ public final class ApiWardenAgent {
                     off.add(module.displayName());
                 }
             }
-            if (config.unmanagedWarningsEnabled()) {
-                UnmanagedClientHook.configure(watched(agentConfig), ClientModules.either(managedForms), switchedOn);
+            // One transformer for every client: each class the JVM loads costs one look-up of its name.
+            new HookTransformer("a client library", woven).install(inst);
+            boolean watching = switches.unmanagedWarningsEnabled();
+            if (watching) {
                 // A client library is watched only where the agent does not manage it (Apache HttpClient 5's minimal
                 // clients).
                 UnmanagedClientInstrumentation.install(inst, managedClasses);
             }
-            // Which clients the app uses shows later: ClientsInUse names each when the app builds its first.
-            AgentLog.info("installed for calls to " + api
-                    + (off.size() == ClientModules.ALL.size()
-                            ? ": every client is switched off"
-                            : off.isEmpty() ? "" : " (switched off: " + String.join(", ", off) + ")")
-                    + (agentConfig.routing().isEmpty() ? "" : "; " + String.join("; ", agentConfig.routing())));
+            String watchNames = watching ? ClientModules.either(managedForms) : null;
+            AgentStart.begin(new Runnable() {
+                // A class, not a lambda, as in AgentStart.
+                @Override
+                public void run() {
+                    start(off, watchNames, switchedOn);
+                }
+            });
         } catch (Throwable t) {
             AgentLog.error("could not start; the app runs without the agent", t);
         }
+    }
+
+    private static final String INACTIVE =
+            "configuration is invalid, the agent stays inactive and the app runs without it: ";
+
+    /**
+     * The rest of the start, off the app's thread: the whole configuration, the APIs' routing and the watch's APIs. Until
+     * it is over, a hook that needs them waits (AgentStart); if the configuration is invalid, the woven hooks find no
+     * API and leave every call as it is.
+     *
+     * @param managedForms the clients switched on as the watch's warning names them; null when the watch is off
+     */
+    private static void start(List<String> off, String managedForms, Set<String> switchedOn) {
+        AgentConfig agentConfig;
+        try {
+            agentConfig = AgentConfig.fromEnvironment(ClientModules.names());
+        } catch (ConfigException e) {
+            AgentLog.error(INACTIVE + e.getMessage());
+            return;
+        }
+        agentConfig.warnings().forEach(AgentLog::warn);
+        AgentRuntime.configure(agentConfig);
+        String api = apis(agentConfig);
+        ClientsInUse.configure(api);
+        if (managedForms != null) {
+            UnmanagedClientHook.configure(watched(agentConfig), managedForms, switchedOn);
+        }
+        // Which clients the app uses shows later: ClientsInUse names each when the app builds its first.
+        AgentLog.info("installed for calls to " + api
+                + (off.size() == ClientModules.ALL.size()
+                        ? ": every client is switched off"
+                        : off.isEmpty() ? "" : " (switched off: " + String.join(", ", off) + ")")
+                + (agentConfig.routing().isEmpty() ? "" : "; " + String.join("; ", agentConfig.routing())));
     }
 }

@@ -1,6 +1,6 @@
 package io.apiwarden.agent;
 
-import java.lang.instrument.Instrumentation;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -54,8 +54,15 @@ public interface ClientModule {
     }
 
     /**
-     * Registers the client's class-file transformers. Called from {@code premain} when the client is
-     * switched on: it loads no class of the client library, and as little of the agent as it can.
+     * The classes this client's weaving changes (internal names, with slashes). Names only: {@code premain} registers
+     * them with the agent's one transformer, and none of the weaving's own classes (its visitors, its hooks, ASM) loads
+     * before the first of these classes does, so a client the app never uses costs start-up nothing but its names.
      */
-    void install(Instrumentation inst);
+    Set<String> wovenClasses();
+
+    /**
+     * Each of {@link #wovenClasses()} to its weaving. Asked once, when the first of those classes is defined (or found
+     * loaded already at a late attach), never in {@code premain}.
+     */
+    Map<String, HookTransformer.Weaving> weavings();
 }

@@ -38,6 +38,8 @@ public final class ClientsInUse {
     public void seen() {
         if (!seen) {
             seen = true;
+            // The line names the API, which the agent's start sets.
+            AgentStart.await();
             AgentLog.info("managing calls to " + api + " through " + client + " (" + firstUse + ")");
             AgentRuntime.startApis();
         }

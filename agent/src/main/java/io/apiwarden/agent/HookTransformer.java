@@ -8,9 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import net.bytebuddy.jar.asm.ClassReader;
 import net.bytebuddy.jar.asm.ClassVisitor;
-import net.bytebuddy.jar.asm.ClassWriter;
 import net.bytebuddy.jar.asm.MethodVisitor;
-import net.bytebuddy.jar.asm.Opcodes;
 
 /**
  * Weaves calls to the agent's hooks into a few classes named up front. For every other class the
@@ -23,6 +21,11 @@ import net.bytebuddy.jar.asm.Opcodes;
 public final class HookTransformer implements ClassFileTransformer {
     /** Rewrites one class so that it calls the agent. */
     public interface Weaving {
+        /** The library woven, for the log lines about it; null: the transformer's own name for what it weaves. */
+        default String library() {
+            return null;
+        }
+
         /**
          * Whether the inserted code links to the agent's classes directly (rather than by reflection):
          * a class in a named module then needs to read the agent's module first.
@@ -60,14 +63,7 @@ public final class HookTransformer implements ClassFileTransformer {
 
     /** A class visitor that passes every method's code through what {@code rewrite} chooses for it. */
     public static ClassVisitor rewritingMethods(ClassVisitor next, MethodRewrite rewrite) {
-        return new ClassVisitor(Opcodes.ASM9, next) {
-            @Override
-            public MethodVisitor visitMethod(
-                    int access, String name, String descriptor, String signature, String[] exceptions) {
-                MethodVisitor original = super.visitMethod(access, name, descriptor, signature, exceptions);
-                return original == null ? null : rewrite.rewrite(access, name, descriptor, original);
-            }
-        };
+        return Weaver.rewritingMethods(next, rewrite);
     }
 
     private final String what;
@@ -107,11 +103,12 @@ public final class HookTransformer implements ClassFileTransformer {
             return;
         }
         for (Class<?> loaded : inst.getAllLoadedClasses()) {
-            if (targets.containsKey(loaded.getName().replace('.', '/'))) {
+            Weaving weaving = targets.get(loaded.getName().replace('.', '/'));
+            if (weaving != null) {
                 try {
                     inst.retransformClasses(loaded);
                 } catch (Exception | LinkageError e) {
-                    AgentLog.warn(what
+                    AgentLog.warn(what(weaving)
                             + " was loaded before the agent and cannot be changed now; its clients stay unmanaged ("
                             + e.getClass().getSimpleName() + ")");
                 }
@@ -139,17 +136,23 @@ public final class HookTransformer implements ClassFileTransformer {
                 AgentLog.once(
                         AgentLog.Level.WARN,
                         "unreachable-" + className,
-                        what + " in " + loader + " cannot see the agent's classes; its calls stay unmanaged",
+                        what(weaving) + " in " + loader + " cannot see the agent's classes; its calls stay unmanaged",
                         null);
                 return null;
             }
             return weave(weaving, bytes);
         } catch (Throwable t) {
             AgentLog.error(
-                    what + " cannot be instrumented (" + className.replace('/', '.') + "); its calls stay unmanaged",
+                    what(weaving) + " cannot be instrumented (" + className.replace('/', '.')
+                            + "); its calls stay unmanaged",
                     t);
             return null;
         }
+    }
+
+    private String what(Weaving weaving) {
+        String library = weaving.library();
+        return library == null ? what : library;
     }
 
     private static boolean wovenAtDefinition(Class<?> type) {
@@ -181,12 +184,6 @@ public final class HookTransformer implements ClassFileTransformer {
 
     /** The class with the hooks in. */
     public static byte[] weave(Weaving weaving, byte[] original) {
-        ClassReader reader = new ClassReader(original);
-        // Sharing the reader's constant pool lets ASM copy every method the weaving leaves alone
-        // byte for byte. Frames are not computed: the few the hooks need are written by hand, so
-        // ASM never has to load classes to merge types while one is being defined.
-        ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
-        reader.accept(weaving.visitor(reader, writer), ClassReader.EXPAND_FRAMES);
-        return writer.toByteArray();
+        return Weaver.weave(weaving, original);
     }
 }

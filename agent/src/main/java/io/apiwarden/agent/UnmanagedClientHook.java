@@ -20,7 +20,7 @@ import java.util.function.BiPredicate;
  * Public and static because the woven code reaches it by reflection through the system class loader.
  */
 public final class UnmanagedClientHook {
-    /** Set in {@code premain}, which loads nothing else of the watch: the rest comes with the first watched class. */
+    /** Set by the agent's start ({@link AgentStart}), which loads nothing else of the watch: the rest comes with the first watched class. */
     private static volatile List<WatchedApi> apis;
     /** The clients the agent manages, as the warning names them. */
     private static volatile String managedClients;
@@ -38,6 +38,10 @@ public final class UnmanagedClientHook {
     /** The watch of the client named {@code client} (an {@link UnmanagedClient} name, or {@link ConnectWatch#SITE}); never throws. */
     public static BiPredicate<Object, Object> watch(String client) {
         try {
+            if (apis == null) {
+                // The woven code keeps what it is given: wait for the APIs rather than watch nothing for good.
+                AgentStart.await();
+            }
             List<WatchedApi> s = apis;
             if (s == null) {
                 return Watches.NOTHING_TO_WATCH;

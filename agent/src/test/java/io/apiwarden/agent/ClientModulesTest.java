@@ -5,10 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.apiwarden.core.config.ConfigProperty;
 import java.nio.file.Files;
 import java.nio.file.Paths;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** The client modules keep the switches users already have, and each is documented. */
+/** The client modules keep the switches users already have, each is documented, and each weaves what it names. */
 class ClientModulesTest {
 
     @Test
@@ -33,6 +37,55 @@ class ClientModulesTest {
         for (ClientModule module : ClientModules.ALL) {
             assertThat(row).contains("`" + module.name() + "`");
         }
+    }
+
+    @Test
+    void eachModuleNamesExactlyTheClassesItHasWeavingsFor() {
+        Set<String> woven = new HashSet<>();
+        for (ClientModule module : ClientModules.ALL) {
+            assertThat(module.weavings().keySet()).as(module.name()).isEqualTo(module.wovenClasses());
+            for (String className : module.wovenClasses()) {
+                // The agent has one transformer: two modules weaving one class would lose one of the two.
+                assertThat(woven.add(className)).as(className + " woven twice").isTrue();
+            }
+        }
+    }
+
+    @Test
+    void aModuleIsAskedForItsWeavingsOnlyWhenAClassOfItIsMetAndThenOnce() throws Exception {
+        AtomicInteger asked = new AtomicInteger();
+        HookTransformer.Weaving weaving = (reader, next) -> next;
+        ClientModule module = new ClientModule() {
+            @Override
+            public String name() {
+                return "test-client";
+            }
+
+            @Override
+            public String displayName() {
+                return "Test client";
+            }
+
+            @Override
+            public Set<String> wovenClasses() {
+                return Set.of("a/First", "a/Second");
+            }
+
+            @Override
+            public Map<String, HookTransformer.Weaving> weavings() {
+                asked.incrementAndGet();
+                return Map.of("a/First", weaving, "a/Second", weaving);
+            }
+        };
+
+        Map<String, HookTransformer.Weaving> targets = ModuleWeaving.of(module);
+
+        assertThat(targets).containsOnlyKeys("a/First", "a/Second");
+        assertThat(asked).hasValue(0);
+        assertThat(targets.get("a/First").library()).isEqualTo("Test client");
+        assertThat(targets.get("a/First").canWeave(getClass().getClassLoader())).isTrue();
+        targets.get("a/Second").linksToAgent();
+        assertThat(asked).hasValue(1);
     }
 
     @Test

@@ -94,6 +94,23 @@ public final class AgentConfig {
         return source.value(ConfigProperty.LOG_LEVEL.key(), ConfigProperty.LOG_LEVEL.envName());
     }
 
+    /**
+     * The client switches and the watch's, read before the rest of the configuration: {@code premain} needs them to
+     * know which classes to weave before the app's first class loads, and the rest is read off the app's thread.
+     *
+     * @throws ConfigException naming a switch that is not true or false
+     */
+    public static InstrumentationSettings instrumentation(
+            Function<String, String> systemProperties, Map<String, String> environment, Collection<String> clients)
+            throws ConfigException {
+        Problems problems = new Problems();
+        PropertySource source = PropertySource.of(systemProperties, List.of(), environment, problems);
+        InstrumentationSettings switches =
+                new InstrumentationSettings(new SectionReader(source, problems, null), clients);
+        problems.throwIfAny();
+        return switches;
+    }
+
     /** Whether an unnamed identity property is set: then the unnamed properties are an API of their own. */
     private static boolean setsAnIdentity(SectionReader unnamed) {
         for (ConfigProperty p : ConfigProperty.values()) {

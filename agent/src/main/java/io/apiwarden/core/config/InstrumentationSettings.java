@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** Which HTTP clients the agent manages, and whether calls through others are named in a warning. */
-final class InstrumentationSettings {
+public final class InstrumentationSettings {
     /** Each managed client's name (as in {@code apiwarden.instrumentation.<client>.enabled}) to whether it is managed. */
     final Map<String, Boolean> clientsEnabled;
 
@@ -25,5 +25,18 @@ final class InstrumentationSettings {
                             p.defaultValue()));
         }
         clientsEnabled = Map.copyOf(enabled);
+    }
+
+    /** Whether the client named {@code client} (as in its switch) is managed. */
+    public boolean clientEnabled(String client) {
+        Boolean on = clientsEnabled.get(client);
+        if (on == null) {
+            throw new IllegalArgumentException("the configuration was read without the switch of the client " + client);
+        }
+        return on;
+    }
+
+    public boolean unmanagedWarningsEnabled() {
+        return unmanagedWarningsEnabled;
     }
 }

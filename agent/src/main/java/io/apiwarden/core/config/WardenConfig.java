@@ -285,11 +285,7 @@ public final class WardenConfig {
      * @throws IllegalArgumentException when the configuration was not read with that client's name
      */
     public boolean clientEnabled(String client) {
-        Boolean on = instrumentation.clientsEnabled.get(client);
-        if (on == null) {
-            throw new IllegalArgumentException("the configuration was read without the switch of the client " + client);
-        }
-        return on;
+        return instrumentation.clientEnabled(client);
     }
 
     /** Whether an API call through a client the agent does not manage is named in a warning. */

@@ -2,7 +2,6 @@ package io.apiwarden.clients.apache4.agent;
 
 import io.apiwarden.agent.HookTransformer;
 import io.apiwarden.agent.LinkedWeaving;
-import java.lang.instrument.Instrumentation;
 import java.util.Map;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
@@ -21,15 +20,16 @@ import net.bytebuddy.jar.asm.Type;
  * <p>The inserted code has no branch, so the method's stack map frames stay as they were.
  */
 final class Apache4Instrumentation {
-    private static final String BUILDER = "org/apache/http/impl/client/HttpClientBuilder";
+    static final String BUILDER = "org/apache/http/impl/client/HttpClientBuilder";
     private static final String CHAIN = "org/apache/http/impl/execchain/ClientExecChain";
     private static final String DECORATE_DESCRIPTOR = "(L" + CHAIN + ";)L" + CHAIN + ";";
     private static final String HOOK = Type.getInternalName(Apache4Hook.class);
 
     private Apache4Instrumentation() {}
 
-    static void install(Instrumentation inst) {
-        new HookTransformer("Apache HttpClient 4", Map.of(BUILDER, buildWeaving())).install(inst);
+    /** Each woven class (internal name) to its weaving: asked once, when the first of them is defined. */
+    static Map<String, HookTransformer.Weaving> weavings() {
+        return Map.of(BUILDER, buildWeaving());
     }
 
     /** In {@code build()}: {@code decorateProtocolExec(chain)} becomes {@code (ClientExecChain) Apache4Hook.decorateProtocolExec(decorateProtocolExec(chain), this)}. */

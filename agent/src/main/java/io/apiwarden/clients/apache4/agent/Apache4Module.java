@@ -1,7 +1,8 @@
 package io.apiwarden.clients.apache4.agent;
 
 import io.apiwarden.agent.ClientModule;
-import java.lang.instrument.Instrumentation;
+import io.apiwarden.agent.HookTransformer;
+import java.util.Map;
 import java.util.Set;
 
 /** Apache HttpClient 4 classic, the clients its builder builds (library mode: {@code WardenApacheHttp4}). */
@@ -28,9 +29,15 @@ public final class Apache4Module implements ClientModule {
         return Set.of("org/apache/http/impl/client/InternalHttpClient");
     }
 
+    /** Names only (constants javac copies here): the weaving's own classes load with the first of them. */
     @Override
-    public void install(Instrumentation inst) {
-        Apache4Instrumentation.install(inst);
+    public Set<String> wovenClasses() {
+        return Set.of(Apache4Instrumentation.BUILDER);
+    }
+
+    @Override
+    public Map<String, HookTransformer.Weaving> weavings() {
+        return Apache4Instrumentation.weavings();
     }
 
     /** HttpClient 4 connects in its connection operator, on the caller's thread. */

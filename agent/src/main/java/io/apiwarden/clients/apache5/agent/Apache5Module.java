@@ -1,7 +1,8 @@
 package io.apiwarden.clients.apache5.agent;
 
 import io.apiwarden.agent.ClientModule;
-import java.lang.instrument.Instrumentation;
+import io.apiwarden.agent.HookTransformer;
+import java.util.Map;
 import java.util.Set;
 
 /** Apache HttpClient 5, classic and async, one switch for the two (library mode: {@code WardenApacheHttp}). */
@@ -30,9 +31,18 @@ public final class Apache5Module implements ClientModule {
                 "org/apache/hc/client5/http/impl/async/InternalAbstractHttpAsyncClient");
     }
 
+    /** Names only (constants javac copies here): the weaving's own classes load with the first of them. */
     @Override
-    public void install(Instrumentation inst) {
-        ApacheHttpInstrumentation.install(inst);
+    public Set<String> wovenClasses() {
+        return Set.of(
+                ApacheHttpInstrumentation.CLASSIC_BUILDER,
+                ApacheHttpInstrumentation.ASYNC_BUILDER,
+                ApacheHttpInstrumentation.H2_ASYNC_BUILDER);
+    }
+
+    @Override
+    public Map<String, HookTransformer.Weaving> weavings() {
+        return ApacheHttpInstrumentation.weavings();
     }
 
     /** The classic client connects in its connection operator, the async one on its I/O reactor's threads. */

@@ -2,7 +2,6 @@ package io.apiwarden.clients.apache5.agent;
 
 import io.apiwarden.agent.HookTransformer;
 import io.apiwarden.agent.LinkedWeaving;
-import java.lang.instrument.Instrumentation;
 import java.util.Map;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
@@ -25,19 +24,21 @@ final class ApacheHttpInstrumentation {
 
     private ApacheHttpInstrumentation() {}
 
-    static void install(Instrumentation inst) {
+    static final String CLASSIC_BUILDER = "org/apache/hc/client5/http/impl/classic/HttpClientBuilder";
+    static final String ASYNC_BUILDER = "org/apache/hc/client5/http/impl/async/HttpAsyncClientBuilder";
+    static final String H2_ASYNC_BUILDER = "org/apache/hc/client5/http/impl/async/H2AsyncClientBuilder";
+
+    /** Each woven class (internal name) to its weaving: asked once, when the first of them is defined. */
+    static Map<String, HookTransformer.Weaving> weavings() {
         HookTransformer.Weaving async =
                 buildWeaving("()Lorg/apache/hc/client5/http/impl/async/CloseableHttpAsyncClient;");
-        new HookTransformer(
-                        "Apache HttpClient 5",
-                        Map.of(
-                                "org/apache/hc/client5/http/impl/classic/HttpClientBuilder",
-                                buildWeaving("()Lorg/apache/hc/client5/http/impl/classic/CloseableHttpClient;"),
-                                "org/apache/hc/client5/http/impl/async/HttpAsyncClientBuilder",
-                                async,
-                                "org/apache/hc/client5/http/impl/async/H2AsyncClientBuilder",
-                                async))
-                .install(inst);
+        return Map.of(
+                CLASSIC_BUILDER,
+                buildWeaving("()Lorg/apache/hc/client5/http/impl/classic/CloseableHttpClient;"),
+                ASYNC_BUILDER,
+                async,
+                H2_ASYNC_BUILDER,
+                async);
     }
 
     /** {@code build()}: first of all, {@code ApacheHttpHook.beforeBuild(this)}. */

@@ -1,7 +1,8 @@
 package io.apiwarden.clients.huc.agent;
 
 import io.apiwarden.agent.ClientModule;
-import java.lang.instrument.Instrumentation;
+import io.apiwarden.agent.HookTransformer;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -25,9 +26,15 @@ public final class HttpUrlConnectionModule implements ClientModule {
         return Set.of("sun/net/www/protocol/http/HttpURLConnection");
     }
 
+    /** Names only (constants javac copies here): the weaving's own classes load with the first of them. */
     @Override
-    public void install(Instrumentation inst) {
-        HucInstrumentation.install(inst);
+    public Set<String> wovenClasses() {
+        return Set.of(HucInstrumentation.HTTP_HANDLER, HucInstrumentation.HTTPS_HANDLER);
+    }
+
+    @Override
+    public Map<String, HookTransformer.Weaving> weavings() {
+        return HucInstrumentation.weavings();
     }
 
     /** {@code sun.net.www.http.HttpClient.openServer} is on the stack of every connection an HttpURLConnection opens. */

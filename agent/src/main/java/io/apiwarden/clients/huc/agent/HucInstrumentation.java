@@ -3,7 +3,6 @@ package io.apiwarden.clients.huc.agent;
 import io.apiwarden.agent.HookTransformer;
 import io.apiwarden.agent.ReturnThroughHook;
 import io.apiwarden.core.log.AgentLog;
-import java.lang.instrument.Instrumentation;
 import java.util.Map;
 import net.bytebuddy.jar.asm.ClassReader;
 
@@ -37,12 +36,10 @@ final class HucInstrumentation {
 
     private HucInstrumentation() {}
 
-    static void install(Instrumentation inst) {
+    /** Each woven class (internal name) to its weaving: asked once, when the first of them is defined. */
+    static Map<String, HookTransformer.Weaving> weavings() {
         String hook = HucHook.class.getName();
-        new HookTransformer(
-                        "java.net.HttpURLConnection",
-                        Map.of(HTTP_HANDLER, weaving(HTTP_HANDLER, hook), HTTPS_HANDLER, weaving(HTTPS_HANDLER, hook)))
-                .install(inst);
+        return Map.of(HTTP_HANDLER, weaving(HTTP_HANDLER, hook), HTTPS_HANDLER, weaving(HTTPS_HANDLER, hook));
     }
 
     /** The weaving of handler {@code owner}, calling the public static {@code hookClass.open}; tests name a hook of their own. */

@@ -3,7 +3,6 @@ package io.apiwarden.clients.jdk.agent;
 import io.apiwarden.agent.HookTransformer;
 import io.apiwarden.agent.ReturnThroughHook;
 import io.apiwarden.core.log.AgentLog;
-import java.lang.instrument.Instrumentation;
 import java.util.Arrays;
 import java.util.Map;
 import net.bytebuddy.jar.asm.MethodVisitor;
@@ -34,11 +33,9 @@ final class JdkHttpClientInstrumentation {
 
     private JdkHttpClientInstrumentation() {}
 
-    static void install(Instrumentation inst) {
-        new HookTransformer(
-                        "java.net.http.HttpClient",
-                        Map.of(BUILDER_CLASS, weaving(JdkHttpClientHook.class.getName(), "wrap")))
-                .install(inst);
+    /** Each woven class (internal name) to its weaving: asked once, when the first of them is defined. */
+    static Map<String, HookTransformer.Weaving> weavings() {
+        return Map.of(BUILDER_CLASS, weaving(JdkHttpClientHook.class.getName(), "wrap"));
     }
 
     /**

@@ -1,7 +1,9 @@
 package io.apiwarden.clients.jdk.agent;
 
 import io.apiwarden.agent.ClientModule;
-import java.lang.instrument.Instrumentation;
+import io.apiwarden.agent.HookTransformer;
+import java.util.Map;
+import java.util.Set;
 
 /** The JDK's {@code java.net.http.HttpClient}: every client the app builds is wrapped (library mode: {@code WardenHttpClient}). */
 public final class JdkModule implements ClientModule {
@@ -15,9 +17,15 @@ public final class JdkModule implements ClientModule {
         return "java.net.http.HttpClient";
     }
 
+    /** Names only (constants javac copies here): the weaving's own classes load with the first of them. */
     @Override
-    public void install(Instrumentation inst) {
-        JdkHttpClientInstrumentation.install(inst);
+    public Set<String> wovenClasses() {
+        return Set.of(JdkHttpClientInstrumentation.BUILDER_CLASS);
+    }
+
+    @Override
+    public Map<String, HookTransformer.Weaving> weavings() {
+        return JdkHttpClientInstrumentation.weavings();
     }
 
     /** The JDK client's own classes connect, on its executor's threads or the caller's. */

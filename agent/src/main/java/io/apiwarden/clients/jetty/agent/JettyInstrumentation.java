@@ -2,7 +2,6 @@ package io.apiwarden.clients.jetty.agent;
 
 import io.apiwarden.agent.HookTransformer;
 import io.apiwarden.agent.LinkedWeaving;
-import java.lang.instrument.Instrumentation;
 import java.util.Map;
 import net.bytebuddy.jar.asm.Label;
 import net.bytebuddy.jar.asm.MethodVisitor;
@@ -33,8 +32,9 @@ final class JettyInstrumentation {
 
     private JettyInstrumentation() {}
 
-    static void install(Instrumentation inst) {
-        new HookTransformer("Jetty HttpClient 12", Map.of(REQUEST, requestWeaving())).install(inst);
+    /** Each woven class (internal name) to its weaving: asked once, when the first of them is defined. */
+    static Map<String, HookTransformer.Weaving> weavings() {
+        return Map.of(REQUEST, requestWeaving());
     }
 
     private static HookTransformer.Weaving requestWeaving() {

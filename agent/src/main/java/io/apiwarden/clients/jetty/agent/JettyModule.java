@@ -1,7 +1,8 @@
 package io.apiwarden.clients.jetty.agent;
 
 import io.apiwarden.agent.ClientModule;
-import java.lang.instrument.Instrumentation;
+import io.apiwarden.agent.HookTransformer;
+import java.util.Map;
 import java.util.Set;
 
 /** Jetty's client 12 (library mode: {@code WardenJettyHttp}); Jetty 9 to 11 stay watched, unmanaged. */
@@ -22,9 +23,15 @@ public final class JettyModule implements ClientModule {
         return Set.of(JettyInstrumentation.REQUEST);
     }
 
+    /** Names only (constants javac copies here): the weaving's own classes load with the first of them. */
     @Override
-    public void install(Instrumentation inst) {
-        JettyInstrumentation.install(inst);
+    public Set<String> wovenClasses() {
+        return Set.of(JettyInstrumentation.REQUEST);
+    }
+
+    @Override
+    public Map<String, HookTransformer.Weaving> weavings() {
+        return JettyInstrumentation.weavings();
     }
 
     /** Jetty connects in its {@code ClientConnector}. */

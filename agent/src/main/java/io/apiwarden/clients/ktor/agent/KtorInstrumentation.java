@@ -1,7 +1,6 @@
 package io.apiwarden.clients.ktor.agent;
 
 import io.apiwarden.agent.HookTransformer;
-import java.lang.instrument.Instrumentation;
 import java.util.Map;
 import net.bytebuddy.jar.asm.ClassReader;
 import net.bytebuddy.jar.asm.ClassVisitor;
@@ -32,8 +31,9 @@ final class KtorInstrumentation {
 
     private KtorInstrumentation() {}
 
-    static void install(Instrumentation inst) {
-        new HookTransformer("Ktor CIO engine", Map.of(ENGINE, new EngineWeaving())).install(inst);
+    /** Each woven class (internal name) to its weaving: asked once, when the first of them is defined. */
+    static Map<String, HookTransformer.Weaving> weavings() {
+        return Map.of(ENGINE, new EngineWeaving());
     }
 
     private static final class EngineWeaving implements HookTransformer.Weaving {

@@ -1,7 +1,9 @@
 package io.apiwarden.clients.ktor.agent;
 
 import io.apiwarden.agent.ClientModule;
-import java.lang.instrument.Instrumentation;
+import io.apiwarden.agent.HookTransformer;
+import java.util.Map;
+import java.util.Set;
 
 /** Ktor's client on its CIO engine (library mode: {@code WardenKtor}). */
 public final class KtorModule implements ClientModule {
@@ -15,9 +17,15 @@ public final class KtorModule implements ClientModule {
         return "Ktor client (CIO engine)";
     }
 
+    /** Names only (constants javac copies here): the weaving's own classes load with the first of them. */
     @Override
-    public void install(Instrumentation inst) {
-        KtorInstrumentation.install(inst);
+    public Set<String> wovenClasses() {
+        return Set.of(KtorInstrumentation.ENGINE);
+    }
+
+    @Override
+    public Map<String, HookTransformer.Weaving> weavings() {
+        return KtorInstrumentation.weavings();
     }
 
     /** The CIO engine's connections: the engine and its coroutines' classes are on the connect's stack. */

@@ -2,7 +2,6 @@ package io.apiwarden.clients.micronaut.agent;
 
 import io.apiwarden.agent.HookTransformer;
 import io.apiwarden.agent.LinkedWeaving;
-import java.lang.instrument.Instrumentation;
 import java.util.Map;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
@@ -35,8 +34,9 @@ final class MicronautInstrumentation {
 
     private MicronautInstrumentation() {}
 
-    static void install(Instrumentation inst) {
-        new HookTransformer("Micronaut HTTP client", Map.of(CLIENT, clientWeaving())).install(inst);
+    /** Each woven class (internal name) to its weaving: asked once, when the first of them is defined. */
+    static Map<String, HookTransformer.Weaving> weavings() {
+        return Map.of(CLIENT, clientWeaving());
     }
 
     private static HookTransformer.Weaving clientWeaving() {

@@ -1,7 +1,9 @@
 package io.apiwarden.clients.micronaut.agent;
 
 import io.apiwarden.agent.ClientModule;
-import java.lang.instrument.Instrumentation;
+import io.apiwarden.agent.HookTransformer;
+import java.util.Map;
+import java.util.Set;
 
 /** Micronaut's HTTP client 4, the Netty one (library mode: {@code WardenMicronautHttp}). */
 public final class MicronautModule implements ClientModule {
@@ -26,8 +28,14 @@ public final class MicronautModule implements ClientModule {
         return true;
     }
 
+    /** Names only (constants javac copies here): the weaving's own classes load with the first of them. */
     @Override
-    public void install(Instrumentation inst) {
-        MicronautInstrumentation.install(inst);
+    public Set<String> wovenClasses() {
+        return Set.of(MicronautInstrumentation.CLIENT);
+    }
+
+    @Override
+    public Map<String, HookTransformer.Weaving> weavings() {
+        return MicronautInstrumentation.weavings();
     }
 }

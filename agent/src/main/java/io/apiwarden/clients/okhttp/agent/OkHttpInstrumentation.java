@@ -1,7 +1,6 @@
 package io.apiwarden.clients.okhttp.agent;
 
 import io.apiwarden.agent.HookTransformer;
-import java.lang.instrument.Instrumentation;
 import java.util.Map;
 import net.bytebuddy.jar.asm.ClassReader;
 import net.bytebuddy.jar.asm.ClassVisitor;
@@ -26,15 +25,16 @@ final class OkHttpInstrumentation {
 
     private OkHttpInstrumentation() {}
 
-    static void install(Instrumentation inst) {
+    static final String CLIENT = "okhttp3/OkHttpClient";
+    /** OkHttp 4 and 5's call; 3's is {@link #CALL_3}. */
+    static final String CALL = "okhttp3/internal/connection/RealCall";
+
+    static final String CALL_3 = "okhttp3/RealCall";
+
+    /** Each woven class (internal name) to its weaving: asked once, when the first of them is defined. */
+    static Map<String, HookTransformer.Weaving> weavings() {
         HookTransformer.Weaving call = new CallWeaving();
-        new HookTransformer(
-                        "OkHttp",
-                        Map.of(
-                                "okhttp3/OkHttpClient", new ClientWeaving(),
-                                "okhttp3/internal/connection/RealCall", call,
-                                "okhttp3/RealCall", call))
-                .install(inst);
+        return Map.of(CLIENT, new ClientWeaving(), CALL, call, CALL_3, call);
     }
 
     /** The hooks resolve, from OkHttp's loader, to the agent's own class (not to nothing, nor to a copy). */

@@ -2,7 +2,6 @@ package io.apiwarden.clients.reactornetty.agent;
 
 import io.apiwarden.agent.HookTransformer;
 import io.apiwarden.agent.LinkedWeaving;
-import java.lang.instrument.Instrumentation;
 import java.util.Map;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
@@ -32,25 +31,23 @@ final class ReactorNettyInstrumentation {
 
     private ReactorNettyInstrumentation() {}
 
-    static void install(Instrumentation inst) {
-        new HookTransformer(
-                        "Reactor Netty",
-                        Map.of(
-                                "reactor/netty/http/client/HttpClientConnect",
-                                returnWeaving(
-                                        "connect",
-                                        "()Lreactor/core/publisher/Mono;",
-                                        "onConnect",
-                                        "reactor/core/publisher/Mono"),
-                                "reactor/netty/http/client/HttpClient",
-                                factoryWeaving(),
-                                "reactor/netty/http/client/HttpClientConfig",
-                                returnWeaving(
-                                        "defaultConnectionObserver",
-                                        "()Lreactor/netty/ConnectionObserver;",
-                                        "observer",
-                                        "reactor/netty/ConnectionObserver")))
-                .install(inst);
+    static final String CONNECT = "reactor/netty/http/client/HttpClientConnect";
+    static final String CLIENT = "reactor/netty/http/client/HttpClient";
+    static final String CONFIG = "reactor/netty/http/client/HttpClientConfig";
+
+    /** Each woven class (internal name) to its weaving: asked once, when the first of them is defined. */
+    static Map<String, HookTransformer.Weaving> weavings() {
+        return Map.of(
+                CONNECT,
+                returnWeaving("connect", "()Lreactor/core/publisher/Mono;", "onConnect", "reactor/core/publisher/Mono"),
+                CLIENT,
+                factoryWeaving(),
+                CONFIG,
+                returnWeaving(
+                        "defaultConnectionObserver",
+                        "()Lreactor/netty/ConnectionObserver;",
+                        "observer",
+                        "reactor/netty/ConnectionObserver"));
     }
 
     /**

@@ -1,7 +1,9 @@
 package io.apiwarden.clients.reactornetty.agent;
 
 import io.apiwarden.agent.ClientModule;
-import java.lang.instrument.Instrumentation;
+import io.apiwarden.agent.HookTransformer;
+import java.util.Map;
+import java.util.Set;
 
 /** Reactor Netty's {@code HttpClient} (Spring {@code WebClient}'s default): its requests go through the managed connect. */
 public final class ReactorNettyModule implements ClientModule {
@@ -15,9 +17,18 @@ public final class ReactorNettyModule implements ClientModule {
         return "Reactor Netty";
     }
 
+    /** Names only (constants javac copies here): the weaving's own classes load with the first of them. */
     @Override
-    public void install(Instrumentation inst) {
-        ReactorNettyInstrumentation.install(inst);
+    public Set<String> wovenClasses() {
+        return Set.of(
+                ReactorNettyInstrumentation.CONNECT,
+                ReactorNettyInstrumentation.CLIENT,
+                ReactorNettyInstrumentation.CONFIG);
+    }
+
+    @Override
+    public Map<String, HookTransformer.Weaving> weavings() {
+        return ReactorNettyInstrumentation.weavings();
     }
 
     /** Reactor Netty asks the event loop to connect from a lambda of its own {@code TransportConnector}, which is on the stack. */

@@ -2,7 +2,6 @@ package io.apiwarden.clients.vertx.agent;
 
 import io.apiwarden.agent.HookTransformer;
 import io.apiwarden.agent.LinkedWeaving;
-import java.lang.instrument.Instrumentation;
 import java.util.Map;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
@@ -29,9 +28,11 @@ final class VertxHttpInstrumentation {
 
     private VertxHttpInstrumentation() {}
 
-    static void install(Instrumentation inst) {
-        new HookTransformer("Vert.x HttpClient", Map.of("io/vertx/core/http/impl/HttpClientImpl", requestWeaving()))
-                .install(inst);
+    static final String CLIENT = "io/vertx/core/http/impl/HttpClientImpl";
+
+    /** Each woven class (internal name) to its weaving: asked once, when the first of them is defined. */
+    static Map<String, HookTransformer.Weaving> weavings() {
+        return Map.of(CLIENT, requestWeaving());
     }
 
     private static HookTransformer.Weaving requestWeaving() {

@@ -1,7 +1,9 @@
 package io.apiwarden.clients.vertx.agent;
 
 import io.apiwarden.agent.ClientModule;
-import java.lang.instrument.Instrumentation;
+import io.apiwarden.agent.HookTransformer;
+import java.util.Map;
+import java.util.Set;
 
 /** Vert.x core's {@code HttpClient} 4.5 and 5 (and so Vert.x {@code WebClient} and the Quarkus REST client): its requests to the API managed. */
 public final class VertxHttpModule implements ClientModule {
@@ -56,8 +58,14 @@ public final class VertxHttpModule implements ClientModule {
         return MANAGED_VERSION.get(client);
     }
 
+    /** Names only (constants javac copies here): the weaving's own classes load with the first of them. */
     @Override
-    public void install(Instrumentation inst) {
-        VertxHttpInstrumentation.install(inst);
+    public Set<String> wovenClasses() {
+        return Set.of(VertxHttpInstrumentation.CLIENT);
+    }
+
+    @Override
+    public Map<String, HookTransformer.Weaving> weavings() {
+        return VertxHttpInstrumentation.weavings();
     }
 }
