@@ -153,6 +153,7 @@ public final class ApiWardenAgent {
         if (managedForms != null) {
             UnmanagedClientHook.configure(watched(agentConfig), managedForms, switchedOn);
         }
+        FirstCallClasses.loadInBackground(managedForms != null);
         // Which clients the app uses shows later: ClientsInUse names each when the app builds its first.
         AgentLog.info("installed for calls to " + api
                 + (off.size() == ClientModules.ALL.size()

@@ -1,0 +1,190 @@
+package io.apiwarden.agent;
+
+import io.apiwarden.core.log.AgentLog;
+import java.util.List;
+
+/**
+ * Loads and links, on a daemon thread once the agent's start is over, the agent's classes that the first managed call
+ * needs whatever the client: the engine, the token manager, the weaving kit and the ASM it uses, and the last-resort
+ * watch. Without it their loading and verification, some 110 classes, land on the app's thread as it builds its first
+ * client and makes its first call (docs/benchmarks.md, start-up). The app's {@code main} is then usually busy with its
+ * own start on one core while the other is idle.
+ *
+ * <p>Linked, not initialized: no static initializer runs before the app's code reaches its class. A client's own slice
+ * is left to its first use, as which clients an app uses is not known here. The list comes from a class-loading log of
+ * a managed call ({@code -Xlog:class+load}); a class missing from it is only loaded later, on the app's thread, as
+ * before, and a name that no longer exists fails {@code FirstCallClassesTest}.
+ */
+final class FirstCallClasses {
+    /** The agent's own, relative to {@code io.apiwarden.}. */
+    static final List<String> AGENT = List.of(
+            "agent.HookTransformer$MethodRewrite",
+            "agent.ReturnThroughHook",
+            "agent.ReturnThroughHook$1",
+            "agent.ReturnThroughHook$1$1",
+            "agent.Weaver",
+            "agent.Weaver$1",
+            "core.SenderConstraints",
+            "core.backoff.BackoffPolicy",
+            "core.call.CallState",
+            "core.call.Deadline",
+            "core.call.Decision",
+            "core.call.Decision$Action",
+            "core.call.RefusalMemory",
+            "core.call.RefusalMemory$1",
+            "core.call.ResendPolicy",
+            "core.classify.ResponseClassifier",
+            "core.classify.Verdict",
+            "core.engine.Attempt",
+            "core.engine.Attempt$Async",
+            "core.engine.Attempt$Blocking",
+            "core.engine.AttemptHeaders",
+            "core.engine.BlockingRun",
+            "core.engine.BlockingWait",
+            "core.engine.BlockingWait$Cancel",
+            "core.engine.BodyPeek$TooSlow",
+            "core.engine.CallDriver",
+            "core.engine.CallTarget",
+            "core.engine.CancelThrough",
+            "core.engine.EntryGuard",
+            "core.engine.Exchange",
+            "core.engine.Exchange$Async",
+            "core.engine.Exchange$Blocking",
+            "core.engine.Judge",
+            "core.engine.JudgedAttempt",
+            "core.log.ApiLog",
+            "core.scope.RequestPath",
+            "core.telemetry.AttemptObserver",
+            "core.telemetry.AttemptObserver$1",
+            "core.telemetry.CallObserver",
+            "core.telemetry.CallObserver$1",
+            "core.telemetry.RefreshObserver",
+            "core.telemetry.Scope",
+            "core.telemetry.Telemetry",
+            "core.telemetry.Telemetry$1",
+            "core.telemetry.jfr.JfrEvents",
+            "core.telemetry.jfr.JfrTelemetry",
+            "core.throttle.FleetWindow",
+            "core.throttle.FleetWindow$1",
+            "core.throttle.RateLimitHeaders",
+            "core.throttle.RetryBudget",
+            "core.throttle.ThrottleGate",
+            "core.throttle.ThrottleGate$Pass",
+            "core.time.DelayScheduler",
+            "core.time.SystemDelayScheduler",
+            "core.token.AccessToken",
+            "core.token.RefreshTokenFile",
+            "core.token.SenderConstraint",
+            "core.token.TokenEndpoint",
+            "core.token.TokenManager",
+            "core.token.TokenRefreshException",
+            "core.token.TokenRequestProof",
+            "core.token.TokenRequestProof$1",
+            "core.token.TokenSharing",
+            "core.token.store.SharedNonce",
+            "core.token.store.TokenState",
+            "core.token.store.TokenStore",
+            "telemetry.Pending",
+            "telemetry.PendingCall",
+            "telemetry.StartingTelemetry",
+            "telemetry.StartingTelemetry$PendingRefresh");
+
+    /** Of the last-resort watch, loaded only when it is on. */
+    static final List<String> WATCH = List.of(
+            "agent.UnmanagedCallWeaving",
+            "agent.UnmanagedCallWeaving$1",
+            "agent.UnmanagedClientHook$Watches",
+            "unmanaged.CallerLibrary",
+            "unmanaged.ConnectWatch",
+            "unmanaged.ConnectWatch$1",
+            "unmanaged.ConnectWatch$KnownClient",
+            "unmanaged.ConnectWatch$Verdict",
+            "unmanaged.PublicGetter",
+            "unmanaged.PublicGetter$1",
+            "unmanaged.UnmanagedClient",
+            "unmanaged.UnmanagedClient$1",
+            "unmanaged.UnmanagedClient$2",
+            "unmanaged.UnmanagedClient$3",
+            "unmanaged.UnmanagedClient$4");
+
+    /** Of the ASM inside Byte Buddy, relative to its package (relocated into the agent's in the jar). */
+    static final List<String> ASM = List.of(
+            "AnnotationVisitor",
+            "AnnotationWriter",
+            "Attribute",
+            "ByteVector",
+            "ClassReader",
+            "ClassTooLargeException",
+            "ClassVisitor",
+            "ClassWriter",
+            "Context",
+            "CurrentFrame",
+            "FieldVisitor",
+            "FieldWriter",
+            "Frame",
+            "Handle",
+            "Handler",
+            "Label",
+            "MethodTooLargeException",
+            "MethodVisitor",
+            "MethodWriter",
+            "ModuleVisitor",
+            "ModuleWriter",
+            "Opcodes",
+            "RecordComponentVisitor",
+            "RecordComponentWriter",
+            "Symbol",
+            "SymbolTable",
+            "SymbolTable$Entry",
+            "Type");
+
+    private static final String AGENT_PACKAGE = "io.apiwarden.";
+    /** A string the jar's relocation rewrites as it does the class references: ASM's package in the agent jar. */
+    private static final String ASM_PACKAGE = "net.bytebuddy.jar.asm.";
+
+    private FirstCallClasses() {}
+
+    /** Starts the daemon thread that loads them. */
+    static void loadInBackground(boolean watching) {
+        Thread thread = new Thread(
+                new Runnable() {
+                    @Override
+                    public void run() {
+                        load(watching);
+                    }
+                },
+                "apiwarden-warm-up");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** The classes' names, as {@link Class#forName} takes them. */
+    static List<String> names(boolean watching) {
+        List<String> names = new java.util.ArrayList<>();
+        for (String name : AGENT) {
+            names.add(AGENT_PACKAGE + name);
+        }
+        if (watching) {
+            for (String name : WATCH) {
+                names.add(AGENT_PACKAGE + name);
+            }
+        }
+        for (String name : ASM) {
+            names.add(ASM_PACKAGE + name);
+        }
+        return names;
+    }
+
+    private static void load(boolean watching) {
+        ClassLoader loader = FirstCallClasses.class.getClassLoader();
+        for (String name : names(watching)) {
+            try {
+                // Asking for the constructors has HotSpot link (verify) the class without initializing it.
+                Object unused = Class.forName(name, false, loader).getDeclaredConstructors();
+            } catch (ClassNotFoundException | LinkageError | RuntimeException e) {
+                // Nothing lost: the class loads when first used, as it would have without this.
+                AgentLog.once(AgentLog.Level.DEBUG, "warm-up", "could not load ahead " + name, e);
+            }
+        }
+    }
+}
