@@ -35,7 +35,14 @@ final class AgentStart {
         thread.setContextClassLoader(null);
         pending = done;
         starter = thread;
-        thread.start();
+        try {
+            thread.start();
+        } catch (RuntimeException | Error e) {
+            // No start will run: nothing is to be waited for (the caller logs that the agent could not start).
+            pending = null;
+            done.countDown();
+            throw e;
+        }
     }
 
     /** A class, not a lambda: a lambda's first use in premain costs the app's start a millisecond or two. */
