@@ -14,11 +14,13 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The agent's entry points. Start-up does the least it can: read and check the configuration,
- * and register class-file transformers that match by name. Byte Buddy is only loaded when a
- * class the agent instruments is, and the token manager only on the first managed call.
+ * The agent's entry points. {@code premain} does the least it can: read the log level and the client switches, and
+ * register class-file transformers that match by name; the rest of the configuration is read on the start thread
+ * ({@link AgentStart}). ASM is only loaded when a class the agent weaves is, and the token manager when the app builds
+ * its first managed client.
  */
 public final class ApiWardenAgent {
 
@@ -71,9 +73,16 @@ public final class ApiWardenAgent {
         return watched;
     }
 
+    /** Once per JVM: an attach after {@code -javaagent} (or a second attach) would weave every class twice. */
+    private static final AtomicBoolean INSTALLED = new AtomicBoolean();
+
     private static void install(Instrumentation inst) {
         try {
             if (!WardenConfig.isEnabled(System::getProperty, System.getenv())) {
+                return;
+            }
+            if (!INSTALLED.compareAndSet(false, true)) {
+                AgentLog.warn("the agent is already installed in this JVM; the second start is ignored");
                 return;
             }
             // The configuration file may set the level too: read it as every other setting is, before the lines
@@ -88,7 +97,7 @@ public final class ApiWardenAgent {
             try {
                 switches = AgentConfig.instrumentation(System::getProperty, System.getenv(), ClientModules.names());
             } catch (ConfigException e) {
-                AgentLog.error(INACTIVE + e.getMessage());
+                logInvalid(e);
                 return;
             }
             List<String> off = new ArrayList<>();
@@ -107,58 +116,115 @@ public final class ApiWardenAgent {
                     off.add(module.displayName());
                 }
             }
-            // One transformer for every client: each class the JVM loads costs one look-up of its name.
-            new HookTransformer("a client library", woven).install(inst);
             boolean watching = switches.unmanagedWarningsEnabled();
+            Transformers transformers = new Transformers(inst);
+            String watchNames = watching ? ClientModules.either(managedForms) : null;
+            // The start is under way before any transformer is: a hook that runs at once (a late attach retransforms
+            // loaded classes) waits for the configuration rather than find none.
+            AgentStart.begin(new Runnable() {
+                // A class, not a lambda: a lambda's first use in premain costs the app's start a millisecond or two.
+                @Override
+                public void run() {
+                    start(transformers, off, watchNames, switchedOn);
+                }
+            });
+            if (!woven.isEmpty()) {
+                // One transformer for every client: each class the JVM loads costs one look-up of its name.
+                transformers.add(new HookTransformer("a client library", woven));
+            }
             if (watching) {
                 // A client library is watched only where the agent does not manage it (Apache HttpClient 5's minimal
                 // clients).
-                UnmanagedClientInstrumentation.install(inst, managedClasses);
+                transformers.added(UnmanagedClientInstrumentation.install(inst, managedClasses));
             }
-            String watchNames = watching ? ClientModules.either(managedForms) : null;
-            AgentStart.begin(new Runnable() {
-                // A class, not a lambda, as in AgentStart.
-                @Override
-                public void run() {
-                    start(off, watchNames, switchedOn);
-                }
-            });
         } catch (Throwable t) {
             AgentLog.error("could not start; the app runs without the agent", t);
         }
     }
 
-    private static final String INACTIVE =
-            "configuration is invalid, the agent stays inactive and the app runs without it: ";
-
     /**
      * The rest of the start, off the app's thread: the whole configuration, the APIs' routing and the watch's APIs. Until
-     * it is over, a hook that needs them waits (AgentStart); if the configuration is invalid, the woven hooks find no
-     * API and leave every call as it is.
+     * it is over, a hook that needs them waits (AgentStart). A configuration found invalid here removes the transformers:
+     * classes woven before that keep hooks that find no API and leave every call as it is.
      *
      * @param managedForms the clients switched on as the watch's warning names them; null when the watch is off
      */
-    private static void start(List<String> off, String managedForms, Set<String> switchedOn) {
+    private static void start(
+            Transformers transformers, List<String> off, String managedForms, Set<String> switchedOn) {
         AgentConfig agentConfig;
         try {
             agentConfig = AgentConfig.fromEnvironment(ClientModules.names());
         } catch (ConfigException e) {
-            AgentLog.error(INACTIVE + e.getMessage());
+            transformers.removeAll();
+            logInvalid(e);
             return;
         }
         agentConfig.warnings().forEach(AgentLog::warn);
         AgentRuntime.configure(agentConfig);
         String api = apis(agentConfig);
         ClientsInUse.configure(api);
-        if (managedForms != null) {
-            UnmanagedClientHook.configure(watched(agentConfig), managedForms, switchedOn);
-        }
-        FirstCallClasses.loadInBackground(managedForms != null);
         // Which clients the app uses shows later: ClientsInUse names each when the app builds its first.
         AgentLog.info("installed for calls to " + api
                 + (off.size() == ClientModules.ALL.size()
                         ? ": every client is switched off"
                         : off.isEmpty() ? "" : " (switched off: " + String.join(", ", off) + ")")
                 + (agentConfig.routing().isEmpty() ? "" : "; " + String.join("; ", agentConfig.routing())));
+        if (managedForms != null) {
+            UnmanagedClientHook.configure(watched(agentConfig), managedForms, switchedOn);
+        }
+        try {
+            FirstCallClasses.loadInBackground(managedForms != null);
+        } catch (RuntimeException | Error e) {
+            // Only the first call's start-up is lost: its classes load on the app's thread, as without the warm-up.
+            AgentLog.once(AgentLog.Level.DEBUG, "warm-up", "the first call's classes are not loaded ahead", e);
+        }
+    }
+
+    /** One line naming every property that is wrong: the whole configuration is read for it, as the error is rare. */
+    private static void logInvalid(ConfigException switches) {
+        String message = switches.getMessage();
+        try {
+            AgentConfig.fromEnvironment(ClientModules.names());
+        } catch (ConfigException all) {
+            message = all.getMessage();
+        }
+        AgentLog.error("configuration is invalid, the agent stays inactive and the app runs without it: " + message);
+    }
+
+    /**
+     * The transformers registered, so that a configuration found invalid on the start thread can take them back, also
+     * when it is found before {@code premain} has registered them all.
+     */
+    private static final class Transformers {
+        private final Instrumentation inst;
+        private final List<HookTransformer> registered = new ArrayList<>();
+        private boolean removed;
+
+        Transformers(Instrumentation inst) {
+            this.inst = inst;
+        }
+
+        synchronized void add(HookTransformer transformer) {
+            if (!removed) {
+                transformer.install(inst);
+                registered.add(transformer);
+            }
+        }
+
+        /** One its caller has registered already. */
+        synchronized void added(HookTransformer transformer) {
+            registered.add(transformer);
+            if (removed) {
+                removeAll();
+            }
+        }
+
+        synchronized void removeAll() {
+            removed = true;
+            for (HookTransformer t : registered) {
+                inst.removeTransformer(t);
+            }
+            registered.clear();
+        }
     }
 }

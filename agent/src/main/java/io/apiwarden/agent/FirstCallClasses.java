@@ -2,6 +2,7 @@ package io.apiwarden.agent;
 
 import io.apiwarden.core.log.AgentLog;
 import java.util.List;
+import net.bytebuddy.jar.asm.ClassReader;
 
 /**
  * Loads and links, on a daemon thread once the agent's start is over, the agent's classes that the first managed call
@@ -139,8 +140,6 @@ final class FirstCallClasses {
             "Type");
 
     private static final String AGENT_PACKAGE = "io.apiwarden.";
-    /** A string the jar's relocation rewrites as it does the class references: ASM's package in the agent jar. */
-    private static final String ASM_PACKAGE = "net.bytebuddy.jar.asm.";
 
     private FirstCallClasses() {}
 
@@ -169,8 +168,10 @@ final class FirstCallClasses {
                 names.add(AGENT_PACKAGE + name);
             }
         }
+        // From a class, not a string: the jar relocates ASM's package, and a class reference follows it for sure.
+        String asmPackage = ClassReader.class.getPackageName() + ".";
         for (String name : ASM) {
-            names.add(ASM_PACKAGE + name);
+            names.add(asmPackage + name);
         }
         return names;
     }

@@ -30,9 +30,10 @@ public final class UnmanagedClientHook {
     private UnmanagedClientHook() {}
 
     static void configure(List<WatchedApi> watched, String managed, Set<String> switchedOn) {
-        apis = List.copyOf(watched);
         managedClients = managed;
         modulesOn = Set.copyOf(switchedOn);
+        // Last: a watch that finds the APIs set reads the other two without waiting for the start.
+        apis = List.copyOf(watched);
     }
 
     /** The watch of the client named {@code client} (an {@link UnmanagedClient} name, or {@link ConnectWatch#SITE}); never throws. */

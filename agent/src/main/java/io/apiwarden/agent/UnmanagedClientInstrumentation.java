@@ -15,7 +15,8 @@ import net.bytebuddy.jar.asm.ClassVisitor;
  * none of these libraries, and a library the app does not have costs one map look-up per class loaded.
  *
  * <p>Client names are strings here, not {@link io.apiwarden.unmanaged.UnmanagedClient}, so that
- * {@code premain} loads nothing of the watch itself.
+ * {@code premain} loads nothing of the watch itself (the warm-up, {@link FirstCallClasses}, loads it later, off the
+ * app's thread).
  */
 final class UnmanagedClientInstrumentation {
     private static final String HC4 =
@@ -131,12 +132,14 @@ final class UnmanagedClientInstrumentation {
                 new Site("io/netty/channel/unix/Socket", "connect", "(Ljava/net/SocketAddress;)Z", 0, 1, connect));
     }
 
-    static void install(Instrumentation inst, Set<String> managedClasses) {
+    static HookTransformer install(Instrumentation inst, Set<String> managedClasses) {
         Map<String, HookTransformer.Weaving> targets = new HashMap<>();
         for (Site site : sites(managedClasses)) {
             targets.put(site.className, weaving(site, UnmanagedClientHook.class.getName()));
         }
-        new HookTransformer("a client the agent does not manage", targets, true).install(inst);
+        HookTransformer transformer = new HookTransformer("a client the agent does not manage", targets, true);
+        transformer.install(inst);
+        return transformer;
     }
 
     /** The weaving of {@code site}, whose woven code asks the public static {@code hookClass.watch(String)}; tests name a hook of their own. */
