@@ -50,8 +50,10 @@ public final class ResponseClassifier {
         if (dpopNonces != null && demandsDpopNonce(status, headers)) {
             return Verdict.DPOP_NONCE;
         }
-        for (String challenge : headers.apply("WWW-Authenticate")) {
-            if (saysInvalidTokenChallenge(challenge)) {
+        // By index: asked of every response, mostly with no such header, and an iterator is an object each time.
+        List<String> challenges = headers.apply("WWW-Authenticate");
+        for (int i = 0; i < challenges.size(); i++) {
+            if (saysInvalidTokenChallenge(challenges.get(i))) {
                 return Verdict.INVALID_TOKEN;
             }
         }

@@ -9,6 +9,7 @@ import io.apiwarden.core.time.DelayScheduler;
 import io.apiwarden.core.token.AccessToken;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.BiConsumer;
 
 /**
  * The asynchronous face of a {@link CallDriver}: one call's attempts chained on futures, its waits
@@ -17,7 +18,7 @@ import java.util.concurrent.CompletionStage;
  *
  * @param <R> the response type the app gets from its client
  */
-final class AsyncRun<R> {
+final class AsyncRun<R> implements BiConsumer<R, Throwable> {
     private final CallDriver<R> driver;
     private final Exchange.Async<R> exchange;
     private CompletableFuture<R> result;
@@ -36,12 +37,7 @@ final class AsyncRun<R> {
     CompletableFuture<R> start() {
         CompletableFuture<R> mine = new CompletableFuture<>();
         result = mine;
-        mine.whenComplete((r, e) -> {
-            if (mine.isCancelled()) {
-                cancelPending();
-            }
-            driver.end(exchange, r, e);
-        });
+        mine.whenComplete(this);
         CompletableFuture<AccessToken> first;
         try (Scope inCall = driver.observer.current()) {
             first = driver.state.deadline().bound(driver.warden.tokens().tokenForRequest(), exchange.timer());
@@ -63,6 +59,18 @@ final class AsyncRun<R> {
                     exchange.completions());
         }
         return mine;
+    }
+
+    /**
+     * The end of the call, once the app's future completes: the run is that future's action itself, where a lambda
+     * would be one more object per call.
+     */
+    @Override
+    public void accept(R response, Throwable failure) {
+        if (result.isCancelled()) {
+            cancelPending();
+        }
+        driver.end(exchange, response, failure);
     }
 
     private void attemptAsync(boolean mayThrow) {

@@ -7,7 +7,9 @@ import java.util.function.BiConsumer;
  * A few pairs in one array, reused from one attempt of a call to the next.
  */
 public final class AttemptHeaders implements BiConsumer<String, String> {
-    private String[] pairs = new String[8];
+    /** Room for two: the token and the request ID; the trace context, when on, makes it grow once. */
+    private String[] pairs = new String[4];
+
     private int size;
 
     /** Sets {@code name} to {@code value}, replacing a value set before under the same name. */
@@ -46,6 +48,19 @@ public final class AttemptHeaders implements BiConsumer<String, String> {
     /** Name, value, name, value: a copy, for an adapter that keeps the headers past this attempt. */
     public String[] toPairs() {
         return java.util.Arrays.copyOf(pairs, size);
+    }
+
+    /** Whether these are exactly {@code other}'s pairs ({@link #toPairs}): same names, values and order. */
+    public boolean matches(String[] other) {
+        if (other.length != size) {
+            return false;
+        }
+        for (int i = 0; i < size; i++) {
+            if (!pairs[i].equals(other[i])) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public boolean isEmpty() {

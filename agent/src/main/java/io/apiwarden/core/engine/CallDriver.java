@@ -247,8 +247,7 @@ public final class CallDriver<R> implements Judge {
             warden.fleetWindow().announce(closedFor);
             observer.gateClosed(closedFor);
         } else {
-            Duration exhausted =
-                    RateLimitHeaders.exhaustion(sent.headers(), warden.clock().instant());
+            Duration exhausted = RateLimitHeaders.exhaustion(sent.headers(), warden.clock());
             Duration closedFor = gate.answered(p, exhausted);
             if (closedFor != null) {
                 observer.gateClosed(closedFor);

@@ -1,6 +1,7 @@
 package io.apiwarden.core.engine;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 
 /**
@@ -8,11 +9,13 @@ import java.util.function.Function;
  * {@code cancel} reaches the client's own future: a dependent stage made with
  * {@code thenApply} would be cancelled alone, leaving the request on the wire.
  */
-public final class CancelThrough<S, A> extends CompletableFuture<A> {
+public final class CancelThrough<S, A> extends CompletableFuture<A> implements BiConsumer<S, Throwable> {
     private final CompletableFuture<S> source;
+    private final Function<? super S, ? extends A> toAttempt;
 
-    private CancelThrough(CompletableFuture<S> source) {
+    private CancelThrough(CompletableFuture<S> source, Function<? super S, ? extends A> toAttempt) {
         this.source = source;
+        this.toAttempt = toAttempt;
     }
 
     /**
@@ -21,19 +24,24 @@ public final class CancelThrough<S, A> extends CompletableFuture<A> {
      */
     public static <S, A> CancelThrough<S, A> map(
             CompletableFuture<S> source, Function<? super S, ? extends A> toAttempt) {
-        CancelThrough<S, A> mapped = new CancelThrough<>(source);
-        source.whenComplete((response, failure) -> {
-            if (failure != null) {
-                mapped.completeExceptionally(failure);
-                return;
-            }
-            try {
-                mapped.complete(toAttempt.apply(response));
-            } catch (RuntimeException | Error e) {
-                mapped.completeExceptionally(e);
-            }
-        });
+        CancelThrough<S, A> mapped = new CancelThrough<>(source, toAttempt);
+        // The mapped future is the source's action itself: a lambda would be one more object per attempt.
+        source.whenComplete(mapped);
         return mapped;
+    }
+
+    /** The source completed: this completes with its mapping, or its failure. */
+    @Override
+    public void accept(S response, Throwable failure) {
+        if (failure != null) {
+            completeExceptionally(failure);
+            return;
+        }
+        try {
+            complete(toAttempt.apply(response));
+        } catch (RuntimeException | Error e) {
+            completeExceptionally(e);
+        }
     }
 
     @Override

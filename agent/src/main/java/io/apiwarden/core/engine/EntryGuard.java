@@ -21,9 +21,16 @@ public final class EntryGuard {
         try {
             return open.get();
         } catch (RuntimeException e) {
-            AgentLog.once(
-                    AgentLog.Level.WARN, logKey, what + " could not be managed; it goes out as without the agent", e);
-            return null;
+            return failed(logKey, what, e);
         }
+    }
+
+    /**
+     * {@link #open}'s answer to a failure, for an adapter that opens its call in its own {@code try} (no lambda on every
+     * call's way): logs it once and answers null.
+     */
+    public static <C> C failed(String logKey, String what, RuntimeException e) {
+        AgentLog.once(AgentLog.Level.WARN, logKey, what + " could not be managed; it goes out as without the agent", e);
+        return null;
     }
 }

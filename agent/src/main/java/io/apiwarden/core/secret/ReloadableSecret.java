@@ -38,6 +38,12 @@ public final class ReloadableSecret<T> {
 
     private volatile T value;
     private volatile Instant nextLook;
+    /**
+     * {@link #nextLook} in epoch milliseconds, rounded down, for {@link #get}: asked on every managed call, it then
+     * reads the clock as a long and makes no {@link Instant}. Rounded down, it sends {@link #get} to {@link #look} up
+     * to a millisecond early, which looks at {@link #nextLook} itself.
+     */
+    private volatile long nextLookMillis;
     /** Guarded by {@code this}. */
     private Look lastLook;
     /** Guarded by {@code this}: the SHA-256 of the content {@link #value} came from, so that the same content is no news. */
@@ -73,9 +79,20 @@ public final class ReloadableSecret<T> {
             secret.value = secret.parsed(content);
             secret.contentHash = sha256(content);
             secret.lastLook = look;
-            secret.nextLook = clock.instant().plus(checkInterval);
+            secret.lookNextAt(clock.instant().plus(checkInterval));
         }
         return secret;
+    }
+
+    private void lookNextAt(Instant at) {
+        nextLook = at;
+        long millis;
+        try {
+            millis = at.toEpochMilli();
+        } catch (ArithmeticException e) {
+            millis = Long.MAX_VALUE; // a check interval of ages: never again
+        }
+        nextLookMillis = millis;
     }
 
     /** A value set in a property, not a file: it never changes. */
@@ -83,12 +100,13 @@ public final class ReloadableSecret<T> {
         ReloadableSecret<T> secret = new ReloadableSecret<>(property, null, null, Clock.systemUTC(), Duration.ZERO);
         secret.value = value;
         secret.nextLook = Instant.MAX;
+        secret.nextLookMillis = Long.MAX_VALUE;
         return secret;
     }
 
     /** The value, after a look at the file when the check interval has passed since the last. */
     public T get() {
-        if (file != null && !clock.instant().isBefore(nextLook)) {
+        if (file != null && clock.millis() >= nextLookMillis) {
             look(false);
         }
         return value;
@@ -117,7 +135,7 @@ public final class ReloadableSecret<T> {
         if (!now && at.isBefore(nextLook)) {
             return false; // another thread looked meanwhile
         }
-        nextLook = at.plus(checkInterval);
+        lookNextAt(at.plus(checkInterval));
         Look look;
         byte[] hash;
         T parsedValue;

@@ -1,6 +1,7 @@
 package io.apiwarden.core.throttle;
 
 import io.apiwarden.core.backoff.RetryAfter;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -42,14 +43,14 @@ public final class RateLimitHeaders {
      * reset), or null: what the gate needs from every managed response. A response with no
      * remaining count costs three header lookups.
      */
-    public static Duration exhaustion(Function<String, List<String>> headers, Instant now) {
-        Function<String, String> first = firstValues(headers);
-        if (first.apply("X-RateLimit-Remaining") == null
-                && first.apply("RateLimit") == null
-                && first.apply("RateLimit-Remaining") == null) {
+    public static Duration exhaustion(Function<String, List<String>> headers, Clock clock) {
+        // Asked of every managed response: the look-ups make no lambda, and the clock is read only when one is there.
+        if (firstValue(headers, "X-RateLimit-Remaining") == null
+                && firstValue(headers, "RateLimit") == null
+                && firstValue(headers, "RateLimit-Remaining") == null) {
             return null;
         }
-        return read(first, now).exhaustedFor().orElse(null);
+        return read(firstValues(headers), clock.instant()).exhaustedFor().orElse(null);
     }
 
     /**
@@ -70,10 +71,12 @@ public final class RateLimitHeaders {
     }
 
     private static Function<String, String> firstValues(Function<String, List<String>> headers) {
-        return name -> {
-            List<String> values = headers.apply(name);
-            return values == null || values.isEmpty() ? null : values.get(0);
-        };
+        return name -> firstValue(headers, name);
+    }
+
+    private static String firstValue(Function<String, List<String>> headers, String name) {
+        List<String> values = headers.apply(name);
+        return values == null || values.isEmpty() ? null : values.get(0);
     }
 
     /**

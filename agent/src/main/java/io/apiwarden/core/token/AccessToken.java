@@ -13,7 +13,13 @@ public final class AccessToken {
 
     private final long generation;
     private final Instant expiresAt;
-    private final Instant refreshAt;
+    /**
+     * {@link #expiresAt} and the time to refresh as epoch milliseconds ({@link Long#MAX_VALUE}: never), for the check
+     * every managed call makes: reading the clock as a long makes no {@link Instant} per call.
+     */
+    private final long expiresAtMillis;
+
+    private final long refreshAtMillis;
     private final String boundKey;
 
     AccessToken(String value, long generation, Instant expiresAt, Instant refreshAt) {
@@ -25,7 +31,23 @@ public final class AccessToken {
         this.authorizationHeader = "Bearer " + value;
         this.generation = generation;
         this.expiresAt = expiresAt;
-        this.refreshAt = refreshAt;
+        this.expiresAtMillis = epochMillis(expiresAt);
+        this.refreshAtMillis = epochMillis(refreshAt);
+    }
+
+    /**
+     * Rounded down: a token is taken as expired up to a millisecond early, never late. Beyond a long's
+     * milliseconds (a date no server gives) it is never.
+     */
+    private static long epochMillis(Instant at) {
+        if (at == null) {
+            return Long.MAX_VALUE;
+        }
+        try {
+            return at.toEpochMilli();
+        } catch (ArithmeticException e) {
+            return at.isBefore(Instant.EPOCH) ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
     }
 
     /** The token itself: for comparing with a stored one, and for a {@link SenderConstraint}'s header and proof. */
@@ -56,12 +78,13 @@ public final class AccessToken {
         return Optional.ofNullable(expiresAt);
     }
 
-    boolean isExpired(Instant now) {
-        return expiresAt != null && !now.isBefore(expiresAt);
+    /** @param nowMillis the clock's {@link java.time.Clock#millis} */
+    boolean isExpired(long nowMillis) {
+        return nowMillis >= expiresAtMillis;
     }
 
-    boolean isDueForRefresh(Instant now) {
-        return refreshAt != null && !now.isBefore(refreshAt);
+    boolean isDueForRefresh(long nowMillis) {
+        return nowMillis >= refreshAtMillis;
     }
 
     /** Never shows the token itself. */

@@ -64,6 +64,11 @@ public final class TokenManager {
     private final Object lock = new Object();
 
     private volatile AccessToken current;
+    /**
+     * The last token handed out at once, as a completed future: made once per token, not per call. Shared by
+     * every caller, which only reads it (a completed future cannot be completed or cancelled again).
+     */
+    private volatile CompletableFuture<AccessToken> ready;
     /** The state this JVM holds: generation 0 until it meets the store. */
     private TokenState held;
 
@@ -175,14 +180,14 @@ public final class TokenManager {
     public CompletableFuture<AccessToken> tokenForRequest() {
         takeFromFile(false);
         AccessToken t = current;
-        Instant now = clock.instant();
+        long now = clock.millis();
         if (t != null && !t.isExpired(now) && proof().canProve(t.boundKey())) {
             // A token bound to the DPoP key before the one now read is still proved with that key, and replaced
             // now: the calls go on while a token bound to the new key is asked for.
             if (t.isDueForRefresh(now) || !proof().boundToCurrentKey(t.boundKey(), false)) {
                 refresh(t);
             }
-            return CompletableFuture.completedFuture(t);
+            return ready(t);
         }
         return refresh(t).handle((fresh, failure) -> failure == null ? fresh : t);
     }
@@ -197,6 +202,16 @@ public final class TokenManager {
         // A new token in the file answers with no token request: refresh sees it is not the refused one.
         takeFromFile(true);
         return refresh(rejected);
+    }
+
+    /** {@code t} as a completed future, the one made for it before when it is still the last handed out. */
+    private CompletableFuture<AccessToken> ready(AccessToken t) {
+        CompletableFuture<AccessToken> r = ready;
+        if (r == null || r.getNow(null) != t) {
+            r = CompletableFuture.completedFuture(t);
+            ready = r;
+        }
+        return r;
     }
 
     /** Holds the file's token when the file brought a new one. */
@@ -219,10 +234,9 @@ public final class TokenManager {
         TokenState known;
         String refused;
         synchronized (lock) {
-            Instant instant = clock.instant();
             AccessToken now = current;
-            if (now != null && now != failed && !now.isExpired(instant) && proof().canProve(now.boundKey())) {
-                return CompletableFuture.completedFuture(now);
+            if (now != null && now != failed && !now.isExpired(clock.millis()) && proof().canProve(now.boundKey())) {
+                return ready(now);
             }
             if (inFlight != null) {
                 return inFlight;
@@ -234,7 +248,7 @@ public final class TokenManager {
             if (!sharing.shared && credential.equals(refusedCredential)) {
                 return failed("refreshing is stopped after a permanent refusal", true);
             }
-            if (instant.isBefore(coolDownUntil)) {
+            if (clock.instant().isBefore(coolDownUntil)) {
                 return failed("the last refresh failed moments ago", false);
             }
             mine = new CompletableFuture<>();

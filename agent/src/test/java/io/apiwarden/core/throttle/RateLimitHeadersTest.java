@@ -117,13 +117,14 @@ class RateLimitHeadersTest {
         };
 
         assertThat(RateLimitHeaders.readIfAny(none, NOW)).isNull();
-        assertThat(RateLimitHeaders.exhaustion(none, NOW)).isNull();
+        assertThat(RateLimitHeaders.exhaustion(none, java.time.Clock.fixed(NOW, java.time.ZoneOffset.UTC)))
+                .isNull();
         assertThat(asked).hasSize(5 + 3);
         assertThat(RateLimitHeaders.exhaustion(
                         name -> name.equals("X-RateLimit-Remaining")
                                 ? java.util.List.of("0")
                                 : name.equals("X-RateLimit-Reset") ? java.util.List.of("4") : java.util.List.of(),
-                        NOW))
+                        java.time.Clock.fixed(NOW, java.time.ZoneOffset.UTC)))
                 .isEqualTo(Duration.ofSeconds(4));
         assertThat(RateLimitHeaders.readIfAny(
                                 name -> name.equals("Retry-After") ? java.util.List.of("2") : java.util.List.of(), NOW)

@@ -1,15 +1,11 @@
 package io.apiwarden.clients.jdk.library;
 
-import io.apiwarden.core.engine.AttemptHeaders;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * The request one attempt puts on the wire: the current request with the attempt's headers (replacing the app's
@@ -25,18 +21,15 @@ final class AttemptRequest extends HttpRequest {
     private final Optional<BodyPublisher> body;
 
     /**
+     * @param headers the base request's headers with the attempt's ({@link LastAttemptHeaders#merge})
      * @param timeout the attempt's time-out, or null for the base request's
      * @param body the attempt's body, or null for the base request's
      */
-    AttemptRequest(HttpRequest base, AttemptHeaders set, Duration timeout, BodyPublisher body) {
+    AttemptRequest(HttpRequest base, HttpHeaders headers, Duration timeout, BodyPublisher body) {
         this.base = base;
         this.timeout = timeout != null ? Optional.of(timeout) : base.timeout();
         this.body = body != null ? Optional.of(body) : base.bodyPublisher();
-        Map<String, List<String>> merged = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-        merged.putAll(base.headers().map());
-        // put keeps the app's spelling of a name it replaces, as the builder's setHeader did.
-        set.forEach((name, value) -> merged.put(name, List.of(value)));
-        this.headers = HttpHeaders.of(merged, (name, value) -> true);
+        this.headers = headers;
     }
 
     @Override

@@ -19,6 +19,7 @@ import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.time.DelayScheduler;
 import java.io.IOException;
 import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpRequest.BodyPublisher;
 import java.net.http.HttpResponse;
@@ -53,6 +54,8 @@ final class ManagedCall<T> implements Exchange.Blocking<HttpResponse<T>>, Exchan
     private final BodyHandler<T> appHandler;
     private final PushPromiseHandler<T> pushHandler;
     private final CallDriver<HttpResponse<T>> driver;
+    /** The client's last attempt headers, reused when this call's are the same. */
+    private final LastAttemptHeaders lastHeaders;
 
     // The request being managed: the app's, or where a managed redirect led. Written by one
     // attempt at a time; the futures that chain attempts publish it to the next.
@@ -70,8 +73,10 @@ final class ManagedCall<T> implements Exchange.Blocking<HttpResponse<T>>, Exchan
             RedirectRule redirects,
             HttpRequest appRequest,
             BodyHandler<T> appHandler,
-            PushPromiseHandler<T> pushHandler) {
+            PushPromiseHandler<T> pushHandler,
+            LastAttemptHeaders lastHeaders) {
         this.warden = warden;
+        this.lastHeaders = lastHeaders;
         this.appClient = appClient;
         this.sender = sender;
         this.redirects = redirects;
@@ -167,9 +172,11 @@ final class ManagedCall<T> implements Exchange.Blocking<HttpResponse<T>>, Exchan
      */
     private HttpRequest prepare(AttemptHeaders headers, Duration timeout) {
         BodyPublisher body = attemptBody();
-        return headers.isEmpty() && timeout == null && body == null
-                ? current
-                : new AttemptRequest(current, headers, timeout, body);
+        if (headers.isEmpty() && timeout == null && body == null) {
+            return current;
+        }
+        HttpHeaders sent = headers.isEmpty() ? current.headers() : lastHeaders.merge(current.headers(), headers);
+        return new AttemptRequest(current, sent, timeout, body);
     }
 
     /**
@@ -218,7 +225,9 @@ final class ManagedCall<T> implements Exchange.Blocking<HttpResponse<T>>, Exchan
 
     /** One attempt's response, its body already in the app's type or held back by the {@link OutcomeHandler}. */
     private final class JdkAttempt extends JudgedAttempt<HttpResponse<T>>
-            implements Attempt.Blocking<HttpResponse<T>>, Attempt.Async<HttpResponse<T>> {
+            implements Attempt.Blocking<HttpResponse<T>>,
+                    Attempt.Async<HttpResponse<T>>,
+                    Function<String, List<String>> {
         private final HttpResponse<Outcome<T>> response;
         private final Outcome<T> outcome;
         /** Where an out-of-scope redirect leads: the app's own client follows it, unmanaged. */
@@ -253,9 +262,15 @@ final class ManagedCall<T> implements Exchange.Blocking<HttpResponse<T>>, Exchan
             return response.version() == HttpClient.Version.HTTP_2 ? "2" : "1.1";
         }
 
+        /** The attempt is its own header look-up: {@link #headers} is asked twice per attempt, and makes nothing. */
         @Override
         public Function<String, List<String>> headers() {
-            return name -> response.headers().allValues(name);
+            return this;
+        }
+
+        @Override
+        public List<String> apply(String name) {
+            return response.headers().allValues(name);
         }
 
         @Override

@@ -37,6 +37,8 @@ public final class WardenHttpClient extends HttpClient {
 
     private final RedirectRule redirects;
     private volatile HttpClient noRedirectTwin;
+    /** The headers of this client's last managed attempt, for the next with the same ones. */
+    private final LastAttemptHeaders lastHeaders = new LastAttemptHeaders();
     /** Set by the Java 21 life-cycle methods: no twin is built after the app shut the client down. */
     private volatile boolean shutDown;
 
@@ -89,12 +91,15 @@ public final class WardenHttpClient extends HttpClient {
     private <T> ManagedCall<T> managedCall(HttpRequest request, BodyHandler<T> handler, PushPromiseHandler<T> push) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(handler, "responseBodyHandler");
-        return EntryGuard.open("managed-call", "a call", () -> {
+        // EntryGuard.open's guard, written out: its lambda would capture four values on every call.
+        try {
             Warden warden = wardens.forRequest(request.uri());
             return warden == null
                     ? null
-                    : new ManagedCall<>(warden, delegate, sender(), redirects, request, handler, push);
-        });
+                    : new ManagedCall<>(warden, delegate, sender(), redirects, request, handler, push, lastHeaders);
+        } catch (RuntimeException e) {
+            return EntryGuard.failed("managed-call", "a call", e);
+        }
     }
 
     /** The client for managed attempts: the wrapped one, or its non-redirecting twin. */

@@ -9,6 +9,7 @@ import java.net.URI;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import java.util.function.BiConsumer;
 import reactor.core.CoreSubscriber;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Operators;
@@ -62,7 +63,7 @@ final class ManagedConnect extends Mono<Connection> {
         }
         AppSubscription subscription = new AppSubscription(actual, call);
         actual.onSubscribe(subscription);
-        call.whenComplete(subscription::done);
+        call.whenComplete(subscription);
     }
 
     @Override
@@ -70,8 +71,12 @@ final class ManagedConnect extends Mono<Connection> {
         return "ManagedConnect[" + request + "]";
     }
 
-    /** The app's subscription to a managed call: emits when the call's future completes, cancels it when disposed. */
-    private static final class AppSubscription extends Operators.MonoSubscriber<Connection, Connection> {
+    /**
+     * The app's subscription to a managed call: emits when the call's future completes (it is that future's action
+     * itself, where a method reference would be one more object per call), cancels it when disposed.
+     */
+    private static final class AppSubscription extends Operators.MonoSubscriber<Connection, Connection>
+            implements BiConsumer<Connection, Throwable> {
         private final CompletableFuture<Connection> call;
 
         AppSubscription(CoreSubscriber<? super Connection> actual, CompletableFuture<Connection> call) {
@@ -79,7 +84,8 @@ final class ManagedConnect extends Mono<Connection> {
             this.call = call;
         }
 
-        void done(Connection connection, Throwable failure) {
+        @Override
+        public void accept(Connection connection, Throwable failure) {
             if (failure != null) {
                 if (!isCancelled()) {
                     actual.onError(

@@ -5,6 +5,7 @@ import io.apiwarden.core.engine.Attempt;
 import io.apiwarden.core.engine.Judge;
 import io.apiwarden.core.engine.JudgedAttempt;
 import io.apiwarden.core.scope.ApiScope;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpVersion;
 import java.io.IOException;
 import java.util.List;
@@ -20,7 +21,8 @@ import reactor.netty.http.client.HttpClientResponse;
  * and judged. The body is left unread for the app, so a response the agent does not resend goes
  * to the app exactly as Reactor Netty emitted it.
  */
-final class NettyAttempt extends JudgedAttempt<Connection> implements Attempt.Async<Connection>, Judge.BodyPrefix {
+final class NettyAttempt extends JudgedAttempt<Connection>
+        implements Attempt.Async<Connection>, Judge.BodyPrefix, Function<String, List<String>> {
     private static final String AUTHORIZATION = "Authorization";
 
     private final Connection connection;
@@ -34,7 +36,7 @@ final class NettyAttempt extends JudgedAttempt<Connection> implements Attempt.As
 
     /** What went out, as Reactor Netty sent it: the policy decides what that means for a resend. */
     private OnTheWire onTheWire(NettyExchange exchange, AttemptSpec spec) {
-        if (!spec.inScope(response.resourceUrl())) {
+        if (!spec.answeredInScope(response)) {
             return OnTheWire.LEFT_THE_API;
         }
         if (appsOwnAuthorization(spec)) {
@@ -79,7 +81,21 @@ final class NettyAttempt extends JudgedAttempt<Connection> implements Attempt.As
 
     @Override
     public Function<String, List<String>> headers() {
-        return response.responseHeaders()::getAll;
+        // The attempt is its own look-up: asked three times per attempt, a method reference would be made each time.
+        return this;
+    }
+
+    @Override
+    public List<String> apply(String name) {
+        return valuesOf(response.responseHeaders(), name);
+    }
+
+    /**
+     * The values of a header, none when absent. Netty's {@code getAll} wraps a new list on every look, and most looks
+     * (a challenge, the rate-limit headers) are for headers a response does not have.
+     */
+    static List<String> valuesOf(HttpHeaders headers, String name) {
+        return headers.contains(name) ? headers.getAll(name) : List.of();
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.apiwarden.core.engine.CallDriver;
 import io.apiwarden.core.engine.Exchange;
 import io.apiwarden.core.engine.Judge;
 import io.apiwarden.core.time.DelayScheduler;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.timeout.ReadTimeoutException;
 import java.time.Duration;
 import java.util.List;
@@ -110,7 +111,8 @@ final class NettyExchange implements Exchange.Async<Connection> {
 
     @Override
     public Function<String, List<String>> headers(Connection response) {
-        return ((HttpClientResponse) response).responseHeaders()::getAll;
+        HttpHeaders headers = ((HttpClientResponse) response).responseHeaders();
+        return name -> NettyAttempt.valuesOf(headers, name);
     }
 
     void sawAppAuthorization() {

@@ -30,7 +30,7 @@ class AttemptRequestTest {
         agent.accept("Authorization", "Bearer the-agents");
         agent.accept("traceparent", "00-abc-def-01");
 
-        HttpRequest attempt = new AttemptRequest(app, agent, null, null);
+        HttpRequest attempt = new AttemptRequest(app, new LastAttemptHeaders().merge(app.headers(), agent), null, null);
 
         assertThat(attempt.headers().allValues("Authorization")).containsExactly("Bearer the-agents");
         // The app's spelling, as the builder kept it (the map's keys compare without case: look at the spelling).
@@ -53,10 +53,36 @@ class AttemptRequestTest {
     void anAttemptsOwnTimeOutAndBodyTakeThePlaceOfTheApps() {
         HttpRequest.BodyPublisher replay = BodyPublishers.ofString("{\"again\":true}");
 
-        HttpRequest attempt = new AttemptRequest(app, new AttemptHeaders(), Duration.ofMillis(1200), replay);
+        HttpRequest attempt = new AttemptRequest(app, app.headers(), Duration.ofMillis(1200), replay);
 
         assertThat(attempt.timeout()).hasValue(Duration.ofMillis(1200));
         assertThat(attempt.bodyPublisher()).containsSame(replay);
         assertThat(attempt.headers().map()).isEqualTo(app.headers().map());
+    }
+
+    @Test
+    void theMergedHeadersAreReusedOnlyWhileTheAppsAndTheAgentsAreTheSame() {
+        LastAttemptHeaders last = new LastAttemptHeaders();
+        AttemptHeaders agent = new AttemptHeaders();
+        agent.accept("Authorization", "Bearer the-agents");
+        java.net.http.HttpHeaders first = last.merge(app.headers(), agent);
+        HttpRequest sameHeaders = HttpRequest.newBuilder(app.uri())
+                .header("authorization", "Bearer the-apps")
+                .header("X-Trace-Me", "1")
+                .header("Accept", "a")
+                .header("Accept", "b")
+                .build();
+
+        assertThat(last.merge(sameHeaders.headers(), agent)).isSameAs(first);
+
+        AttemptHeaders refreshed = new AttemptHeaders();
+        refreshed.accept("Authorization", "Bearer a-new-one");
+        assertThat(last.merge(app.headers(), refreshed).allValues("Authorization"))
+                .containsExactly("Bearer a-new-one");
+        HttpRequest otherHeaders =
+                HttpRequest.newBuilder(app.uri()).header("Accept", "c").build();
+        java.net.http.HttpHeaders other = last.merge(otherHeaders.headers(), refreshed);
+        assertThat(other.map()).containsOnlyKeys("Accept", "Authorization");
+        assertThat(other.allValues("accept")).containsExactly("c");
     }
 }
