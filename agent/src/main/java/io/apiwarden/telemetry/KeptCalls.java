@@ -56,6 +56,32 @@ final class KeptCalls implements Consumer<Runnable> {
         this.readyAtExit = readyAtExit;
     }
 
+    /**
+     * Released when the first kept call ends, or when the exit means to wait for the SDK: until then the SDK's start
+     * waits (see {@link StartingTelemetry#start}), so that it does not take the CPU from the app's own start and first
+     * call, and a short app that exits at once with no collector never pays for it.
+     */
+    private final CountDownLatch firstCallEnded = new CountDownLatch(1);
+
+    /** A kept call ended: the SDK may start. */
+    void callEnded() {
+        firstCallEnded.countDown();
+    }
+
+    /**
+     * Waits until the first kept call has ended (or the exit wants the SDK), {@code most} at the longest.
+     *
+     * @return whether that happened; false when {@code most} ran out
+     */
+    boolean awaitFirstCallEnd(Duration most) {
+        try {
+            return firstCallEnded.await(most.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     /** Keeps {@code pending} to replay, unless the limit is reached, the JVM exits, or the telemetry is ready. */
     synchronized Keeping keep(StartingTelemetry view, Pending<?> pending) {
         if (kept == null) {
@@ -133,7 +159,9 @@ final class KeptCalls implements Consumer<Runnable> {
                 return;
             }
         }
-        // Ready, or worth waiting for: the SDK's start (when it is still starting) and the kept calls' replay.
+        // Ready, or worth waiting for: the SDK's start (when it is still starting, now if it still waited for the
+        // first call's end) and the kept calls' replay.
+        firstCallEnded.countDown();
         if (!awaitSettled()) {
             giveUp(
                     "the telemetry was not ready within " + readyAtExit.toMillis() + " ms of the exit",

@@ -47,14 +47,21 @@ final class PendingCall extends Pending<PendingCall.Replayed> implements CallObs
     private final boolean tracing;
 
     private int attempts;
+    /** Told when the call ends: the SDK's start waits for the first (KeptCalls#callEnded). */
+    private final Runnable ended;
 
     PendingCall(String method, String url, String host, int port, boolean tracing) {
+        this(method, url, host, port, tracing, () -> {});
+    }
+
+    PendingCall(String method, String url, String host, int port, boolean tracing, Runnable ended) {
         super(AppTraceContext.parent());
         this.method = method;
         this.url = url;
         this.host = host;
         this.port = port;
         this.tracing = tracing;
+        this.ended = ended;
     }
 
     /** The pending call current on this thread, or null. */
@@ -116,6 +123,7 @@ final class PendingCall extends Pending<PendingCall.Replayed> implements CallObs
 
     @Override
     public void end(int status, Verdict verdict, Throwable failure) {
+        ended.run();
         record(r -> r.call.end(status, verdict, failure));
     }
 

@@ -10,6 +10,7 @@ import io.apiwarden.core.telemetry.Telemetry;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import java.net.URI;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -21,6 +22,12 @@ import java.util.function.Supplier;
  * Once ready, it hands every call straight to the real telemetry.
  */
 public final class StartingTelemetry implements Telemetry {
+    /**
+     * How long after the app's first managed client the SDK starts when no call has ended by then: the calls made
+     * meanwhile are kept (at most {@link KeptCalls#LIMIT}) and replayed, as during the start itself.
+     */
+    static final Duration SDK_START_GRACE = Duration.ofSeconds(1);
+
     private final KeptCalls startup;
     /** The API this view is of, or null: the real telemetry itself. */
     private final String api;
@@ -59,6 +66,9 @@ public final class StartingTelemetry implements Telemetry {
                     () -> {
                         Telemetry real = Telemetry.NOOP;
                         try {
+                            // Not at once: the app has just built its first managed client and is busy with its
+                            // own start and its first call, which the SDK's start (some 0.4 s of CPU) would slow.
+                            startup.awaitFirstCallEnd(SDK_START_GRACE);
                             real = TelemetryFactory.create(config, clock, unwrapped, startup);
                         } catch (RuntimeException | LinkageError e) {
                             AgentLog.error(
@@ -127,7 +137,7 @@ public final class StartingTelemetry implements Telemetry {
         if (r != null) {
             return r.call(method, url, host, port);
         }
-        PendingCall call = new PendingCall(method, url, host, port, startup.tracing);
+        PendingCall call = new PendingCall(method, url, host, port, startup.tracing, startup::callEnded);
         switch (startup.keep(this, call)) {
             case KEPT:
                 return call;

@@ -3,6 +3,7 @@ package io.apiwarden.telemetry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.log.LogCapture;
 import io.apiwarden.core.telemetry.CallObserver;
 import io.apiwarden.core.telemetry.Telemetry;
@@ -111,6 +112,43 @@ class KeptCallsExitTest {
         assertThat(spansAtFlush.get())
                 .as("the call's and its attempt's spans, before the flush")
                 .isEqualTo(2);
+    }
+
+    @Test
+    void theSdkStartWaitsForTheFirstKeptCallToEnd() {
+        KeptCalls kept = keptCalls(REFUSED, NEVER);
+        StartingTelemetry starting = new StartingTelemetry(kept);
+        CallObserver open = starting.call("GET", "https://api.example.com/v1", "api.example.com", 443);
+
+        assertThat(kept.awaitFirstCallEnd(Duration.ofMillis(1)))
+                .as("a call under way")
+                .isFalse();
+        open.end(200, Verdict.SUCCESS, null);
+
+        assertThat(kept.awaitFirstCallEnd(Duration.ofMillis(1))).isTrue();
+    }
+
+    @Test
+    void anExitThatWaitsForTheSdkStartsItAtOnce() {
+        settings.put("otel.exporter.otlp.endpoint", "http://127.0.0.1:4318/");
+        KeptCalls kept = keptCalls(null, Duration.ofMillis(1));
+        StartingTelemetry starting = new StartingTelemetry(kept);
+        starting.call("GET", "https://api.example.com/v1", "api.example.com", 443); // never ends
+
+        kept.exiting();
+
+        assertThat(kept.awaitFirstCallEnd(Duration.ofMillis(1))).isTrue();
+    }
+
+    @Test
+    void anExitThatDoesNotWaitLeavesTheSdkUnstarted() {
+        KeptCalls kept = keptCalls(REFUSED, NEVER);
+        StartingTelemetry starting = new StartingTelemetry(kept);
+        starting.call("GET", "https://api.example.com/v1", "api.example.com", 443); // never ends
+
+        kept.exiting();
+
+        assertThat(kept.awaitFirstCallEnd(Duration.ofMillis(1))).isFalse();
     }
 
     @Test
