@@ -35,6 +35,8 @@ final class KeptCalls implements Consumer<Runnable> {
     private List<Kept> kept = new ArrayList<>();
 
     private int dropped;
+    /** What to tell the real telemetry once it is ready, beside the kept calls (a fleet's window heard meanwhile). */
+    private final List<Runnable> atReady = new ArrayList<>();
     /** The SDK's flush and stop at exit, once the SDK is up; run by {@link #exiting}, after the replay. */
     private volatile Runnable sdkExit;
     /** Counted down once the kept calls are replayed, or given up at exit. */
@@ -82,6 +84,21 @@ final class KeptCalls implements Consumer<Runnable> {
         }
     }
 
+    /**
+     * Runs {@code tell} once the telemetry is ready, after the kept calls' replay.
+     *
+     * @return false when it is ready already (the caller tells it itself); true when kept, or when the JVM exits
+     */
+    synchronized boolean whenReady(Runnable tell) {
+        if (real != null) {
+            return false;
+        }
+        if (kept != null) {
+            atReady.add(tell);
+        }
+        return true;
+    }
+
     /** Keeps {@code pending} to replay, unless the limit is reached, the JVM exits, or the telemetry is ready. */
     synchronized Keeping keep(StartingTelemetry view, Pending<?> pending) {
         if (kept == null) {
@@ -104,6 +121,7 @@ final class KeptCalls implements Consumer<Runnable> {
     /** The telemetry is ready: the calls kept so far are told to it, and later ones go straight there. */
     void ready(Telemetry telemetry) {
         List<Kept> replay;
+        List<Runnable> tell;
         int lost;
         synchronized (this) {
             if (kept == null) {
@@ -114,6 +132,8 @@ final class KeptCalls implements Consumer<Runnable> {
             real = telemetry;
             replay = kept;
             kept = null;
+            tell = List.copyOf(atReady);
+            atReady.clear();
             lost = dropped;
         }
         try {
@@ -126,6 +146,14 @@ final class KeptCalls implements Consumer<Runnable> {
                             "telemetry",
                             "telemetry failed; calls go on without this span or meter",
                             e);
+                }
+            }
+            for (Runnable t : tell) {
+                try {
+                    t.run();
+                } catch (RuntimeException e) {
+                    AgentLog.once(
+                            AgentLog.Level.WARN, "telemetry", "telemetry failed; calls go on without this meter", e);
                 }
             }
         } finally {

@@ -180,11 +180,23 @@ public final class StartingTelemetry implements Telemetry {
 
     @Override
     public void fleetWindowHeard(java.time.Duration window) {
-        // A gauge that says "held back now": once the telemetry is ready. Kept and replayed later, it would say
-        // it for a window that may be over.
+        // A gauge that says "held back now": a window heard before the telemetry is ready is told to it when it
+        // is, for what is left of the window then, and not at all once it is over.
         Telemetry r = real();
         if (r != null) {
             r.fleetWindowHeard(window);
+            return;
+        }
+        long until = System.nanoTime() + window.toNanos();
+        boolean later = startup.whenReady(() -> {
+            long left = until - System.nanoTime();
+            Telemetry t = real();
+            if (left > 0 && t != null) {
+                t.fleetWindowHeard(java.time.Duration.ofNanos(left));
+            }
+        });
+        if (!later) {
+            fleetWindowHeard(window); // ready meanwhile
         }
     }
 

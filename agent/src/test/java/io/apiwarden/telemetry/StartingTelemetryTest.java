@@ -17,6 +17,7 @@ import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.net.URI;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +43,24 @@ class StartingTelemetryTest {
     @AfterEach
     void close() {
         tracing.close();
+    }
+
+    @Test
+    void aFleetWindowHeardBeforeTheTelemetryIsReadyHoldsTheGaugeOnceItIs() {
+        starting.forApi("default").fleetWindowHeard(Duration.ofHours(1));
+
+        starting.ready(real);
+
+        assertThat(meters.get("apiwarden.throttled").gauge().value()).isEqualTo(1);
+    }
+
+    @Test
+    void aFleetWindowOverBeforeTheTelemetryIsReadyIsNotToldToIt() {
+        starting.forApi("default").fleetWindowHeard(Duration.ZERO);
+
+        starting.ready(real);
+
+        assertThat(meters.get("apiwarden.throttled").gauge().value()).isZero();
     }
 
     @Test
