@@ -173,7 +173,8 @@ public final class ApiWardenAgent {
             UnmanagedClientHook.configure(watched(agentConfig), managedForms, switchedOn);
         }
         try {
-            FirstCallClasses.loadInBackground(managedForms != null);
+            WardenConfig first = agentConfig.first();
+            FirstCallClasses.loadInBackground(managedForms != null, first.tracingEnabled() || first.metricsEnabled());
         } catch (RuntimeException | Error e) {
             // Only the first call's start-up is lost: its classes load on the app's thread, as without the warm-up.
             AgentLog.once(AgentLog.Level.DEBUG, "warm-up", "the first call's classes are not loaded ahead", e);

@@ -1,6 +1,8 @@
 package io.apiwarden.agent;
 
 import io.apiwarden.core.log.AgentLog;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.Context;
 import java.util.List;
 import net.bytebuddy.jar.asm.ClassReader;
 
@@ -108,6 +110,67 @@ final class FirstCallClasses {
             "unmanaged.UnmanagedClient$3",
             "unmanaged.UnmanagedClient$4");
 
+    /**
+     * Of the telemetry's front, which a call made before the SDK is ready goes through (kept calls, their trace context
+     * and the ids their requests carry), when tracing or metrics are on: the agent's own, relative to {@code
+     * io.apiwarden.}.
+     */
+    static final List<String> TELEMETRY = List.of(
+            "telemetry.ExitDestination",
+            "telemetry.TelemetryThreads",
+            "core.telemetry.GuardedTelemetry",
+            "core.telemetry.GuardedTelemetry$Call",
+            "core.telemetry.GuardedTelemetry$Attempt",
+            "telemetry.AppTraceContext",
+            "telemetry.AppTraceContext$Api",
+            "telemetry.StartingTelemetry$1",
+            "telemetry.KeptCalls$Keeping",
+            "telemetry.KeptCalls$Kept",
+            "telemetry.PendingCall$Replayed",
+            "telemetry.Pending$Step",
+            "telemetry.PendingCall$Attempt");
+
+    /** The OpenTelemetry API classes that front needs, relative to {@code io.opentelemetry.} (relocated in the jar). */
+    static final List<String> OPENTELEMETRY = List.of(
+            "context.ImplicitContextKeyed",
+            "context.ContextStorage",
+            "context.LazyStorage",
+            "common.ComponentLoader",
+            "common.ServiceLoaderComponentLoader",
+            "context.ContextStorageProvider",
+            "context.ThreadLocalContextStorage",
+            "context.Scope",
+            "context.ContextStorageWrappers",
+            "context.ArrayBasedContext",
+            "sdk.common.Clock",
+            "sdk.common.SystemClock",
+            "api.trace.Span",
+            "api.trace.SpanContextKey",
+            "context.ContextKey",
+            "context.DefaultContextKey",
+            "api.trace.PropagatedSpan",
+            "api.trace.SpanContext",
+            "api.internal.ImmutableSpanContext",
+            "api.trace.TraceId",
+            "api.trace.SpanId",
+            "api.trace.TraceFlags",
+            "api.trace.TraceFlagsBuilder",
+            "api.trace.ImmutableTraceFlags",
+            "api.internal.OtelEncodingUtils",
+            "api.trace.TraceState",
+            "api.trace.TraceStateBuilder",
+            "api.trace.ArrayBasedTraceStateBuilder",
+            "api.trace.ArrayBasedTraceState",
+            "api.trace.AutoValue_ArrayBasedTraceState",
+            "api.internal.AutoValue_ImmutableSpanContext",
+            "sdk.trace.IdGenerator",
+            "sdk.trace.RandomIdGenerator",
+            "sdk.common.internal.RandomSupplier",
+            "api.internal.TemporaryBuffers",
+            "context.propagation.TextMapPropagator",
+            "api.trace.propagation.W3CTraceContextPropagator",
+            "context.propagation.TextMapSetter");
+
     /** Of the ASM inside Byte Buddy, relative to its package (relocated into the agent's in the jar). */
     static final List<String> ASM = List.of(
             "AnnotationVisitor",
@@ -144,12 +207,12 @@ final class FirstCallClasses {
     private FirstCallClasses() {}
 
     /** Starts the daemon thread that loads them. */
-    static void loadInBackground(boolean watching) {
+    static void loadInBackground(boolean watching, boolean telemetry) {
         Thread thread = new Thread(
                 new Runnable() {
                     @Override
                     public void run() {
-                        load(watching);
+                        load(watching, telemetry);
                     }
                 },
                 "apiwarden-warm-up");
@@ -158,7 +221,7 @@ final class FirstCallClasses {
     }
 
     /** The classes' names, as {@link Class#forName} takes them. */
-    static List<String> names(boolean watching) {
+    static List<String> names(boolean watching, boolean telemetry) {
         List<String> names = new java.util.ArrayList<>();
         for (String name : AGENT) {
             names.add(AGENT_PACKAGE + name);
@@ -166,6 +229,16 @@ final class FirstCallClasses {
         if (watching) {
             for (String name : WATCH) {
                 names.add(AGENT_PACKAGE + name);
+            }
+        }
+        if (telemetry) {
+            for (String name : TELEMETRY) {
+                names.add(AGENT_PACKAGE + name);
+            }
+            String otel =
+                    Context.class.getName().substring(0, Context.class.getName().length() - "context.Context".length());
+            for (String name : OPENTELEMETRY) {
+                names.add(otel + name);
             }
         }
         // From a class, not a string: the jar relocates ASM's package, and a class reference follows it for sure.
@@ -176,9 +249,19 @@ final class FirstCallClasses {
         return names;
     }
 
-    private static void load(boolean watching) {
+    private static void load(boolean watching, boolean telemetry) {
         ClassLoader loader = FirstCallClasses.class.getClassLoader();
-        for (String name : names(watching)) {
+        if (telemetry) {
+            try {
+                // The relocated OpenTelemetry's context storage (found through a service look-up) and the W3C
+                // propagator, both the agent's own copies: nothing of the app's is initialized here.
+                Object unusedRoot = Context.root();
+                Object unusedPropagator = W3CTraceContextPropagator.getInstance();
+            } catch (RuntimeException | LinkageError e) {
+                AgentLog.once(AgentLog.Level.DEBUG, "warm-up", "could not start the trace context ahead", e);
+            }
+        }
+        for (String name : names(watching, telemetry)) {
             try {
                 // Asking for the constructors has HotSpot link (verify) the class without initializing it.
                 Object unused = Class.forName(name, false, loader).getDeclaredConstructors();

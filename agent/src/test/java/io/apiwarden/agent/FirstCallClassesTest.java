@@ -10,16 +10,19 @@ class FirstCallClassesTest {
     @Test
     void everyNamedClassExists() throws Exception {
         ClassLoader loader = FirstCallClasses.class.getClassLoader();
-        for (String name : FirstCallClasses.names(true)) {
+        for (String name : FirstCallClasses.names(true, true)) {
             assertThat(Class.forName(name, false, loader)).as(name).isNotNull();
         }
     }
 
     @Test
-    void theWatchsClassesOnlyWhenItIsOn() {
-        assertThat(FirstCallClasses.names(false))
+    void theWatchsAndTheTelemetrysClassesOnlyWhenTheyAreOn() {
+        assertThat(FirstCallClasses.names(false, false))
                 .hasSize(FirstCallClasses.AGENT.size() + FirstCallClasses.ASM.size())
-                .noneMatch(name -> name.startsWith("io.apiwarden.unmanaged."));
-        assertThat(FirstCallClasses.names(true)).contains("io.apiwarden.unmanaged.ConnectWatch");
+                .noneMatch(name -> name.startsWith("io.apiwarden.unmanaged."))
+                .noneMatch(name -> name.contains("opentelemetry"));
+        assertThat(FirstCallClasses.names(true, false)).contains("io.apiwarden.unmanaged.ConnectWatch");
+        assertThat(FirstCallClasses.names(false, true))
+                .contains("io.apiwarden.telemetry.AppTraceContext", "io.opentelemetry.context.ContextStorage");
     }
 }
