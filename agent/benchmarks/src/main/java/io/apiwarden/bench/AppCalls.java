@@ -46,7 +46,8 @@ final class AppCalls implements AutoCloseable {
         APACHE4_EXECUTE("Apache HttpClient 4 execute", "apache4Execute", "apache4-execute"),
         VERTX("Vert.x 4.5 HttpClient (joined)", "vertx", "vertx"),
         JETTY_SEND("Jetty 12 HttpClient send", "jettySend", "jetty-send"),
-        MICRONAUT("Micronaut 4 HttpClient toBlocking", "micronaut", "micronaut");
+        MICRONAUT("Micronaut 4 HttpClient toBlocking", "micronaut", "micronaut"),
+        KTOR_CIO("Ktor 3 client, CIO engine (joined)", "ktorCio", "ktor-cio");
 
         /** The two clients the agent managed first, in all their ways: what the soaks and storms use. */
         static final List<Way> JDK_AND_OKHTTP = List.of(JDK_SEND, JDK_SEND_ASYNC, OKHTTP_EXECUTE, OKHTTP_ENQUEUE);
@@ -255,6 +256,8 @@ final class AppCalls implements AutoCloseable {
                 return more.jettySend(url, api);
             case MICRONAUT:
                 return more.micronaut(url, api);
+            case KTOR_CIO:
+                return more.ktorCio(url, api);
             default:
                 throw new AssertionError(way);
         }

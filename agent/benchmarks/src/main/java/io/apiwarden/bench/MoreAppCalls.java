@@ -1,5 +1,12 @@
 package io.apiwarden.bench;
 
+import io.ktor.client.HttpClientKt;
+import io.ktor.client.engine.cio.CIO;
+import io.ktor.client.request.HttpRequestBuilder;
+import io.ktor.client.request.HttpRequestKt;
+import io.ktor.client.statement.HttpResponse;
+import io.ktor.client.statement.HttpResponseKt;
+import io.ktor.client.statement.HttpStatement;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.MutableHttpRequest;
 import io.micronaut.http.client.DefaultHttpClientConfiguration;
@@ -11,10 +18,16 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.HttpURLConnection;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import kotlin.Unit;
+import kotlin.coroutines.EmptyCoroutineContext;
+import kotlinx.coroutines.CoroutineStart;
+import kotlinx.coroutines.GlobalScope;
+import kotlinx.coroutines.future.FutureKt;
 import org.apache.http.client.methods.HttpGet;
 import org.apache.http.impl.client.CloseableHttpClient;
 import org.apache.http.impl.client.HttpClients;
@@ -29,7 +42,7 @@ import org.springframework.web.client.RestTemplate;
 /**
  * The app's calls through the clients real apps use beside the JDK client, OkHttp, Apache HttpClient 5 and Reactor
  * Netty (issue 21): {@code HttpURLConnection}, alone and under Spring's {@code new RestTemplate()}, Apache HttpClient 4,
- * Vert.x 4.5's {@code HttpClient}, Jetty 12's {@code HttpClient} and Micronaut 4's. Like {@link AppCalls}: no retry or
+ * Vert.x 4.5's {@code HttpClient}, Jetty 12's {@code HttpClient}, Micronaut 4's and Ktor 3's on its CIO engine. Like {@link AppCalls}: no retry or
  * refresh logic, the app's own bearer on API calls when it was given one; each call builds its request, as an app
  * does (an {@code HttpURLConnection} serves one request), reads the answer whole and gives its status. Only the
  * clients of the ways asked for are built, so that a measured JVM runs no idle event loop of another client.
@@ -42,6 +55,7 @@ final class MoreAppCalls implements AutoCloseable {
     private final io.vertx.core.http.HttpClient vertxClient;
     private final org.eclipse.jetty.client.HttpClient jetty;
     private final io.micronaut.http.client.HttpClient micronaut;
+    private final io.ktor.client.HttpClient ktor;
 
     MoreAppCalls(Set<AppCalls.Way> ways, String appToken) {
         this.appToken = appToken;
@@ -53,6 +67,10 @@ final class MoreAppCalls implements AutoCloseable {
         jetty = ways.contains(AppCalls.Way.JETTY_SEND) ? startedJetty() : null;
         micronaut = ways.contains(AppCalls.Way.MICRONAUT)
                 ? io.micronaut.http.client.HttpClient.create(null, new DefaultHttpClientConfiguration())
+                : null;
+        // HttpClient(CIO), as a Kotlin app builds it.
+        ktor = ways.contains(AppCalls.Way.KTOR_CIO)
+                ? HttpClientKt.HttpClient(CIO.INSTANCE, config -> Unit.INSTANCE)
                 : null;
     }
 
@@ -171,6 +189,33 @@ final class MoreAppCalls implements AutoCloseable {
         }
     }
 
+    /**
+     * {@code client.get(url).bodyAsText()} in a coroutine, as Kotlin code calls it ({@code HttpStatement.execute}, then
+     * the body), joined.
+     */
+    int ktorCio(URI url, boolean api) {
+        HttpRequestBuilder builder = new HttpRequestBuilder();
+        HttpRequestKt.url(builder, url.toString());
+        String bearer = bearer(api);
+        if (bearer != null) {
+            builder.getHeaders().append("Authorization", bearer);
+        }
+        HttpStatement statement = new HttpStatement(builder, ktor);
+        return FutureKt.<HttpResponse>future(
+                        GlobalScope.INSTANCE,
+                        EmptyCoroutineContext.INSTANCE,
+                        CoroutineStart.DEFAULT,
+                        (scope, continuation) -> statement.execute(continuation))
+                .thenCompose(response -> FutureKt.<String>future(
+                                GlobalScope.INSTANCE,
+                                EmptyCoroutineContext.INSTANCE,
+                                CoroutineStart.DEFAULT,
+                                (scope, continuation) ->
+                                        HttpResponseKt.bodyAsText(response, StandardCharsets.UTF_8, continuation))
+                        .thenApply(body -> response.getStatus().getValue()))
+                .join();
+    }
+
     @Override
     public void close() {
         if (apache4 != null) {
@@ -197,6 +242,9 @@ final class MoreAppCalls implements AutoCloseable {
         }
         if (micronaut != null) {
             micronaut.close();
+        }
+        if (ktor != null) {
+            ktor.close();
         }
     }
 }

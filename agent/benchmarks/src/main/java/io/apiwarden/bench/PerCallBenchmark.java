@@ -125,6 +125,11 @@ public class PerCallBenchmark {
         return expectOk(app.call(AppCalls.Way.MICRONAUT, url, api));
     }
 
+    @Benchmark
+    public int ktorCio() {
+        return expectOk(app.call(AppCalls.Way.KTOR_CIO, url, api));
+    }
+
     private static int expectOk(int status) {
         if (status != 200) {
             throw new IllegalStateException("the benchmark's call was answered " + status + ", not 200: the server or "

@@ -56,7 +56,7 @@ class BenchmarkSuiteOptionsTest {
         assertThat(o.ways).containsExactly(AppCalls.Way.APACHE_EXECUTE, AppCalls.Way.REACTOR_NETTY);
         assertThat(BenchmarkSuite.Options.parse(
                                 new String[] {
-                                    "--ways=http-url-connection,rest-template,apache4-execute,vertx,jetty-send,micronaut"
+                                    "--ways=http-url-connection,rest-template,apache4-execute,vertx,jetty-send,micronaut,ktor-cio"
                                 },
                                 DEFAULT_OUT)
                         .ways)
@@ -66,7 +66,8 @@ class BenchmarkSuiteOptionsTest {
                         AppCalls.Way.APACHE4_EXECUTE,
                         AppCalls.Way.VERTX,
                         AppCalls.Way.JETTY_SEND,
-                        AppCalls.Way.MICRONAUT);
+                        AppCalls.Way.MICRONAUT,
+                        AppCalls.Way.KTOR_CIO);
         assertThat(BenchmarkSuite.Options.parse(new String[0], DEFAULT_OUT).ways)
                 .containsExactlyInAnyOrder(AppCalls.Way.values());
         assertThatThrownBy(() -> BenchmarkSuite.Options.parse(new String[] {"--ways=apache"}, DEFAULT_OUT))
