@@ -1,7 +1,6 @@
 package io.apiwarden.agent;
 
 import io.apiwarden.core.log.AgentLog;
-import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
 import java.util.List;
 import net.bytebuddy.jar.asm.ClassReader;
@@ -113,7 +112,8 @@ final class FirstCallClasses {
     /**
      * Of the telemetry's front, which a call made before the SDK is ready goes through (kept calls, their trace context
      * and the ids their requests carry), when tracing or metrics are on: the agent's own, relative to {@code
-     * io.apiwarden.}.
+     * io.apiwarden.}. Loaded and linked only, like the rest: initializing OpenTelemetry's context storage or its W3C
+     * propagator would set up {@code java.util.logging} here, before the app may have chosen its log manager.
      */
     static final List<String> TELEMETRY = List.of(
             "telemetry.ExitDestination",
@@ -251,16 +251,6 @@ final class FirstCallClasses {
 
     private static void load(boolean watching, boolean telemetry) {
         ClassLoader loader = FirstCallClasses.class.getClassLoader();
-        if (telemetry) {
-            try {
-                // The relocated OpenTelemetry's context storage (found through a service look-up) and the W3C
-                // propagator, both the agent's own copies: nothing of the app's is initialized here.
-                Object unusedRoot = Context.root();
-                Object unusedPropagator = W3CTraceContextPropagator.getInstance();
-            } catch (RuntimeException | LinkageError e) {
-                AgentLog.once(AgentLog.Level.DEBUG, "warm-up", "could not start the trace context ahead", e);
-            }
-        }
         for (String name : names(watching, telemetry)) {
             try {
                 // Asking for the constructors has HotSpot link (verify) the class without initializing it.

@@ -35,6 +35,8 @@ final class KeptCalls implements Consumer<Runnable> {
     private List<Kept> kept = new ArrayList<>();
 
     private int dropped;
+    /** Set when the exit did not wait for the SDK; see {@link #exitedWithoutIt}. */
+    private boolean exitedWithoutSdk;
     /** What to tell the real telemetry once it is ready, beside the kept calls (a fleet's window heard meanwhile). */
     private final List<Runnable> atReady = new ArrayList<>();
     /** The SDK's flush and stop at exit, once the SDK is up; run by {@link #exiting}, after the replay. */
@@ -79,9 +81,18 @@ final class KeptCalls implements Consumer<Runnable> {
         try {
             return firstCallEnded.await(most.toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            // Only the telemetry's own start thread waits here, and nothing of the agent interrupts it: the flag is
+            // not kept, so that the SDK's start (a server's join, say) does not trip over it.
             return false;
         }
+    }
+
+    /**
+     * Whether the JVM's exit went without waiting for the SDK: a start not yet begun then does not begin (its threads
+     * would be made after the exit hook stopped the telemetry's own).
+     */
+    synchronized boolean exitedWithoutIt() {
+        return exitedWithoutSdk;
     }
 
     /**
@@ -177,12 +188,16 @@ final class KeptCalls implements Consumer<Runnable> {
             if (real == null && kept == 0) {
                 // Nothing made before the SDK's start would be lost, and nothing of it is to flush.
                 this.kept = null;
+                exitedWithoutSdk = true;
                 return;
             }
         }
         if (real == null) {
             String why = destination.get().whyNotWait(tracing, otlpMetrics);
             if (why != null) {
+                synchronized (this) {
+                    exitedWithoutSdk = real == null;
+                }
                 giveUp(why.isEmpty() ? null : why, AgentLog.Level.WARN);
                 return;
             }

@@ -123,8 +123,8 @@ final class PendingCall extends Pending<PendingCall.Replayed> implements CallObs
 
     @Override
     public void end(int status, Verdict verdict, Throwable failure) {
-        ended.run();
         record(r -> r.call.end(status, verdict, failure));
+        ended.run();
     }
 
     /** The replayed attempt {@code index}; none when the replay failed before it. */

@@ -11,6 +11,8 @@ import io.opentelemetry.sdk.OpenTelemetrySdk;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -29,6 +31,13 @@ public final class StartingTelemetry implements Telemetry {
     static final Duration SDK_START_GRACE = Duration.ofSeconds(1);
 
     private final KeptCalls startup;
+    /**
+     * The end of the longest fleet window this view heard before the telemetry was ready ({@link System#nanoTime}),
+     * told to it once, when it is ready: one entry however many windows are heard.
+     */
+    private final AtomicLong heardUntil = new AtomicLong();
+
+    private final AtomicBoolean heardBeforeReady = new AtomicBoolean();
     /** The API this view is of, or null: the real telemetry itself. */
     private final String api;
 
@@ -69,7 +78,9 @@ public final class StartingTelemetry implements Telemetry {
                             // Not at once: the app has just built its first managed client and is busy with its
                             // own start and its first call, which the SDK's start (some 0.4 s of CPU) would slow.
                             startup.awaitFirstCallEnd(SDK_START_GRACE);
-                            real = TelemetryFactory.create(config, clock, unwrapped, startup);
+                            if (!startup.exitedWithoutIt()) {
+                                real = TelemetryFactory.create(config, clock, unwrapped, startup);
+                            }
                         } catch (RuntimeException | LinkageError e) {
                             AgentLog.error(
                                     "the telemetry could not start, calls are managed without spans or meters", e);
@@ -188,8 +199,13 @@ public final class StartingTelemetry implements Telemetry {
             return;
         }
         long until = System.nanoTime() + window.toNanos();
+        if (!heardBeforeReady.compareAndSet(false, true)) {
+            heardUntil.accumulateAndGet(until, (a, b) -> a - b >= 0 ? a : b);
+            return;
+        }
+        heardUntil.set(until);
         boolean later = startup.whenReady(() -> {
-            long left = until - System.nanoTime();
+            long left = heardUntil.get() - System.nanoTime();
             Telemetry t = real();
             if (left > 0 && t != null) {
                 t.fleetWindowHeard(java.time.Duration.ofNanos(left));

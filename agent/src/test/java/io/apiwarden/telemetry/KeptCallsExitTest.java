@@ -138,6 +138,7 @@ class KeptCallsExitTest {
         kept.exiting();
 
         assertThat(kept.awaitFirstCallEnd(Duration.ofMillis(1))).isTrue();
+        assertThat(kept.exitedWithoutIt()).isFalse();
     }
 
     @Test
@@ -149,6 +150,18 @@ class KeptCallsExitTest {
         kept.exiting();
 
         assertThat(kept.awaitFirstCallEnd(Duration.ofMillis(1))).isFalse();
+        assertThat(kept.exitedWithoutIt())
+                .as("a start not begun does not begin")
+                .isTrue();
+    }
+
+    @Test
+    void anExitWithNothingKeptLeavesTheSdkUnstartedToo() {
+        KeptCalls kept = keptCalls(null, NEVER);
+
+        kept.exiting();
+
+        assertThat(kept.exitedWithoutIt()).isTrue();
     }
 
     @Test

@@ -55,6 +55,19 @@ class StartingTelemetryTest {
     }
 
     @Test
+    void manyFleetWindowsHeardBeforeTheTelemetryIsReadyAreToldOnceForTheLongest() {
+        Telemetry view = starting.forApi("default");
+        view.fleetWindowHeard(Duration.ofHours(1));
+        for (int i = 0; i < 1_000; i++) {
+            view.fleetWindowHeard(Duration.ZERO);
+        }
+
+        starting.ready(real);
+
+        assertThat(meters.get("apiwarden.throttled").gauge().value()).isEqualTo(1);
+    }
+
+    @Test
     void aFleetWindowOverBeforeTheTelemetryIsReadyIsNotToldToIt() {
         starting.forApi("default").fleetWindowHeard(Duration.ZERO);
 

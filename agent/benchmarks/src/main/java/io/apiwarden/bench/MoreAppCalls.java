@@ -190,8 +190,8 @@ final class MoreAppCalls implements AutoCloseable {
     }
 
     /**
-     * {@code client.get(url).bodyAsText()} in a coroutine, as Kotlin code calls it ({@code HttpStatement.execute}, then
-     * the body), joined.
+     * {@code HttpStatement.execute}, then {@code bodyAsText}, each in a coroutine started from Java as a future, joined:
+     * what a Kotlin app's {@code client.get(url).bodyAsText()} does in one coroutine.
      */
     int ktorCio(URI url, boolean api) {
         HttpRequestBuilder builder = new HttpRequestBuilder();
@@ -213,6 +213,8 @@ final class MoreAppCalls implements AutoCloseable {
                                 (scope, continuation) ->
                                         HttpResponseKt.bodyAsText(response, StandardCharsets.UTF_8, continuation))
                         .thenApply(body -> response.getStatus().getValue()))
+                // As the other ways: a call that hangs fails the measurement instead of holding the fork.
+                .orTimeout(10, TimeUnit.SECONDS)
                 .join();
     }
 

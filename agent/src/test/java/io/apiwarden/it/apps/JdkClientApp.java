@@ -49,10 +49,7 @@ public final class JdkClientApp {
                     print(client.send(postStream(rest), BodyHandlers.ofString()));
                     break;
                 case "print":
-                    client.send(get(rest), BodyHandlers.ofString())
-                            .body()
-                            .lines()
-                            .forEach(l -> System.out.println("BODY " + l));
+                    printOnceListening(client, rest);
                     break;
                 case "await":
                     awaitFile(java.nio.file.Paths.get(rest));
@@ -138,5 +135,27 @@ public final class JdkClientApp {
             threads.shutdownNow();
         }
         System.out.println("STATUSES " + counts);
+    }
+
+    /**
+     * One GET of {@code url}, its body printed line by line; a refused connection is tried again for up to 10 s, as
+     * the agent's Prometheus endpoint opens with the telemetry, once the app's first call has ended.
+     */
+    private static void printOnceListening(HttpClient client, String url) throws Exception {
+        long giveUp = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            try {
+                client.send(get(url), BodyHandlers.ofString())
+                        .body()
+                        .lines()
+                        .forEach(l -> System.out.println("BODY " + l));
+                return;
+            } catch (java.net.ConnectException e) {
+                if (System.nanoTime() - giveUp > 0) {
+                    throw e;
+                }
+                Thread.sleep(50);
+            }
+        }
     }
 }
