@@ -65,16 +65,6 @@ public final class AgentRuntime {
         }
     }
 
-    /**
-     * The first API's scope, or null when the agent is not configured. For a hook that knows one API only; a hook
-     * routes through {@link #router()}.
-     */
-    public static ApiScope scope() {
-        AgentStart.await();
-        AgentConfig c = config;
-        return c == null ? null : c.first().scope();
-    }
-
     /** The first API's Warden, or null when the agent is not configured. A hook routes through {@link #router()}. */
     public static Warden warden() {
         AgentStart.await();

@@ -34,7 +34,7 @@ final class AgentStart {
     }
 
     static void begin(Runnable start, long longestWaitMillis) {
-        Start s = new Start(start, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(longestWaitMillis));
+        Start s = new Start(start, longestWaitMillis);
         Thread thread = new Thread(s, "apiwarden-start");
         // Not a daemon even when attached late (the attach thread is one); nothing of the app's loaders is needed.
         thread.setDaemon(false);
@@ -66,7 +66,7 @@ final class AgentStart {
                 AgentLog.once(
                         AgentLog.Level.WARN,
                         "start-wait",
-                        "the agent's start took over " + LONGEST_WAIT_MILLIS
+                        "the agent's start took over " + s.longestWaitMillis
                                 + " ms; clients built and calls made meanwhile stay unmanaged",
                         null);
             }
@@ -84,13 +84,15 @@ final class AgentStart {
     /** One start: its work, its thread and the moment its waiters stop waiting. */
     private static final class Start implements Runnable {
         private final Runnable work;
+        private final long longestWaitMillis;
         private final long deadlineNanos;
         private final CountDownLatch done = new CountDownLatch(1);
         private volatile Thread thread;
 
-        Start(Runnable work, long deadlineNanos) {
+        Start(Runnable work, long longestWaitMillis) {
             this.work = work;
-            this.deadlineNanos = deadlineNanos;
+            this.longestWaitMillis = longestWaitMillis;
+            this.deadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(longestWaitMillis);
         }
 
         @Override

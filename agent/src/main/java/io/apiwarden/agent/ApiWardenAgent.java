@@ -135,7 +135,7 @@ public final class ApiWardenAgent {
             if (watching) {
                 // A client library is watched only where the agent does not manage it (Apache HttpClient 5's minimal
                 // clients).
-                transformers.added(UnmanagedClientInstrumentation.install(inst, managedClasses));
+                transformers.add(UnmanagedClientInstrumentation.transformer(managedClasses));
             }
         } catch (Throwable t) {
             AgentLog.error("could not start; the app runs without the agent", t);
@@ -172,6 +172,8 @@ public final class ApiWardenAgent {
         if (managedForms != null) {
             UnmanagedClientHook.configure(watched(agentConfig), managedForms, switchedOn);
         }
+        // On a thread of its own, a daemon, not this one: the start thread is not a daemon (its lines must not be lost
+        // to an early exit), and the warm-up must never hold the JVM's exit.
         try {
             WardenConfig first = agentConfig.first();
             FirstCallClasses.loadInBackground(managedForms != null, first.tracingEnabled() || first.metricsEnabled());
@@ -209,14 +211,6 @@ public final class ApiWardenAgent {
             if (!removed) {
                 transformer.install(inst);
                 registered.add(transformer);
-            }
-        }
-
-        /** One its caller has registered already. */
-        synchronized void added(HookTransformer transformer) {
-            registered.add(transformer);
-            if (removed) {
-                removeAll();
             }
         }
 

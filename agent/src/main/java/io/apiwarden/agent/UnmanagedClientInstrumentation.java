@@ -1,6 +1,5 @@
 package io.apiwarden.agent;
 
-import java.lang.instrument.Instrumentation;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -132,14 +131,13 @@ final class UnmanagedClientInstrumentation {
                 new Site("io/netty/channel/unix/Socket", "connect", "(Ljava/net/SocketAddress;)Z", 0, 1, connect));
     }
 
-    static HookTransformer install(Instrumentation inst, Set<String> managedClasses) {
+    /** The watch's transformer, not yet registered. */
+    static HookTransformer transformer(Set<String> managedClasses) {
         Map<String, HookTransformer.Weaving> targets = new HashMap<>();
         for (Site site : sites(managedClasses)) {
             targets.put(site.className, weaving(site, UnmanagedClientHook.class.getName()));
         }
-        HookTransformer transformer = new HookTransformer("a client the agent does not manage", targets, true);
-        transformer.install(inst);
-        return transformer;
+        return new HookTransformer("a client the agent does not manage", targets, true);
     }
 
     /** The weaving of {@code site}, whose woven code asks the public static {@code hookClass.watch(String)}; tests name a hook of their own. */

@@ -119,7 +119,8 @@ final class ClientAuthenticators {
                         clock));
     }
 
-    private static <T> ReloadableSecret<T> follow(
+    /** {@code file}, named by {@code p}, followed as it changes at the API's check interval. */
+    static <T> ReloadableSecret<T> follow(
             WardenConfig config, ConfigProperty p, Path file, Function<byte[], T> parse, Clock clock)
             throws IOException {
         return ReloadableSecret.open(key(config, p), file, parse, clock, config.secretsCheckInterval());

@@ -62,12 +62,12 @@ final class SenderConstraints {
         }
         String algorithm = config.dpopAlgorithm().orElse(null);
         try {
-            return ReloadableSecret.open(
-                    property,
+            return ClientAuthenticators.follow(
+                    config,
+                    ConfigProperty.DPOP_KEY_FILE,
                     config.dpopKeyFile().get(),
                     pem -> DpopKey.parse(pem, algorithm),
-                    clock,
-                    config.secretsCheckInterval());
+                    clock);
         } catch (IOException e) {
             log.warn(property + " changed since start-up and cannot be used (" + ClientAuthenticators.why(e)
                     + "); the key read at start-up is used and the file is not followed");

@@ -50,10 +50,6 @@ final class PendingCall extends Pending<PendingCall.Replayed> implements CallObs
     /** Told when the call ends: the SDK's start waits for the first (KeptCalls#callEnded). */
     private final Runnable ended;
 
-    PendingCall(String method, String url, String host, int port, boolean tracing) {
-        this(method, url, host, port, tracing, () -> {});
-    }
-
     PendingCall(String method, String url, String host, int port, boolean tracing, Runnable ended) {
         super(AppTraceContext.parent());
         this.method = method;

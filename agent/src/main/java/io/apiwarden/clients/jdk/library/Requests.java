@@ -47,8 +47,7 @@ final class Requests {
     static HttpRequest redirected(HttpRequest request, URI target, String method) {
         BodyPublisher body =
                 method.equals(request.method()) ? request.bodyPublisher().orElse(null) : null;
-        return copy(request, target, method, body, sameOrigin(request.uri(), target))
-                .build();
+        return copy(request, target, method, body, sameOrigin(request.uri(), target));
     }
 
     static boolean sameOrigin(URI a, URI b) {
@@ -58,7 +57,7 @@ final class Requests {
                         == ApiScope.effectivePort(b.getScheme(), b.getPort());
     }
 
-    private static HttpRequest.Builder copy(
+    private static HttpRequest copy(
             HttpRequest request, URI uri, String method, BodyPublisher body, boolean keepAuthorization) {
         HttpRequest.Builder b = HttpRequest.newBuilder(uri).expectContinue(request.expectContinue());
         request.timeout().ifPresent(b::timeout);
@@ -77,6 +76,6 @@ final class Requests {
         } else {
             b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : body);
         }
-        return b;
+        return b.build();
     }
 }

@@ -49,11 +49,7 @@ public final class ReactorNettyHook {
             prepare.setContextClassLoader(ClassLoader.getSystemClassLoader());
             prepare.start();
         } catch (Throwable t) {
-            AgentLog.once(
-                    AgentLog.Level.WARN,
-                    "reactor-netty-build",
-                    "the agent could not get ready for Reactor Netty's first request; that request does it",
-                    t);
+            notReady(t);
         }
     }
 
@@ -65,11 +61,7 @@ public final class ReactorNettyHook {
                 IN_USE.seen();
             }
         } catch (Throwable t) {
-            AgentLog.once(
-                    AgentLog.Level.WARN,
-                    "reactor-netty-build",
-                    "the agent could not get ready for Reactor Netty's first request; that request does it",
-                    t);
+            notReady(t);
         }
     }
 
@@ -106,5 +98,14 @@ public final class ReactorNettyHook {
                     t);
             return observer;
         }
+    }
+
+    /** Nothing is lost: the first request gets the agent ready itself, as before. */
+    private static void notReady(Throwable t) {
+        AgentLog.once(
+                AgentLog.Level.WARN,
+                "reactor-netty-build",
+                "the agent could not get ready for Reactor Netty's first request; that request does it",
+                t);
     }
 }
