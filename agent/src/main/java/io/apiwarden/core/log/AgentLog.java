@@ -111,8 +111,7 @@ public final class AgentLog {
     }
 
     private static String line(Level level, String api, String message, Throwable t) {
-        StringBuilder line = new StringBuilder(96)
-                .append(Instant.now())
+        StringBuilder line = LogTime.append(new StringBuilder(96), Instant.now())
                 .append(" [apiwarden] ")
                 .append(level)
                 .append(' ');
