@@ -1,5 +1,6 @@
 package io.apiwarden.agent;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -65,4 +66,21 @@ public interface ClientModule {
      * loaded already at a late attach), never in {@code premain}.
      */
     Map<String, HookTransformer.Weaving> weavings();
+
+    /**
+     * Loads and links, without initializing, the agent's classes this client's first managed call needs, so that the
+     * app's thread does not load them as it builds its first client and makes its first call. Run once, on a daemon
+     * thread ({@code apiwarden-warm-up-<name>}), after the first of {@link #wovenClasses()} was woven, with the loader
+     * that defined it; the app is then usually busy loading the rest of the client's classes. A class it misses loads
+     * when first used, as without it.
+     */
+    default void warmUp(ClassLoader libraryLoader) {}
+
+    /**
+     * The classes {@link #warmUp} loads (binary names): taken from a class-loading log of a first call through the
+     * client ({@code -Xlog:class+load}); {@code ClientModulesTest} fails on a name the jar does not have.
+     */
+    default List<String> firstCallClasses() {
+        return List.of();
+    }
 }

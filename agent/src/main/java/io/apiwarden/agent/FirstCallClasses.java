@@ -17,7 +17,7 @@ import net.bytebuddy.jar.asm.ClassReader;
  * a managed call ({@code -Xlog:class+load}); a class missing from it is only loaded later, on the app's thread, as
  * before, and a name that no longer exists fails {@code FirstCallClassesTest}.
  */
-final class FirstCallClasses {
+public final class FirstCallClasses {
     /** The agent's own, relative to {@code io.apiwarden.}. */
     static final List<String> AGENT = List.of(
             "agent.HookTransformer$MethodRewrite",
@@ -208,14 +208,34 @@ final class FirstCallClasses {
 
     /** Starts the daemon thread that loads them. */
     static void loadInBackground(boolean watching, boolean telemetry) {
-        Thread thread = new Thread(
-                new Runnable() {
-                    @Override
-                    public void run() {
-                        load(watching, telemetry);
-                    }
-                },
-                "apiwarden-warm-up");
+        inBackground("apiwarden-warm-up", new Runnable() {
+            @Override
+            public void run() {
+                loadAndLink(FirstCallClasses.class.getClassLoader(), names(watching, telemetry));
+            }
+        });
+    }
+
+    /**
+     * Starts a daemon thread that has {@code module} load its first call's classes ahead ({@link
+     * ClientModule#warmUp}), once the first class it weaves was defined by {@code libraryLoader}.
+     */
+    static void warmUpInBackground(ClientModule module, ClassLoader libraryLoader) {
+        inBackground("apiwarden-warm-up-" + module.name(), new Runnable() {
+            @Override
+            public void run() {
+                try {
+                    module.warmUp(libraryLoader);
+                } catch (RuntimeException | LinkageError e) {
+                    // Nothing lost: the classes load when first used, as they would have without this.
+                    AgentLog.once(AgentLog.Level.DEBUG, "warm-up-" + module.name(), "could not load ahead", e);
+                }
+            }
+        });
+    }
+
+    private static void inBackground(String name, Runnable work) {
+        Thread thread = new Thread(work, name);
         thread.setDaemon(true);
         thread.start();
     }
@@ -223,6 +243,12 @@ final class FirstCallClasses {
     /** The classes' names, as {@link Class#forName} takes them. */
     static List<String> names(boolean watching, boolean telemetry) {
         List<String> names = new java.util.ArrayList<>();
+        // ASM first: the first class woven needs it, and in most apps that comes before the first call.
+        // From a class, not a string: the jar relocates ASM's package, and a class reference follows it for sure.
+        String asmPackage = ClassReader.class.getPackageName() + ".";
+        for (String name : ASM) {
+            names.add(asmPackage + name);
+        }
         for (String name : AGENT) {
             names.add(AGENT_PACKAGE + name);
         }
@@ -241,22 +267,19 @@ final class FirstCallClasses {
                 names.add(otel + name);
             }
         }
-        // From a class, not a string: the jar relocates ASM's package, and a class reference follows it for sure.
-        String asmPackage = ClassReader.class.getPackageName() + ".";
-        for (String name : ASM) {
-            names.add(asmPackage + name);
-        }
         return names;
     }
 
-    private static void load(boolean watching, boolean telemetry) {
-        ClassLoader loader = FirstCallClasses.class.getClassLoader();
-        for (String name : names(watching, telemetry)) {
+    /**
+     * Loads and links, without initializing, each of {@code names} in {@code loader}. A name that cannot be loaded is
+     * passed over: the class then loads when first used, as it would have without this.
+     */
+    public static void loadAndLink(ClassLoader loader, Iterable<String> names) {
+        for (String name : names) {
             try {
                 // Asking for the constructors has HotSpot link (verify) the class without initializing it.
                 Object unused = Class.forName(name, false, loader).getDeclaredConstructors();
             } catch (ClassNotFoundException | LinkageError | RuntimeException e) {
-                // Nothing lost: the class loads when first used, as it would have without this.
                 AgentLog.once(AgentLog.Level.DEBUG, "warm-up", "could not load ahead " + name, e);
             }
         }

@@ -26,6 +26,11 @@ public final class Glues<B> {
         }
     };
     private final Map<ClassLoader, WeakReference<B>> byLoader = new WeakHashMap<>();
+    /**
+     * The loader each library loader's glue is defined in, made when its glue is first prepared or built. Held weakly:
+     * the glue holds its own; one prepared and then collected before any glue was built is made again.
+     */
+    private final Map<ClassLoader, WeakReference<ClassLoader>> glueLoaders = new WeakHashMap<>();
 
     /**
      * @param gluePackage the glue's package, with a trailing dot: its classes are defined beside the library
@@ -54,14 +59,39 @@ public final class Glues<B> {
         }
     }
 
+    /**
+     * Loads and links, without initializing, the named glue classes beside the copy of the library in {@code
+     * libraryLoader}, for {@link ClientModule#warmUp}: the glue then built for that copy finds them defined. Nothing of
+     * the library is initialized here, so this never waits on the app's thread initializing it.
+     */
+    public void prepare(ClassLoader libraryLoader, Iterable<String> glueClasses) {
+        FirstCallClasses.loadAndLink(glueLoaderFor(libraryLoader), glueClasses);
+    }
+
+    /** The loader the glue for the copy of the library in {@code libraryLoader} is defined in. */
+    ClassLoader glueLoaderFor(ClassLoader libraryLoader) {
+        synchronized (byLoader) {
+            return glueLoaderOf(libraryLoader);
+        }
+    }
+
+    private ClassLoader glueLoaderOf(ClassLoader libraryLoader) {
+        WeakReference<ClassLoader> ref = glueLoaders.get(libraryLoader);
+        ClassLoader glueLoader = ref == null ? null : ref.get();
+        if (glueLoader == null) {
+            glueLoader = new GlueClassLoader(libraryLoader, gluePackage, Glues.class.getClassLoader());
+            glueLoaders.put(libraryLoader, new WeakReference<>(glueLoader));
+        }
+        return glueLoader;
+    }
+
     private B glueOf(ClassLoader loader) {
         synchronized (byLoader) {
             WeakReference<B> ref = byLoader.get(loader);
             B glue = ref == null ? null : ref.get();
             if (glue == null) {
                 try {
-                    ClassLoader glueLoader = new GlueClassLoader(loader, gluePackage, Glues.class.getClassLoader());
-                    glue = bridge.cast(construct(glueLoader.loadClass(glueClass)));
+                    glue = bridge.cast(construct(glueLoaderOf(loader).loadClass(glueClass)));
                 } catch (ReflectiveOperationException e) {
                     throw new IllegalStateException("the glue " + glueClass + " could not be defined", e);
                 }

@@ -44,6 +44,12 @@ public final class HookTransformer implements ClassFileTransformer {
 
         /** A visitor that passes the class to {@code next} with the hooks inserted. */
         ClassVisitor visitor(ClassReader original, ClassVisitor next);
+
+        /**
+         * The class was woven as {@code loader} defines it. Told on the thread defining it, inside the transformer:
+         * nothing here may load a class of {@code loader} or wait.
+         */
+        default void woven(ClassLoader loader) {}
     }
 
     /** Whether classes of {@code loader} link {@code hook}'s name to the agent's own class, for {@link Weaving#canWeave}. */
@@ -140,7 +146,9 @@ public final class HookTransformer implements ClassFileTransformer {
                         null);
                 return null;
             }
-            return weave(weaving, bytes);
+            byte[] woven = weave(weaving, bytes);
+            weaving.woven(loader);
+            return woven;
         } catch (Throwable t) {
             AgentLog.error(
                     what(weaving) + " cannot be instrumented (" + className.replace('/', '.')

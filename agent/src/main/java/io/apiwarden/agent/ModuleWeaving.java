@@ -2,6 +2,7 @@ package io.apiwarden.agent;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import net.bytebuddy.jar.asm.ClassReader;
 import net.bytebuddy.jar.asm.ClassVisitor;
 
@@ -50,10 +51,16 @@ final class ModuleWeaving implements HookTransformer.Weaving {
         return module.weaving(className).visitor(original, next);
     }
 
+    @Override
+    public void woven(ClassLoader loader) {
+        module.firstWoven(loader);
+    }
+
     /** One module's weavings, asked of it once: classes of one client may share a weaving (OkHttp 3's and 4's call). */
     private static final class Weavings {
         private final ClientModule module;
         private Map<String, HookTransformer.Weaving> weavings;
+        private final AtomicBoolean warmedUp = new AtomicBoolean();
 
         Weavings(ClientModule module) {
             this.module = module;
@@ -69,6 +76,13 @@ final class ModuleWeaving implements HookTransformer.Weaving {
                 throw new IllegalStateException(module.name() + " names " + className + " but has no weaving for it");
             }
             return weaving;
+        }
+
+        /** The module's first call's classes are loaded ahead once, in the loader of the first class woven. */
+        void firstWoven(ClassLoader loader) {
+            if (warmedUp.compareAndSet(false, true)) {
+                FirstCallClasses.warmUpInBackground(module, loader);
+            }
         }
     }
 }

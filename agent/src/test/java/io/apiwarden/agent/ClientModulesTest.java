@@ -3,12 +3,17 @@ package io.apiwarden.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiwarden.core.config.ConfigProperty;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -86,6 +91,67 @@ class ClientModulesTest {
         assertThat(targets.get("a/First").canWeave(getClass().getClassLoader())).isTrue();
         targets.get("a/Second").linksToAgent();
         assertThat(asked).hasValue(1);
+    }
+
+    @Test
+    void everyClassAModuleLoadsAheadIsInTheJar() {
+        for (ClientModule module : ClientModules.ALL) {
+            for (String name : module.firstCallClasses()) {
+                assertThat(getClass().getClassLoader().getResource(name.replace('.', '/') + ".class"))
+                        .as("%s loads %s ahead", module.name(), name)
+                        .isNotNull();
+            }
+        }
+    }
+
+    @Test
+    void aModuleWarmsUpOnceInTheLoaderOfTheFirstClassWoven() throws Exception {
+        List<ClassLoader> warmedIn = new CopyOnWriteArrayList<>();
+        CountDownLatch warmed = new CountDownLatch(1);
+        HookTransformer.Weaving weaving = (reader, next) -> next;
+        ClientModule module = new ClientModule() {
+            @Override
+            public String name() {
+                return "warm-test-client";
+            }
+
+            @Override
+            public String displayName() {
+                return "Warm test client";
+            }
+
+            @Override
+            public Set<String> wovenClasses() {
+                return Set.of("w/First", "w/Second");
+            }
+
+            @Override
+            public Map<String, HookTransformer.Weaving> weavings() {
+                return Map.of("w/First", weaving, "w/Second", weaving);
+            }
+
+            @Override
+            public void warmUp(ClassLoader libraryLoader) {
+                warmedIn.add(libraryLoader);
+                warmed.countDown();
+            }
+        };
+        ClassLoader first = new URLClassLoader(new URL[0], null);
+        ClassLoader second = new URLClassLoader(new URL[0], null);
+        Map<String, HookTransformer.Weaving> targets = ModuleWeaving.of(module);
+
+        targets.get("w/First").woven(first);
+        targets.get("w/Second").woven(second);
+        targets.get("w/First").woven(second);
+
+        assertThat(warmed.await(10, TimeUnit.SECONDS)).isTrue();
+        // Every warm-up thread the three calls may have started has started by now: wait for them all to end.
+        for (Thread thread : Thread.getAllStackTraces().keySet()) {
+            if (thread.getName().equals("apiwarden-warm-up-warm-test-client")) {
+                thread.join(10_000);
+            }
+        }
+        assertThat(warmedIn).containsExactly(first);
     }
 
     @Test

@@ -1,12 +1,27 @@
 package io.apiwarden.clients.jdk.agent;
 
 import io.apiwarden.agent.ClientModule;
+import io.apiwarden.agent.FirstCallClasses;
 import io.apiwarden.agent.HookTransformer;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /** The JDK's {@code java.net.http.HttpClient}: every client the app builds is wrapped (library mode: {@code WardenHttpClient}). */
 public final class JdkModule implements ClientModule {
+    private static final String LIBRARY = "io.apiwarden.clients.jdk.library.";
+    private static final List<String> FIRST_CALL = List.of(
+            LIBRARY + "InternalClients",
+            LIBRARY + "WardenHttpClient",
+            LIBRARY + "LastAttemptHeaders",
+            LIBRARY + "LastAttemptHeaders$Merged",
+            LIBRARY + "ManagedCall",
+            LIBRARY + "ManagedCall$JdkAttempt",
+            LIBRARY + "AttemptRequest",
+            LIBRARY + "OutcomeHandler",
+            LIBRARY + "Outcome",
+            LIBRARY + "AppResponse");
+
     @Override
     public String name() {
         return "jdk-http-client";
@@ -26,6 +41,17 @@ public final class JdkModule implements ClientModule {
     @Override
     public Map<String, HookTransformer.Weaving> weavings() {
         return JdkHttpClientInstrumentation.weavings();
+    }
+
+    /** The wrapper and its call, loaded ahead in the agent's loader: the app's thread is still building its client. */
+    @Override
+    public void warmUp(ClassLoader libraryLoader) {
+        FirstCallClasses.loadAndLink(JdkModule.class.getClassLoader(), firstCallClasses());
+    }
+
+    @Override
+    public List<String> firstCallClasses() {
+        return FIRST_CALL;
     }
 
     /** The JDK client's own classes connect, on its executor's threads or the caller's. */

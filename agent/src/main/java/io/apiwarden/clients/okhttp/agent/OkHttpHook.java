@@ -4,6 +4,7 @@ import io.apiwarden.agent.ClientsInUse;
 import io.apiwarden.agent.Glues;
 import io.apiwarden.clients.okhttp.bridge.OkHttpBridge;
 import io.apiwarden.core.log.AgentLog;
+import java.util.List;
 
 /**
  * What the advice woven into OkHttp calls. OkHttp lives in a loader that can see the agent's
@@ -18,6 +19,11 @@ public final class OkHttpHook {
     private static final ClientsInUse IN_USE = ClientsInUse.onFirstClient(new OkHttpModule());
 
     private OkHttpHook() {}
+
+    /** The glue's first call's classes, defined and linked ahead beside the OkHttp in {@code libraryLoader}. */
+    static void prepare(ClassLoader libraryLoader, List<String> glueClasses) {
+        GLUES.prepare(libraryLoader, glueClasses);
+    }
 
     /** Before an {@code OkHttpClient} is built from {@code builder}. */
     public static void beforeBuild(Object builder) {
