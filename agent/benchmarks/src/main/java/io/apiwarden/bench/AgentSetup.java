@@ -38,7 +38,18 @@ enum AgentSetup {
      * {@link #API_WARDEN_UNTRACED} under the same recording: beside {@link #NO_AGENT_JFR}, what the agent's JFR events
      * cost while a recording is on. Only on {@code --setups=}.
      */
-    API_WARDEN_UNTRACED_JFR("API Warden, tracing and metrics off, JFR recording on", "apiwarden-untraced-jfr");
+    API_WARDEN_UNTRACED_JFR("API Warden, tracing and metrics off, JFR recording on", "apiwarden-untraced-jfr"),
+    /**
+     * The README's attach line with every OpenTelemetry exporter switched off ({@code otel.traces.exporter},
+     * {@code otel.metrics.exporter} and {@code otel.logs.exporter} at {@code none}): spans and meters are made, nothing
+     * is sent. Only on {@code --setups=}.
+     */
+    API_WARDEN_EXPORTERS_OFF("API Warden, the README's attach line, exporters off", "apiwarden-exporters-off"),
+    /** The same with {@code -Dapiwarden.bench.before-jar=PATH}, as {@link #API_WARDEN_README_BEFORE}. */
+    API_WARDEN_EXPORTERS_OFF_BEFORE(
+            "API Warden before, the README's attach line, exporters off", "apiwarden-exporters-off-before"),
+    /** {@link #API_WARDEN_UNTRACED} with {@code -Dapiwarden.bench.before-jar=PATH}. Only on {@code --setups=}. */
+    API_WARDEN_UNTRACED_BEFORE("API Warden before, tracing and metrics off", "apiwarden-untraced-before");
 
     /** The setups a run has unless {@code --setups=} names others: the four the report compares. */
     static final java.util.Set<AgentSetup> DEFAULT =
@@ -98,16 +109,24 @@ enum AgentSetup {
                 break;
             case API_WARDEN_README:
             case API_WARDEN_README_BEFORE:
-                args.add("-javaagent:" + (this == API_WARDEN_README ? target.apiWardenJar() : beforeJar()));
+            case API_WARDEN_EXPORTERS_OFF:
+            case API_WARDEN_EXPORTERS_OFF_BEFORE:
+                args.add("-javaagent:" + agentJar(target));
                 args.add("-Dapiwarden.base-url=" + target.baseUrl());
                 args.add("-Dapiwarden.auth-url=" + target.authUrl());
                 args.add("-Dapiwarden.access-token-file=" + target.accessTokenFile());
+                if (this == API_WARDEN_EXPORTERS_OFF || this == API_WARDEN_EXPORTERS_OFF_BEFORE) {
+                    args.add("-Dotel.traces.exporter=none");
+                    args.add("-Dotel.metrics.exporter=none");
+                    args.add("-Dotel.logs.exporter=none");
+                }
                 break;
             case API_WARDEN_UNTRACED_JFR:
             case API_WARDEN:
             case API_WARDEN_UNTRACED:
+            case API_WARDEN_UNTRACED_BEFORE:
             case API_WARDEN_TEN_APIS:
-                args.add("-javaagent:" + target.apiWardenJar());
+                args.add("-javaagent:" + agentJar(target));
                 args.add("-Dapiwarden.base-url=" + target.baseUrl());
                 args.add("-Dapiwarden.auth-url=" + target.authUrl());
                 args.add("-Dapiwarden.access-token-file=" + target.accessTokenFile());
@@ -115,7 +134,9 @@ enum AgentSetup {
                 if (this == API_WARDEN_TEN_APIS) {
                     args.addAll(otherApis(target));
                 }
-                if (this == API_WARDEN_UNTRACED || this == API_WARDEN_UNTRACED_JFR) {
+                if (this == API_WARDEN_UNTRACED
+                        || this == API_WARDEN_UNTRACED_BEFORE
+                        || this == API_WARDEN_UNTRACED_JFR) {
                     args.add("-Dapiwarden.tracing.enabled=false");
                     args.add("-Dapiwarden.metrics.enabled=false");
                 } else {
@@ -154,11 +175,17 @@ enum AgentSetup {
         return args;
     }
 
-    private static String beforeJar() {
+    /** The agent jar measured: the build under test, or for a "before" setup the one it is compared with. */
+    private String agentJar(Target target) {
+        if (this != API_WARDEN_README_BEFORE
+                && this != API_WARDEN_EXPORTERS_OFF_BEFORE
+                && this != API_WARDEN_UNTRACED_BEFORE) {
+            return target.apiWardenJar().toString();
+        }
         String jar = System.getProperty("apiwarden.bench.before-jar");
         if (jar == null) {
             throw new IllegalArgumentException(
-                    "the setup apiwarden-readme-before needs -Dapiwarden.bench.before-jar=PATH (the agent jar to compare)");
+                    "the setup " + option + " needs -Dapiwarden.bench.before-jar=PATH (the agent jar to compare)");
         }
         return jar;
     }

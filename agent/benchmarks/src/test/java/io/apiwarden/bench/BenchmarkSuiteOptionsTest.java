@@ -3,8 +3,10 @@ package io.apiwarden.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -46,6 +48,28 @@ class BenchmarkSuiteOptionsTest {
         assertThatThrownBy(() -> BenchmarkSuite.Options.parse(new String[] {"--setups=warden"}, DEFAULT_OUT))
                 .hasMessageContaining("'warden'")
                 .hasMessageContaining("apiwarden-untraced");
+    }
+
+    @Test
+    void exportersOffIsTheReadmeLineWithEveryExporterAtNone() {
+        Target target = new Target(
+                URI.create("http://127.0.0.1:1/api/v1"),
+                URI.create("http://127.0.0.1:1/auth"),
+                URI.create("http://127.0.0.1:1/health"),
+                "bench-token",
+                URI.create("http://127.0.0.1:2"),
+                Path.of("apiwarden-agent.jar"),
+                Path.of("otel.jar"));
+
+        List<String> readme = AgentSetup.named("apiwarden-readme").jvmArgs(target);
+        List<String> off = AgentSetup.named("apiwarden-exporters-off").jvmArgs(target);
+
+        assertThat(off)
+                .startsWith(readme.toArray(new String[0]))
+                .endsWith("-Dotel.traces.exporter=none", "-Dotel.metrics.exporter=none", "-Dotel.logs.exporter=none");
+        assertThatThrownBy(() -> AgentSetup.named("apiwarden-untraced-before").jvmArgs(target))
+                .hasMessageContaining("apiwarden-untraced-before")
+                .hasMessageContaining("-Dapiwarden.bench.before-jar=PATH");
     }
 
     @Test
