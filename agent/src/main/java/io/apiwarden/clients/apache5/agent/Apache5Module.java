@@ -2,11 +2,26 @@ package io.apiwarden.clients.apache5.agent;
 
 import io.apiwarden.agent.ClientModule;
 import io.apiwarden.agent.HookTransformer;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /** Apache HttpClient 5, classic and async, one switch for the two (library mode: {@code WardenApacheHttp}). */
 public final class Apache5Module implements ClientModule {
+    private static final String LIBRARY = "io.apiwarden.clients.apache5.library.";
+    /** Glue classes, defined beside the app's copy of the library ({@code Glues}), not in the agent's loader. */
+    private static final List<String> FIRST_CALL = List.of(
+            LIBRARY + "ApacheHttpGlue",
+            LIBRARY + "WardenApacheHttp",
+            LIBRARY + "ClassicHandler",
+            LIBRARY + "AsyncHandler",
+            LIBRARY + "ClassicExchange",
+            LIBRARY + "ClassicExchange$AttemptRequest",
+            LIBRARY + "ClassicExchange$ClassicAttempt",
+            LIBRARY + "Target",
+            LIBRARY + "EarlierRun",
+            LIBRARY + "Messages");
+
     @Override
     public String name() {
         return "apache-httpclient";
@@ -49,5 +64,18 @@ public final class Apache5Module implements ClientModule {
     @Override
     public boolean opensConnectionsIn(Class<?> type) {
         return type.getName().startsWith("org.apache.hc.");
+    }
+
+    /** The glue, defined ahead beside the app's client: apps build their client at start-up, long before its first call. */
+    @Override
+    public void warmUp(ClassLoader libraryLoader) {
+        if (libraryLoader != null) {
+            ApacheHttpHook.prepare(libraryLoader, FIRST_CALL);
+        }
+    }
+
+    @Override
+    public List<String> firstCallClasses() {
+        return FIRST_CALL;
     }
 }

@@ -4,6 +4,7 @@ import io.apiwarden.agent.ClientsInUse;
 import io.apiwarden.agent.Glues;
 import io.apiwarden.clients.apache5.bridge.ApacheHttpBridge;
 import io.apiwarden.core.log.AgentLog;
+import java.util.List;
 
 /**
  * What the code woven into Apache HttpClient 5's builders calls. The client lives in a loader that
@@ -17,6 +18,11 @@ public final class ApacheHttpHook {
     private static final ClientsInUse IN_USE = ClientsInUse.onFirstClient(new Apache5Module());
 
     private ApacheHttpHook() {}
+
+    /** The glue's first call's classes, defined and linked ahead beside the library in {@code libraryLoader}. */
+    static void prepare(ClassLoader libraryLoader, List<String> glueClasses) {
+        GLUES.prepare(libraryLoader, glueClasses);
+    }
 
     /** Before a client, classic or async, is built from {@code builder}. */
     public static void beforeBuild(Object builder) {
