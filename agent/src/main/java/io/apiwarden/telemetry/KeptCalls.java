@@ -171,8 +171,8 @@ final class KeptCalls implements Consumer<Runnable> {
             settled.countDown();
         }
         if (lost > 0) {
-            AgentLog.warn(lost + " managed calls made while the telemetry started were not traced or metered: only "
-                    + LIMIT + " are kept until it is ready");
+            AgentLog.warn(what(lost, 0) + " made while the telemetry started " + (lost == 1 ? "was" : "were")
+                    + " not traced or metered: only " + LIMIT + " are kept until it is ready");
         }
     }
 
@@ -229,17 +229,21 @@ final class KeptCalls implements Consumer<Runnable> {
     /** Drops what is still kept; {@code why}: the end of the line that says so, or null to say nothing. */
     private void giveUp(String why, AgentLog.Level level) {
         int lost;
+        int refreshes = 0;
         synchronized (this) {
             if (kept == null) {
                 return; // replayed meanwhile: the SDK has them, but is not waited for
             }
             lost = kept.size() + dropped;
+            for (Kept k : kept) {
+                refreshes += k.pending.isRefresh() ? 1 : 0;
+            }
             kept = null;
         }
         if (why == null || lost == 0) {
             return;
         }
-        String line = "the spans of " + lost + " managed call" + (lost == 1 ? "" : "s")
+        String line = "the spans of " + what(lost - refreshes, refreshes)
                 + " made while the telemetry started dropped at exit, " + why
                 + "; the app's exit did not wait for them.";
         if (level == AgentLog.Level.WARN) {
@@ -248,6 +252,16 @@ final class KeptCalls implements Consumer<Runnable> {
         } else {
             AgentLog.info(line);
         }
+    }
+
+    /** "2 managed calls", "1 managed call and 1 token refresh": those not kept are counted as calls. */
+    static String what(int calls, int refreshes) {
+        String callsText = calls + " managed call" + (calls == 1 ? "" : "s");
+        if (refreshes == 0) {
+            return callsText;
+        }
+        String refreshText = refreshes + " token refresh" + (refreshes == 1 ? "" : "es");
+        return calls == 0 ? refreshText : callsText + " and " + refreshText;
     }
 
     enum Keeping {

@@ -143,4 +143,9 @@ abstract class Pending<T> {
             this.action = action;
         }
     }
+
+    /** Whether this is a token refresh rather than a managed call, for the line that counts what was dropped. */
+    boolean isRefresh() {
+        return false;
+    }
 }

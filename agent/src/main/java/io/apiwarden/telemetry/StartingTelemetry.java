@@ -228,6 +228,11 @@ public final class StartingTelemetry implements Telemetry {
         /** The kept call that started it, replayed before it (it was kept first), or null. */
         private final PendingCall caller;
 
+        @Override
+        boolean isRefresh() {
+            return true;
+        }
+
         PendingRefresh(URI tokenUrl, String grant, PendingCall caller) {
             super(AppTraceContext.parent());
             this.tokenUrl = tokenUrl;

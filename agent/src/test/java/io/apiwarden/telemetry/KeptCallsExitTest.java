@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import io.apiwarden.core.classify.Verdict;
 import io.apiwarden.core.log.LogCapture;
 import io.apiwarden.core.telemetry.CallObserver;
+import io.apiwarden.core.telemetry.Scope;
 import io.apiwarden.core.telemetry.Telemetry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
@@ -90,6 +91,28 @@ class KeptCallsExitTest {
         assertThat(spans).as("given up at exit, not replayed").isEmpty();
         assertThat(starting.call("GET", "https://api.example.com/v1", "api.example.com", 443))
                 .isSameAs(CallObserver.NOOP);
+    }
+
+    @Test
+    void theLineCountsAKeptTokenRefreshAsARefreshNotAsACall() {
+        KeptCalls kept = keptCalls(REFUSED, NEVER);
+        StartingTelemetry starting = new StartingTelemetry(kept);
+        CallObserver call = starting.call("GET", "https://api.example.com/v1", "api.example.com", 443);
+        try (Scope s = call.current()) {
+            starting.refresh(URI.create("https://idp.example.com/token"), "refresh_token")
+                    .end("success");
+        }
+        call.end(200, Verdict.SUCCESS, null);
+
+        String log;
+        try (LogCapture capture = LogCapture.at("info")) {
+            assertTimeoutPreemptively(Duration.ofSeconds(30), kept::exiting);
+            log = capture.text();
+        }
+
+        assertThat(log).contains("the spans of 1 managed call and 1 token refresh made while the telemetry started");
+        assertThat(KeptCalls.what(0, 2)).isEqualTo("2 token refreshes");
+        assertThat(KeptCalls.what(3, 0)).isEqualTo("3 managed calls");
     }
 
     @Test
