@@ -20,6 +20,7 @@ import net.bytebuddy.jar.asm.ClassReader;
 final class FirstCallClasses {
     /** The agent's own, relative to {@code io.apiwarden.}. */
     static final List<String> AGENT = List.of(
+            "agent.AgentRuntime$TokenClients",
             "agent.HookTransformer$MethodRewrite",
             "agent.ReturnThroughHook",
             "agent.ReturnThroughHook$1",
@@ -27,6 +28,8 @@ final class FirstCallClasses {
             "agent.Weaver",
             "agent.Weaver$1",
             "core.SenderConstraints",
+            "core.Warden$RefreshObservers",
+            "core.Warden$TokenClientOnce",
             "core.backoff.BackoffPolicy",
             "core.call.CallState",
             "core.call.Deadline",
@@ -62,6 +65,7 @@ final class FirstCallClasses {
             "core.telemetry.CallObserver$1",
             "core.telemetry.RefreshObserver",
             "core.telemetry.Scope",
+            "core.telemetry.Scope$None",
             "core.telemetry.Telemetry",
             "core.telemetry.Telemetry$1",
             "core.telemetry.jfr.JfrEvents",
@@ -83,6 +87,7 @@ final class FirstCallClasses {
             "core.token.TokenRequestProof",
             "core.token.TokenRequestProof$1",
             "core.token.TokenSharing",
+            "core.token.TokenSharing$InPlace",
             "core.token.store.SharedNonce",
             "core.token.store.TokenState",
             "core.token.store.TokenStore",
@@ -95,11 +100,17 @@ final class FirstCallClasses {
     static final List<String> WATCH = List.of(
             "agent.UnmanagedCallWeaving",
             "agent.UnmanagedCallWeaving$1",
+            "agent.UnmanagedClientHook$ModuleClasses",
+            "agent.UnmanagedClientHook$NothingToWatch",
             "agent.UnmanagedClientHook$Watches",
+            "agent.UnmanagedClientHook$WatchedClasses",
+            "core.log.AgentLogLines",
             "unmanaged.CallerLibrary",
             "unmanaged.ConnectWatch",
             "unmanaged.ConnectWatch$1",
             "unmanaged.ConnectWatch$KnownClient",
+            "unmanaged.ConnectWatch$Opener",
+            "unmanaged.ConnectWatch$OwnClasses",
             "unmanaged.ConnectWatch$Verdict",
             "unmanaged.PublicGetter",
             "unmanaged.PublicGetter$1",
@@ -128,7 +139,22 @@ final class FirstCallClasses {
             "telemetry.KeptCalls$Kept",
             "telemetry.PendingCall$Replayed",
             "telemetry.Pending$Step",
-            "telemetry.PendingCall$Attempt");
+            "telemetry.PendingCall$Attempt",
+            "agent.AgentRuntime$Unwrapped",
+            "core.telemetry.GuardedTelemetry$GuardedScope",
+            "telemetry.AppTraceContext$NoScope",
+            "telemetry.ExitDestination$OtelSettings",
+            "telemetry.ExitDestination$Probe",
+            "telemetry.SdkStart",
+            "telemetry.StartingTelemetry$AtExit",
+            "telemetry.StartingTelemetry$CallEnded",
+            "telemetry.StartingTelemetry$ExitDestinations",
+            "telemetry.PendingCall$AttemptBegun",
+            "telemetry.PendingCall$AttemptDecided",
+            "telemetry.PendingCall$AttemptResponse",
+            "telemetry.PendingCall$CallEnd",
+            "telemetry.PendingCall$HeaderSetter",
+            "telemetry.PendingCall$RestoreCurrent");
 
     /** The OpenTelemetry API classes that front needs, relative to {@code io.opentelemetry.} (relocated in the jar). */
     static final List<String> OPENTELEMETRY = List.of(

@@ -1,6 +1,7 @@
 package io.apiwarden.telemetry;
 
 import io.apiwarden.core.log.AgentLog;
+import io.apiwarden.core.log.AgentLogLines;
 import io.opentelemetry.exporter.otlp.http.metrics.OtlpHttpMetricExporter;
 import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
@@ -69,7 +70,7 @@ final class ExportGuard {
 
     /** Telling the agent's log. */
     ExportGuard(Clock clock) {
-        this(clock, AgentLog::warn, AgentLog::info);
+        this(clock, AgentLogLines.WARN, AgentLogLines.INFO);
     }
 
     /** @param warn where a first telling goes; {@code info} where a later one does */

@@ -44,7 +44,7 @@ public final class TelemetryFactory {
         OpenTelemetrySdk sdk = null;
         if (config.tracingEnabled() || otlpMetrics) {
             try {
-                sdk = unwrapped.apply(() -> sdk(clock, atExit));
+                sdk = unwrapped.apply(new SdkBuild(clock, atExit));
             } catch (RuntimeException | LinkageError e) {
                 // The SDK's messages name the otel.* property at fault, and may quote its value,
                 // which can be a secret (otel.exporter.otlp.headers): values are cut off.
@@ -124,5 +124,21 @@ public final class TelemetryFactory {
                     e);
         }
         return registry;
+    }
+
+    /** A class, not a lambda, which would cost a class spun as the telemetry starts (docs/benchmarks.md). */
+    private static final class SdkBuild implements Supplier<OpenTelemetrySdk> {
+        private final Clock clock;
+        private final java.util.function.Consumer<Runnable> atExit;
+
+        SdkBuild(Clock clock, java.util.function.Consumer<Runnable> atExit) {
+            this.clock = clock;
+            this.atExit = atExit;
+        }
+
+        @Override
+        public OpenTelemetrySdk get() {
+            return sdk(clock, atExit);
+        }
     }
 }
