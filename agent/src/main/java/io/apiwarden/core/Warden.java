@@ -11,7 +11,6 @@ import io.apiwarden.core.log.ApiLog;
 import io.apiwarden.core.log.KnownSecrets;
 import io.apiwarden.core.scope.ApiScope;
 import io.apiwarden.core.secret.ReloadableSecret;
-import io.apiwarden.core.telemetry.RefreshObserver;
 import io.apiwarden.core.telemetry.Telemetry;
 import io.apiwarden.core.telemetry.jfr.JfrTelemetry;
 import io.apiwarden.core.throttle.FleetWindow;
@@ -39,7 +38,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -236,44 +234,6 @@ public final class Warden implements Wardens {
                     clock);
         }
         return new Warden(config, endpoint, scheduler, clock, telemetry);
-    }
-
-    /** The token client for the authenticator's TLS set-up, made on the first call and kept. */
-    private static final class TokenClientOnce implements Supplier<HttpClient> {
-        private final Function<SSLContext, HttpClient> tokenClient;
-        private final ClientAuthenticator authenticator;
-        private HttpClient made;
-
-        TokenClientOnce(Function<SSLContext, HttpClient> tokenClient, ClientAuthenticator authenticator) {
-            this.tokenClient = tokenClient;
-            this.authenticator = authenticator;
-        }
-
-        @Override
-        public synchronized HttpClient get() {
-            if (made == null) {
-                made = tokenClient.apply(authenticator.tlsContext());
-            }
-            return made;
-        }
-    }
-
-    /** Each refresh's observer: none without a token URL. */
-    private static final class RefreshObservers implements Supplier<RefreshObserver> {
-        private final Telemetry telemetry;
-        private final URI tokenUrl;
-        private final String grantType;
-
-        RefreshObservers(Telemetry telemetry, URI tokenUrl, String grantType) {
-            this.telemetry = telemetry;
-            this.tokenUrl = tokenUrl;
-            this.grantType = grantType;
-        }
-
-        @Override
-        public RefreshObserver get() {
-            return tokenUrl == null ? RefreshObserver.NOOP : telemetry.refresh(tokenUrl, grantType);
-        }
     }
 
     /** In library mode a Warden routes by itself: a request under its base is its own. */
