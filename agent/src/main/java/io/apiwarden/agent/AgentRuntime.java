@@ -9,17 +9,22 @@ import io.apiwarden.core.config.WardenConfig;
 import io.apiwarden.core.scope.ApiScope;
 import io.apiwarden.core.telemetry.Telemetry;
 import io.apiwarden.telemetry.StartingTelemetry;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
 
 /**
  * The JVM's APIs, each with its one {@link Warden} created on the first request to it so that start-up stays
  * cheap: every client, JDK or OkHttp, shares each API's token manager. {@link #router()} is the one routing point
  * of the client hooks.
+ *
+ * <p>No lambdas on the start-up path: each costs a class spun at run time (docs/benchmarks.md); nested classes here.
  */
 public final class AgentRuntime {
     private static volatile AgentConfig config;
@@ -31,8 +36,12 @@ public final class AgentRuntime {
     static void configure(AgentConfig c) {
         List<ApiRouter.Route> routes = new ArrayList<>();
         for (WardenConfig api : c.apis()) {
-            ApiScope managed = api.tokenUrl().map(api.scope()::excluding).orElse(api.scope());
-            routes.add(new ApiRouter.Route(managed, () -> start(api)));
+            ApiScope managed = api.scope();
+            URI tokenUrl = api.tokenUrl().orElse(null);
+            if (tokenUrl != null) {
+                managed = managed.excluding(tokenUrl);
+            }
+            routes.add(new ApiRouter.Route(managed, new ApiStart(api)));
         }
         config = c;
         router = new ApiRouter(routes);
@@ -85,12 +94,9 @@ public final class AgentRuntime {
             thread.setContextClassLoader(ClassLoader.getSystemClassLoader());
             try {
                 if (telemetry == null) {
-                    telemetry = StartingTelemetry.start(config.first(), Clock.systemUTC(), InternalClients::unwrapped);
+                    telemetry = StartingTelemetry.start(config.first(), Clock.systemUTC(), new Unwrapped<>());
                 }
-                return Warden.create(
-                        api,
-                        tls -> tls == null ? tokenClient(api) : certificateClient(api, tls),
-                        telemetry.forApi(api.name()));
+                return Warden.create(api, new TokenClients(api), telemetry.forApi(api.name()));
             } finally {
                 thread.setContextClassLoader(appLoader);
             }
@@ -142,5 +148,41 @@ public final class AgentRuntime {
         t.setDaemon(true);
         t.setContextClassLoader(null);
         return t;
+    }
+
+    /** Starts an API's runtime on the first request to it. */
+    private static final class ApiStart implements Supplier<Warden> {
+        private final WardenConfig api;
+
+        ApiStart(WardenConfig api) {
+            this.api = api;
+        }
+
+        @Override
+        public Warden get() {
+            return start(api);
+        }
+    }
+
+    /** An API's token client: the shared one, or one of its own that presents the client certificate. */
+    private static final class TokenClients implements Function<SSLContext, HttpClient> {
+        private final WardenConfig api;
+
+        TokenClients(WardenConfig api) {
+            this.api = api;
+        }
+
+        @Override
+        public HttpClient apply(SSLContext tls) {
+            return tls == null ? tokenClient(api) : certificateClient(api, tls);
+        }
+    }
+
+    /** Builds the telemetry's own clients (its exporters') unwrapped. */
+    private static final class Unwrapped<T> implements Function<Supplier<T>, T> {
+        @Override
+        public T apply(Supplier<T> work) {
+            return InternalClients.unwrapped(work);
+        }
     }
 }

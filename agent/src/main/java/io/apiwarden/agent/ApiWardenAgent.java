@@ -4,6 +4,7 @@ import io.apiwarden.core.config.AgentConfig;
 import io.apiwarden.core.config.ConfigException;
 import io.apiwarden.core.config.ConfigProperty;
 import io.apiwarden.core.config.InstrumentationSettings;
+import io.apiwarden.core.config.SystemProperties;
 import io.apiwarden.core.config.WardenConfig;
 import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.unmanaged.WatchedApi;
@@ -78,7 +79,7 @@ public final class ApiWardenAgent {
 
     private static void install(Instrumentation inst) {
         try {
-            if (!WardenConfig.isEnabled(System::getProperty, System.getenv())) {
+            if (!WardenConfig.isEnabled(SystemProperties.GET, System.getenv())) {
                 return;
             }
             if (!INSTALLED.compareAndSet(false, true)) {
@@ -87,7 +88,7 @@ public final class ApiWardenAgent {
             }
             // The configuration file may set the level too: read it as every other setting is, before the lines
             // about the configuration are logged.
-            if (!AgentLog.setLevel(AgentConfig.logLevel(System::getProperty, System.getenv()))) {
+            if (!AgentLog.setLevel(AgentConfig.logLevel(SystemProperties.GET, System.getenv()))) {
                 AgentLog.warn(
                         ConfigProperty.LOG_LEVEL.key() + " is not one of off, error, warn, info, debug; using info");
             }
@@ -95,7 +96,7 @@ public final class ApiWardenAgent {
             // here, the rest of the configuration on the start thread (AgentStart).
             InstrumentationSettings switches;
             try {
-                switches = AgentConfig.instrumentation(System::getProperty, System.getenv(), ClientModules.names());
+                switches = AgentConfig.instrumentation(SystemProperties.GET, System.getenv(), ClientModules.names());
             } catch (ConfigException e) {
                 logInvalid(e);
                 return;
@@ -159,7 +160,9 @@ public final class ApiWardenAgent {
             logInvalid(e);
             return;
         }
-        agentConfig.warnings().forEach(AgentLog::warn);
+        for (String warning : agentConfig.warnings()) {
+            AgentLog.warn(warning);
+        }
         AgentRuntime.configure(agentConfig);
         String api = apis(agentConfig);
         ClientsInUse.configure(api);

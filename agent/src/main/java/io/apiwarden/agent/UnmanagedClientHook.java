@@ -2,6 +2,7 @@ package io.apiwarden.agent;
 
 import io.apiwarden.core.config.ConfigProperty;
 import io.apiwarden.core.log.AgentLog;
+import io.apiwarden.core.log.AgentLogLines;
 import io.apiwarden.unmanaged.ConnectWatch;
 import io.apiwarden.unmanaged.EscapeWatch;
 import io.apiwarden.unmanaged.UnmanagedClient;
@@ -12,12 +13,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiPredicate;
+import java.util.function.Predicate;
 
 /**
  * What the code woven into clients the agent does not manage asks for, once per woven class: the watch
  * of that client, shared by every class and loader of it so that the JVM warns once per client library;
  * and for the JDK's connect sites, the one last-resort {@link ConnectWatch}.
  * Public and static because the woven code reaches it by reflection through the system class loader.
+ *
+ * <p>No lambdas here: the first watched class and connect run it, and each costs a spun class (docs/benchmarks.md).
  */
 public final class UnmanagedClientHook {
     /** Set by the agent's start ({@link AgentStart}), which loads nothing else of the watch: the rest comes with the first watched class. */
@@ -55,15 +59,19 @@ public final class UnmanagedClientHook {
                                 knownClients(modulesOn),
                                 ConnectWatch.sameCodeSourceAs(UnmanagedClientHook.class),
                                 managedClients,
-                                AgentLog::warn);
+                                AgentLogLines.WARN);
                     }
                     return Watches.connects;
                 }
             }
             UnmanagedClient kind = UnmanagedClient.valueOf(client);
             synchronized (Watches.BY_CLIENT) {
-                return Watches.BY_CLIENT.computeIfAbsent(
-                        kind, k -> new EscapeWatch(k, s, managedClients, AgentLog::warn));
+                EscapeWatch watch = Watches.BY_CLIENT.get(kind);
+                if (watch == null) {
+                    watch = new EscapeWatch(kind, s, managedClients, AgentLogLines.WARN);
+                    Watches.BY_CLIENT.put(kind, watch);
+                }
+                return watch;
             }
         } catch (Throwable t) {
             AgentLog.once(
@@ -82,29 +90,65 @@ public final class UnmanagedClientHook {
     static List<ConnectWatch.KnownClient> knownClients(Set<String> switchedOn) {
         List<ConnectWatch.KnownClient> known = new ArrayList<>();
         for (UnmanagedClient watched : UnmanagedClient.values()) {
-            known.add(ConnectWatch.KnownClient.leftAlone(watched::opensConnectionsIn));
+            known.add(ConnectWatch.KnownClient.leftAlone(new WatchedClasses(watched)));
         }
         for (ClientModule module : ClientModules.ALL) {
+            Predicate<Class<?>> opensConnectionsIn = new ModuleClasses(module);
             known.add(
                     switchedOn.contains(module.name())
                             ? module.connectsFromPlainNettyLoops()
-                                    ? ConnectWatch.KnownClient.leftAloneOnPlainNettyLoops(module::opensConnectionsIn)
-                                    : ConnectWatch.KnownClient.leftAlone(module::opensConnectionsIn)
+                                    ? ConnectWatch.KnownClient.leftAloneOnPlainNettyLoops(opensConnectionsIn)
+                                    : ConnectWatch.KnownClient.leftAlone(opensConnectionsIn)
                             : ConnectWatch.KnownClient.switchedOff(
-                                    module::opensConnectionsIn,
+                                    opensConnectionsIn,
                                     module.displayName(),
                                     ConfigProperty.CLIENT_ENABLED.keyFor(module.name())));
         }
         return known;
     }
 
+    /** The classes that open a client module's connections. */
+    private static final class ModuleClasses implements Predicate<Class<?>> {
+        private final ClientModule module;
+
+        ModuleClasses(ClientModule module) {
+            this.module = module;
+        }
+
+        @Override
+        public boolean test(Class<?> type) {
+            return module.opensConnectionsIn(type);
+        }
+    }
+
+    /** The classes that open the connections of a client watched call by call. */
+    private static final class WatchedClasses implements Predicate<Class<?>> {
+        private final UnmanagedClient client;
+
+        WatchedClasses(UnmanagedClient client) {
+            this.client = client;
+        }
+
+        @Override
+        public boolean test(Class<?> type) {
+            return client.opensConnectionsIn(type);
+        }
+    }
+
     private static final class Watches {
         /** For a client that is not to be watched: the woven code stops asking at once. */
-        static final BiPredicate<Object, Object> NOTHING_TO_WATCH = (first, second) -> true;
+        static final BiPredicate<Object, Object> NOTHING_TO_WATCH = new NothingToWatch();
 
         static final Map<UnmanagedClient, EscapeWatch> BY_CLIENT = new EnumMap<>(UnmanagedClient.class);
 
         /** Guarded by {@link #BY_CLIENT}. */
         static ConnectWatch connects;
+    }
+
+    private static final class NothingToWatch implements BiPredicate<Object, Object> {
+        @Override
+        public boolean test(Object first, Object second) {
+            return true;
+        }
     }
 }

@@ -1,6 +1,7 @@
 package io.apiwarden.agent;
 
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -107,7 +108,12 @@ final class UnmanagedClientInstrumentation {
                 1,
                 -1,
                 "APACHE_HTTPCLIENT_5"));
-        sites.removeIf(site -> managedClasses.contains(site.className));
+        // A loop, not removeIf and a lambda: this runs in premain, where a lambda costs a spun class.
+        for (Iterator<Site> it = sites.iterator(); it.hasNext(); ) {
+            if (managedClasses.contains(it.next().className)) {
+                it.remove();
+            }
+        }
         sites.addAll(connectSites());
         return sites;
     }

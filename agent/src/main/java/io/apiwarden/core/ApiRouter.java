@@ -62,15 +62,31 @@ public final class ApiRouter implements Wardens {
         }
         this.only = routes.size() == 1 ? routes.get(0) : null;
         Map<String, List<Route>> grouped = new HashMap<>();
+        // Loops, not lambdas: this runs at start-up, where each lambda costs a spun class (docs/benchmarks.md).
         for (Route r : routes) {
-            grouped.computeIfAbsent(hostKey(r.managed.baseUrl().getHost()), k -> new ArrayList<>())
-                    .add(r);
+            String host = hostKey(r.managed.baseUrl().getHost());
+            List<Route> list = grouped.get(host);
+            if (list == null) {
+                list = new ArrayList<>();
+                grouped.put(host, list);
+            }
+            list.add(r);
         }
         this.byHost = new HashMap<>();
-        grouped.forEach((host, list) -> {
-            list.sort(Comparator.comparingInt(Route::basePathLength).reversed());
-            byHost.put(host, list.toArray(new Route[0]));
-        });
+        for (Map.Entry<String, List<Route>> e : grouped.entrySet()) {
+            List<Route> list = e.getValue();
+            list.sort(LONGEST_BASE_PATH_FIRST);
+            byHost.put(e.getKey(), list.toArray(new Route[0]));
+        }
+    }
+
+    private static final Comparator<Route> LONGEST_BASE_PATH_FIRST = new LongestBasePathFirst();
+
+    private static final class LongestBasePathFirst implements Comparator<Route> {
+        @Override
+        public int compare(Route a, Route b) {
+            return Integer.compare(b.basePathLength(), a.basePathLength());
+        }
     }
 
     /**

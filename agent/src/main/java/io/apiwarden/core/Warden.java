@@ -32,18 +32,20 @@ import io.apiwarden.core.token.store.TokenStore;
 import io.apiwarden.core.token.store.redis.RedisThrottleWindow;
 import io.apiwarden.core.token.store.redis.RedisTokenStore;
 import java.io.IOException;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
 
 /**
  * Everything a managed call to one API needs, wired once per JVM from that API's configuration: scope,
  * classifier, resend policy, token manager, throttle gate, clock and scheduler. Shared by every client; each
  * configured API has its own ({@link ApiRouter}).
+ *
+ * <p>No lambdas on the wiring path: each costs a class spun on the app's first call (docs/benchmarks.md).
  */
 public final class Warden implements Wardens {
     private final WardenConfig config;
@@ -88,10 +90,20 @@ public final class Warden implements Wardens {
                 config.grant().type(),
                 config.scope().baseUrl().getHost());
         this.log = ApiLog.of(config.name(), config.severalApis());
-        config.accessToken().ifPresent(KnownSecrets::remember);
-        config.refreshToken().ifPresent(KnownSecrets::pin);
-        config.clientSecret().ifPresent(KnownSecrets::pin);
-        this.scope = config.tokenUrl().map(config.scope()::excluding).orElse(config.scope());
+        String accessToken = config.accessToken().orElse(null);
+        String refreshToken = config.refreshToken().orElse(null);
+        String clientSecret = config.clientSecret().orElse(null);
+        if (accessToken != null) {
+            KnownSecrets.remember(accessToken);
+        }
+        if (refreshToken != null) {
+            KnownSecrets.pin(refreshToken);
+        }
+        if (clientSecret != null) {
+            KnownSecrets.pin(clientSecret);
+        }
+        URI tokenUrl = config.tokenUrl().orElse(null);
+        this.scope = tokenUrl == null ? config.scope() : config.scope().excluding(tokenUrl);
         this.senderConstraint = SenderConstraints.of(config, tokenEndpoint, clock, log);
         this.classifier = new ResponseClassifier(senderConstraint == null ? null : senderConstraint::apiNonce);
         this.resendPolicy = new ResendPolicy(
@@ -101,18 +113,20 @@ public final class Warden implements Wardens {
                 log);
         this.gate = config.throttleGateEnabled() ? new ThrottleGate(clock, scheduler, config.backoffMaxDelay()) : null;
         this.fleetWindow = gate == null ? FleetWindow.NONE : fleetWindow(config, scheduler, gate, this.telemetry, log);
+        Path refreshTokenFile = config.refreshTokenFile().orElse(null);
         this.tokens = new TokenManager(
                 tokenEndpoint,
-                config.accessToken().orElse(null),
-                config.refreshToken().orElse(null),
-                config.refreshTokenFile().map(RefreshTokenFile::new).orElse(null),
+                accessToken,
+                refreshToken,
+                refreshTokenFile == null ? null : new RefreshTokenFile(refreshTokenFile),
                 clock,
-                () -> config.tokenUrl()
-                        .map(url -> this.telemetry.refresh(url, config.grant().type()))
-                        .orElse(io.apiwarden.core.telemetry.RefreshObserver.NOOP),
+                new RefreshObservers(this.telemetry, tokenUrl, config.grant().type()),
                 sharing(config, scheduler, clock, log),
                 log);
-        config.accessTokenFile().ifPresent(file -> followAccessTokenFile(config, file, clock));
+        Path accessTokenFile = config.accessTokenFile().orElse(null);
+        if (accessTokenFile != null) {
+            followAccessTokenFile(config, accessTokenFile, clock);
+        }
         this.scheduler = scheduler;
         this.clock = clock;
     }
@@ -206,33 +220,20 @@ public final class Warden implements Wardens {
             WardenConfig config, Function<SSLContext, HttpClient> tokenClient, Telemetry telemetry) {
         DelayScheduler scheduler = new SystemDelayScheduler();
         Clock clock = Clock.systemUTC();
-        TokenEndpoint endpoint = config.tokenUrl()
-                .map(url -> {
-                    ClientAuthenticator authenticator = ClientAuthenticators.of(config, clock);
-                    return (TokenEndpoint) HttpTokenEndpoint.of(
-                            url,
-                            config.grant(),
-                            authenticator,
-                            config.tokenTimeout(),
-                            once(() -> tokenClient.apply(authenticator.tlsContext())),
-                            scheduler,
-                            clock);
-                })
-                .orElse(null);
+        URI url = config.tokenUrl().orElse(null);
+        TokenEndpoint endpoint = null;
+        if (url != null) {
+            ClientAuthenticator authenticator = ClientAuthenticators.of(config, clock);
+            endpoint = HttpTokenEndpoint.of(
+                    url,
+                    config.grant(),
+                    authenticator,
+                    config.tokenTimeout(),
+                    new TokenClientOnce(tokenClient, authenticator),
+                    scheduler,
+                    clock);
+        }
         return new Warden(config, endpoint, scheduler, clock, telemetry);
-    }
-
-    /** {@code make}'s client, made on the first call and kept. */
-    private static Supplier<HttpClient> once(Supplier<HttpClient> make) {
-        HttpClient[] made = new HttpClient[1];
-        return () -> {
-            synchronized (made) {
-                if (made[0] == null) {
-                    made[0] = make.get();
-                }
-                return made[0];
-            }
-        };
     }
 
     /** In library mode a Warden routes by itself: a request under its base is its own. */

@@ -18,7 +18,7 @@ import java.lang.reflect.Method;
  */
 final class AppTraceContext {
     /** Does nothing: for apps without any OpenTelemetry. */
-    static final AutoCloseable NO_SCOPE = () -> {};
+    static final AutoCloseable NO_SCOPE = new NoScope();
 
     private static volatile Api api;
 
@@ -57,7 +57,7 @@ final class AppTraceContext {
             Object appContext =
                     a.create.invoke(null, span.getTraceId(), span.getSpanId(), flags, a.defaultState.invoke(null));
             Object scope = a.makeCurrent.invoke(a.wrap.invoke(null, appContext));
-            return () -> a.close.invoke(scope);
+            return new AppScope(a, scope);
         } catch (ReflectiveOperationException | RuntimeException e) {
             return NO_SCOPE;
         }
@@ -69,13 +69,46 @@ final class AppTraceContext {
         if (scope == NO_SCOPE) {
             return io.apiwarden.core.telemetry.Scope.NONE;
         }
-        return () -> {
+        return new QuietScope(scope);
+    }
+
+    // Classes, not lambdas: each lambda costs a class spun on the first call (docs/benchmarks.md).
+    private static final class NoScope implements AutoCloseable {
+        @Override
+        public void close() {}
+    }
+
+    /** The app's scope, closed through its API. */
+    private static final class AppScope implements AutoCloseable {
+        private final Api api;
+        private final Object scope;
+
+        AppScope(Api api, Object scope) {
+            this.api = api;
+            this.scope = scope;
+        }
+
+        @Override
+        public void close() throws ReflectiveOperationException {
+            api.close.invoke(scope);
+        }
+    }
+
+    private static final class QuietScope implements io.apiwarden.core.telemetry.Scope {
+        private final AutoCloseable scope;
+
+        QuietScope(AutoCloseable scope) {
+            this.scope = scope;
+        }
+
+        @Override
+        public void close() {
             try {
                 scope.close();
             } catch (Exception e) {
                 // the other context's scope is gone already; nothing to restore
             }
-        };
+        }
     }
 
     private static Api api() {

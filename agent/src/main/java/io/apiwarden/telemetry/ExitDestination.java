@@ -20,7 +20,7 @@ final class ExitDestination {
 
     /** The JVM's own settings, probed over the network. */
     ExitDestination() {
-        this(ExitDestination::otelSetting, ExportWatch::unreachable);
+        this(new OtelSettings(), new Probe());
     }
 
     /**
@@ -93,5 +93,20 @@ final class ExitDestination {
 
     private static String trimmed(String value) {
         return value == null || value.trim().isEmpty() ? null : value.trim();
+    }
+
+    // Classes, not method references: each would cost a class spun as the app builds its first client.
+    private static final class OtelSettings implements Function<String, String> {
+        @Override
+        public String apply(String name) {
+            return otelSetting(name);
+        }
+    }
+
+    private static final class Probe implements Function<URI, String> {
+        @Override
+        public String apply(URI endpoint) {
+            return ExportWatch.unreachable(endpoint);
+        }
     }
 }

@@ -1,6 +1,7 @@
 package io.apiwarden.telemetry;
 
 import io.apiwarden.core.log.AgentLog;
+import io.apiwarden.core.log.AgentLogLines;
 import io.opentelemetry.exporter.otlp.http.metrics.OtlpHttpMetricExporter;
 import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
@@ -36,6 +37,9 @@ import java.util.logging.Logger;
  * exit, and its exporter logged a 40-line stack trace at SEVERE for every failed batch. With the
  * exporter's retries still on at exit, a refused connection held the exit for the whole
  * {@link #EXIT_FLUSH_LIMIT} (measured: +1.0 to 1.3 s) and said nothing.
+ *
+ * <p>What it hands the SDK are classes ({@link ExportHooks}), not lambdas: each lambda costs a class spun as the
+ * telemetry starts or the JVM exits (docs/benchmarks.md).
  */
 final class ExportGuard {
     /**
@@ -69,7 +73,7 @@ final class ExportGuard {
 
     /** Telling the agent's log. */
     ExportGuard(Clock clock) {
-        this(clock, AgentLog::warn, AgentLog::info);
+        this(clock, AgentLogLines.WARN, AgentLogLines.INFO);
     }
 
     /** @param warn where a first telling goes; {@code info} where a later one does */
@@ -82,17 +86,25 @@ final class ExportGuard {
     /** Wraps the exporters autoconfiguration builds, and replaces its unbounded shutdown hook with one of ours. */
     AutoConfiguredOpenTelemetrySdkBuilder install(AutoConfiguredOpenTelemetrySdkBuilder builder) {
         if (!AgentLog.enabled(AgentLog.Level.DEBUG)) {
-            EXPORTER_LOGS.forEach(logger -> logger.setLevel(Level.OFF));
+            for (Logger logger : EXPORTER_LOGS) {
+                logger.setLevel(Level.OFF);
+            }
         }
         return builder.disableShutdownHook()
-                .addSpanExporterCustomizer((exporter, config) -> {
-                    ExportWatch watch = watch(exporter, config, "traces");
-                    return new WatchedSpanExporter(retryingThrough(exporter, config, watch), watch);
-                })
-                .addMetricExporterCustomizer((exporter, config) -> {
-                    ExportWatch watch = watch(exporter, config, "metrics");
-                    return new WatchedMetricExporter(retryingThrough(exporter, config, watch), watch);
-                });
+                .addSpanExporterCustomizer(new ExportHooks.Spans(this))
+                .addMetricExporterCustomizer(new ExportHooks.Metrics(this));
+    }
+
+    /** The span exporter autoconfiguration built, watched. */
+    SpanExporter watched(SpanExporter exporter, ConfigProperties config) {
+        ExportWatch watch = watch(exporter, config, "traces");
+        return new WatchedSpanExporter(retryingThrough(exporter, config, watch), watch);
+    }
+
+    /** The metric exporter autoconfiguration built, watched. */
+    MetricExporter watched(MetricExporter exporter, ConfigProperties config) {
+        ExportWatch watch = watch(exporter, config, "metrics");
+        return new WatchedMetricExporter(retryingThrough(exporter, config, watch), watch);
     }
 
     /**
@@ -100,7 +112,7 @@ final class ExportGuard {
      * calls kept while the SDK started have reached it (see {@link KeptCalls#exiting}).
      */
     void shutDownAtExit(OpenTelemetrySdk sdk, Consumer<Runnable> atExit) {
-        atExit.accept(() -> exit(sdk));
+        atExit.accept(new ExportHooks.Exit(this, sdk));
     }
 
     /**
@@ -112,12 +124,17 @@ final class ExportGuard {
     boolean exit(OpenTelemetrySdk sdk) {
         try {
             long start = System.nanoTime();
-            watches.forEach(ExportWatch::exiting);
+            // Loops, not method references: each would cost a class spun at exit, which the app waits for.
+            for (ExportWatch watch : watches) {
+                watch.exiting();
+            }
             // The look at an endpoint counts against the same bound: the exit waits EXIT_FLUSH_LIMIT in all.
             long left = EXIT_FLUSH_LIMIT.toNanos() - (System.nanoTime() - start);
             boolean stopped =
                     sdk.shutdown().join(Math.max(0, left), TimeUnit.NANOSECONDS).isDone();
-            watches.forEach(ExportWatch::exited);
+            for (ExportWatch watch : watches) {
+                watch.exited();
+            }
             return stopped;
         } catch (RuntimeException e) {
             // Exiting anyway: nothing to tell the app about.
@@ -135,7 +152,13 @@ final class ExportGuard {
         String what = signal.equals("traces") ? "spans" : "metrics";
         String type = exporter.getClass().getSimpleName();
         ExportWatch watch = type.startsWith("Otlp")
-                ? new ExportWatch(what, endpoint(config::getString, signal), OTLP_ENDPOINT_SETTING, warn, info, clock)
+                ? new ExportWatch(
+                        what,
+                        endpoint(new ExportHooks.Settings(config), signal),
+                        OTLP_ENDPOINT_SETTING,
+                        warn,
+                        info,
+                        clock)
                 : new ExportWatch(what, type, "otel." + signal + ".exporter", warn, info, clock);
         watches.add(watch);
         return watch;
@@ -151,7 +174,7 @@ final class ExportGuard {
             return exporter;
         }
         RetryPolicy retry = RetryPolicy.getDefault().toBuilder()
-                .setRetryExceptionPredicate(watch::retryAfter)
+                .setRetryExceptionPredicate(new ExportHooks.RetryDecision(watch))
                 .build();
         if (exporter instanceof OtlpHttpSpanExporter) {
             OtlpHttpSpanExporter rebuilt = ((OtlpHttpSpanExporter) exporter)
@@ -201,7 +224,7 @@ final class ExportGuard {
 
         @Override
         public CompletableResultCode export(Collection<SpanData> spans) {
-            return watch.export(spans.size(), () -> delegate.export(spans));
+            return watch.export(spans.size(), new ExportHooks.SendSpans(delegate, spans));
         }
 
         @Override
@@ -231,7 +254,7 @@ final class ExportGuard {
 
         @Override
         public CompletableResultCode export(Collection<MetricData> metrics) {
-            return watch.export(metrics.size(), () -> delegate.export(metrics));
+            return watch.export(metrics.size(), new ExportHooks.SendMetrics(delegate, metrics));
         }
 
         @Override

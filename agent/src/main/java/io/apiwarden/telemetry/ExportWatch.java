@@ -167,11 +167,20 @@ final class ExportWatch {
      * reached and that does not take a connection now, is not waited for: what is in flight is
      * given up now, and what comes after is dropped at once.
      */
+    /** Whether an export in flight was handed over at {@code millis} or before: a loop, not a stream (exit path). */
+    private boolean unansweredSince(long millis) {
+        for (long[] export : inFlight.values()) {
+            if (export[1] <= millis) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     void exiting() {
         exiting = true;
         long now = clock.millis();
-        if (failing == null
-                && inFlight.values().stream().anyMatch(e -> now - e[1] >= ExportGuard.EXIT_FLUSH_LIMIT.toMillis())) {
+        if (failing == null && unansweredSince(now - ExportGuard.EXIT_FLUSH_LIMIT.toMillis())) {
             failing = "it has not answered an export for over " + ExportGuard.EXIT_FLUSH_LIMIT.toMillis() + " ms";
         }
         if (failing == null && !reached && endpoint != null) {

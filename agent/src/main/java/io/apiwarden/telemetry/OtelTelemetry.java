@@ -143,7 +143,7 @@ public final class OtelTelemetry implements Telemetry {
         this.clock = clock;
         this.requestDurations = meters == null || !requestDurations ? null : new HttpClientDurations(meters, apiTags);
         if (meters != null) {
-            Gauge.builder(PREFIX + "throttled", this, t -> clock.instant().isBefore(t.throttledUntil) ? 1 : 0)
+            Gauge.builder(PREFIX + "throttled", this, new Throttled())
                     .description("1 while a global rate limit holds managed calls back, else 0")
                     .tags(apiTags)
                     .register(meters);
@@ -371,19 +371,40 @@ public final class OtelTelemetry implements Telemetry {
      * so that the lookup of a known timer allocates nothing: it runs at the end of every call.
      */
     private Timer callTimer(String method, String statusClass, String verdict) {
-        Map<String, Timer> byVerdict = callTimers
-                .computeIfAbsent(method, m -> new ConcurrentHashMap<>())
-                .computeIfAbsent(statusClass, c -> new ConcurrentHashMap<>());
+        // get and putIfAbsent, not computeIfAbsent and lambdas: each lambda costs a class spun on the first call.
+        Map<String, Map<String, Timer>> byStatus = callTimers.get(method);
+        if (byStatus == null) {
+            callTimers.putIfAbsent(method, new ConcurrentHashMap<>());
+            byStatus = callTimers.get(method);
+        }
+        Map<String, Timer> byVerdict = byStatus.get(statusClass);
+        if (byVerdict == null) {
+            byStatus.putIfAbsent(statusClass, new ConcurrentHashMap<>());
+            byVerdict = byStatus.get(statusClass);
+        }
         Timer timer = byVerdict.get(verdict);
-        return timer != null
-                ? timer
-                : byVerdict.computeIfAbsent(verdict, v -> Timer.builder(PREFIX + "calls")
-                        .description("managed calls as the app saw them, waits and resends included")
-                        .tag("method", method)
-                        .tag("status_class", statusClass)
-                        .tag("verdict", verdict)
-                        .tags(apiTags)
-                        .register(meters));
+        if (timer == null) {
+            // Two threads registering it at once get the same timer: the registry keeps one per name and tags.
+            byVerdict.putIfAbsent(
+                    verdict,
+                    Timer.builder(PREFIX + "calls")
+                            .description("managed calls as the app saw them, waits and resends included")
+                            .tag("method", method)
+                            .tag("status_class", statusClass)
+                            .tag("verdict", verdict)
+                            .tags(apiTags)
+                            .register(meters));
+            timer = byVerdict.get(verdict);
+        }
+        return timer;
+    }
+
+    /** The throttled gauge's value: a class, not a lambda, which would cost a class spun as the telemetry starts. */
+    private static final class Throttled implements java.util.function.ToDoubleFunction<OtelTelemetry> {
+        @Override
+        public double applyAsDouble(OtelTelemetry t) {
+            return t.clock.instant().isBefore(t.throttledUntil) ? 1 : 0;
+        }
     }
 
     /** One physical attempt: a CLIENT span under the call's. */

@@ -75,7 +75,7 @@ abstract class Pending<T> {
             replaying = Thread.currentThread();
         }
         try {
-            at(startNanoTime, spanId()).run(() -> holder.add(begin(real)));
+            at(startNanoTime, spanId()).run(new Begin<>(this, real, holder));
             T began = holder.get(0);
             int told = 0;
             while (true) {
@@ -90,7 +90,7 @@ abstract class Pending<T> {
                     }
                     next = steps.get(told++);
                 }
-                at(next.nanoTime, next.spanId).run(() -> next.action.accept(began));
+                at(next.nanoTime, next.spanId).run(new Tell<>(next, began));
             }
         } finally {
             synchronized (this) {
@@ -147,5 +147,38 @@ abstract class Pending<T> {
     /** Whether this is a token refresh rather than a managed call, for the line that counts what was dropped. */
     boolean isRefresh() {
         return false;
+    }
+
+    // Classes, not lambdas: each lambda costs a class spun as the first kept call is replayed (docs/benchmarks.md).
+    private static final class Begin<T> implements Runnable {
+        private final Pending<T> pending;
+        private final Telemetry real;
+        private final List<T> holder;
+
+        Begin(Pending<T> pending, Telemetry real, List<T> holder) {
+            this.pending = pending;
+            this.real = real;
+            this.holder = holder;
+        }
+
+        @Override
+        public void run() {
+            holder.add(pending.begin(real));
+        }
+    }
+
+    private static final class Tell<T> implements Runnable {
+        private final Step<T> step;
+        private final T began;
+
+        Tell(Step<T> step, T began) {
+            this.step = step;
+            this.began = began;
+        }
+
+        @Override
+        public void run() {
+            step.action.accept(began);
+        }
     }
 }

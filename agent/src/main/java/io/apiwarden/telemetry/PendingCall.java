@@ -12,17 +12,22 @@ import io.opentelemetry.api.trace.TraceFlags;
 import io.opentelemetry.api.trace.TraceState;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
+import io.opentelemetry.context.propagation.TextMapSetter;
 import io.opentelemetry.sdk.trace.IdGenerator;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
  * A managed call made before the telemetry was ready (see {@link StartingTelemetry}). Its attempts' requests carry a
  * {@code traceparent} already, with span ids chosen here that the replayed spans then get, so that the API's own
  * spans join the same trace as if the SDK had been there.
+ *
+ * <p>The steps every call records are classes, not lambdas: each lambda costs a class spun on the first calls
+ * (docs/benchmarks.md).
  */
 final class PendingCall extends Pending<PendingCall.Replayed> implements CallObserver {
     /** This call and its attempts, as the real telemetry sees them. */
@@ -88,7 +93,7 @@ final class PendingCall extends Pending<PendingCall.Replayed> implements CallObs
         }
         PendingCall outer = CURRENT.get();
         CURRENT.set(this);
-        return () -> CURRENT.set(outer);
+        return new RestoreCurrent(outer);
     }
 
     @Override
@@ -98,7 +103,7 @@ final class PendingCall extends Pending<PendingCall.Replayed> implements CallObs
         synchronized (this) {
             index = attempts++;
         }
-        record(attemptSpanId, r -> r.attempts.add(r.call.attempt(expectContinue)));
+        record(attemptSpanId, new AttemptBegun(expectContinue));
         return new Attempt(index, attemptSpanId);
     }
 
@@ -119,7 +124,7 @@ final class PendingCall extends Pending<PendingCall.Replayed> implements CallObs
 
     @Override
     public void end(int status, Verdict verdict, Throwable failure) {
-        record(r -> r.call.end(status, verdict, failure));
+        record(new CallEnd(status, verdict, failure));
         ended.run();
     }
 
@@ -158,24 +163,120 @@ final class PendingCall extends Pending<PendingCall.Replayed> implements CallObs
                 attempt(r, index).inject(setHeader);
             } else if (tracing) {
                 W3CTraceContextPropagator.getInstance()
-                        .inject(Context.root().with(Span.wrap(span)), setHeader, BiConsumer::accept);
+                        .inject(Context.root().with(Span.wrap(span)), setHeader, HeaderSetter.INSTANCE);
             }
         }
 
         @Override
         public void response(
                 int status, String protocolVersion, Function<String, List<String>> headers, Verdict verdict) {
-            record(r -> attempt(r, index).response(status, protocolVersion, headers, verdict));
+            record(new AttemptResponse(index, status, protocolVersion, headers, verdict));
         }
 
         @Override
         public void decided(Decision decision, String retryAfter) {
-            record(r -> attempt(r, index).decided(decision, retryAfter));
+            record(new AttemptDecided(index, decision, retryAfter));
         }
 
         @Override
         public void failed(Throwable failure) {
             record(r -> attempt(r, index).failed(failure));
+        }
+    }
+
+    /** Makes the outer pending call current again. */
+    private static final class RestoreCurrent implements Scope {
+        private final PendingCall outer;
+
+        RestoreCurrent(PendingCall outer) {
+            this.outer = outer;
+        }
+
+        @Override
+        public void close() {
+            CURRENT.set(outer);
+        }
+    }
+
+    private static final class HeaderSetter implements TextMapSetter<BiConsumer<String, String>> {
+        static final HeaderSetter INSTANCE = new HeaderSetter();
+
+        @Override
+        public void set(BiConsumer<String, String> carrier, String key, String value) {
+            carrier.accept(key, value);
+        }
+    }
+
+    private static final class AttemptBegun implements Consumer<Replayed> {
+        private final boolean expectContinue;
+
+        AttemptBegun(boolean expectContinue) {
+            this.expectContinue = expectContinue;
+        }
+
+        @Override
+        public void accept(Replayed r) {
+            r.attempts.add(r.call.attempt(expectContinue));
+        }
+    }
+
+    private static final class CallEnd implements Consumer<Replayed> {
+        private final int status;
+        private final Verdict verdict;
+        private final Throwable failure;
+
+        CallEnd(int status, Verdict verdict, Throwable failure) {
+            this.status = status;
+            this.verdict = verdict;
+            this.failure = failure;
+        }
+
+        @Override
+        public void accept(Replayed r) {
+            r.call.end(status, verdict, failure);
+        }
+    }
+
+    private static final class AttemptResponse implements Consumer<Replayed> {
+        private final int index;
+        private final int status;
+        private final String protocolVersion;
+        private final Function<String, List<String>> headers;
+        private final Verdict verdict;
+
+        AttemptResponse(
+                int index,
+                int status,
+                String protocolVersion,
+                Function<String, List<String>> headers,
+                Verdict verdict) {
+            this.index = index;
+            this.status = status;
+            this.protocolVersion = protocolVersion;
+            this.headers = headers;
+            this.verdict = verdict;
+        }
+
+        @Override
+        public void accept(Replayed r) {
+            attempt(r, index).response(status, protocolVersion, headers, verdict);
+        }
+    }
+
+    private static final class AttemptDecided implements Consumer<Replayed> {
+        private final int index;
+        private final Decision decision;
+        private final String retryAfter;
+
+        AttemptDecided(int index, Decision decision, String retryAfter) {
+            this.index = index;
+            this.decision = decision;
+            this.retryAfter = retryAfter;
+        }
+
+        @Override
+        public void accept(Replayed r) {
+            attempt(r, index).decided(decision, retryAfter);
         }
     }
 }

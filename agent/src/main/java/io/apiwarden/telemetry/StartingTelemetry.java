@@ -22,6 +22,8 @@ import java.util.function.Supplier;
  * are kept, at most {@link KeptCalls#LIMIT} of them, and told to it once it is, with their own times, parents and span ids
  * ({@link Pending}); those beyond the limit are managed without spans or meters, and counted in one line.
  * Once ready, it hands every call straight to the real telemetry.
+ *
+ * <p>No lambdas on the start and the first calls: each costs a class spun at run time (docs/benchmarks.md).
  */
 public final class StartingTelemetry implements Telemetry {
     /**
@@ -42,6 +44,8 @@ public final class StartingTelemetry implements Telemetry {
     private final String api;
 
     private volatile Telemetry forApi;
+    /** Tells the kept calls that one ended: made once, not a method reference per call. */
+    private final Runnable callEnded;
 
     /** @param startup what the views of all APIs share: the kept calls, the real telemetry once ready */
     StartingTelemetry(KeptCalls startup) {
@@ -51,6 +55,7 @@ public final class StartingTelemetry implements Telemetry {
     private StartingTelemetry(KeptCalls startup, String api) {
         this.startup = startup;
         this.api = api;
+        this.callEnded = new CallEnded(startup);
     }
 
     /**
@@ -67,43 +72,19 @@ public final class StartingTelemetry implements Telemetry {
         KeptCalls startup = new KeptCalls(
                 config.tracingEnabled(),
                 config.metricsEnabled() && ExitDestination.otlpMetricsAskedFor(),
-                ExitDestination::new,
+                new ExitDestinations(),
                 KeptCalls.READY_AT_EXIT);
         try {
             Thread start = new Thread(
                     TelemetryThreads.GROUP,
-                    () -> {
-                        Telemetry real = Telemetry.NOOP;
-                        try {
-                            // Not at once: the app has just built its first managed client and is busy with its
-                            // own start and its first call, which the SDK's start (some 0.4 s of CPU) would slow.
-                            startup.awaitFirstCallEnd(SDK_START_GRACE);
-                            if (!startup.exitedWithoutIt()) {
-                                real = TelemetryFactory.create(config, clock, unwrapped, startup);
-                            }
-                        } catch (RuntimeException | LinkageError e) {
-                            AgentLog.error(
-                                    "the telemetry could not start, calls are managed without spans or meters", e);
-                        } finally {
-                            startup.ready(real);
-                        }
-                    },
+                    new SdkStart(config, clock, unwrapped, startup),
                     "apiwarden-telemetry-start");
             start.setDaemon(true);
             // The threads the SDK makes (exporter, timer) inherit this: not the loader of whichever app got here first.
             start.setContextClassLoader(ClassLoader.getSystemClassLoader());
             // The one exit hook: the SDK, ready or not by then, registers none of its own (see KeptCalls#exiting).
             // Then the threads of the telemetry's own that would hold the JVM's exit (TelemetryThreads).
-            Runtime.getRuntime()
-                    .addShutdownHook(new Thread(
-                            () -> {
-                                try {
-                                    startup.exiting();
-                                } finally {
-                                    TelemetryThreads.exit();
-                                }
-                            },
-                            "apiwarden-telemetry-exit"));
+            Runtime.getRuntime().addShutdownHook(new Thread(new AtExit(startup), "apiwarden-telemetry-exit"));
             start.start();
         } catch (RuntimeException | OutOfMemoryError e) {
             // The JVM exits already, makes no more threads, or refuses the thread's group: the calls go on without
@@ -148,7 +129,7 @@ public final class StartingTelemetry implements Telemetry {
         if (r != null) {
             return r.call(method, url, host, port);
         }
-        PendingCall call = new PendingCall(method, url, host, port, startup.tracing, startup::callEnded);
+        PendingCall call = new PendingCall(method, url, host, port, startup.tracing, callEnded);
         switch (startup.keep(this, call)) {
             case KEPT:
                 return call;
@@ -219,6 +200,45 @@ public final class StartingTelemetry implements Telemetry {
     @Override
     public Telemetry forApi(String name) {
         return new StartingTelemetry(startup, name);
+    }
+
+    /** Where the exit flush would go, looked at when the JVM exits. */
+    private static final class ExitDestinations implements Supplier<ExitDestination> {
+        @Override
+        public ExitDestination get() {
+            return new ExitDestination();
+        }
+    }
+
+    /** The exit hook: the kept calls' and the SDK's end, then the telemetry's own threads'. */
+    private static final class AtExit implements Runnable {
+        private final KeptCalls startup;
+
+        AtExit(KeptCalls startup) {
+            this.startup = startup;
+        }
+
+        @Override
+        public void run() {
+            try {
+                startup.exiting();
+            } finally {
+                TelemetryThreads.exit();
+            }
+        }
+    }
+
+    private static final class CallEnded implements Runnable {
+        private final KeptCalls startup;
+
+        CallEnded(KeptCalls startup) {
+            this.startup = startup;
+        }
+
+        @Override
+        public void run() {
+            startup.callEnded();
+        }
     }
 
     /** A token refresh begun before the telemetry was ready. */

@@ -13,9 +13,12 @@ import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.instrumentation.micrometer.v1_5.OpenTelemetryMeterRegistry;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
+import io.opentelemetry.sdk.autoconfigure.spi.ConfigProperties;
+import io.opentelemetry.sdk.trace.SdkTracerProviderBuilder;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 /**
@@ -44,7 +47,7 @@ public final class TelemetryFactory {
         OpenTelemetrySdk sdk = null;
         if (config.tracingEnabled() || otlpMetrics) {
             try {
-                sdk = unwrapped.apply(() -> sdk(clock, atExit));
+                sdk = unwrapped.apply(new SdkBuild(clock, atExit));
             } catch (RuntimeException | LinkageError e) {
                 // The SDK's messages name the otel.* property at fault, and may quote its value,
                 // which can be a secret (otel.exporter.otlp.headers): values are cut off.
@@ -101,9 +104,9 @@ public final class TelemetryFactory {
         defaults.put("otel.exporter.otlp.protocol", "http/protobuf");
         ExportGuard guard = new ExportGuard(clock);
         OpenTelemetrySdk sdk = guard.install(AutoConfiguredOpenTelemetrySdk.builder())
-                .addPropertiesSupplier(() -> defaults)
+                .addPropertiesSupplier(new Defaults(defaults))
                 // The calls made while the SDK started are replayed with their own times and span ids.
-                .addTracerProviderCustomizer((tracing, properties) -> ReplayMoment.replayable(tracing))
+                .addTracerProviderCustomizer(new Replayable())
                 .build()
                 .getOpenTelemetrySdk();
         guard.shutDownAtExit(sdk, atExit);
@@ -124,5 +127,42 @@ public final class TelemetryFactory {
                     e);
         }
         return registry;
+    }
+
+    /** A class, not a lambda, which would cost a class spun as the telemetry starts (docs/benchmarks.md). */
+    private static final class SdkBuild implements Supplier<OpenTelemetrySdk> {
+        private final Clock clock;
+        private final java.util.function.Consumer<Runnable> atExit;
+
+        SdkBuild(Clock clock, java.util.function.Consumer<Runnable> atExit) {
+            this.clock = clock;
+            this.atExit = atExit;
+        }
+
+        @Override
+        public OpenTelemetrySdk get() {
+            return sdk(clock, atExit);
+        }
+    }
+
+    private static final class Defaults implements Supplier<Map<String, String>> {
+        private final Map<String, String> defaults;
+
+        Defaults(Map<String, String> defaults) {
+            this.defaults = defaults;
+        }
+
+        @Override
+        public Map<String, String> get() {
+            return defaults;
+        }
+    }
+
+    private static final class Replayable
+            implements BiFunction<SdkTracerProviderBuilder, ConfigProperties, SdkTracerProviderBuilder> {
+        @Override
+        public SdkTracerProviderBuilder apply(SdkTracerProviderBuilder tracing, ConfigProperties properties) {
+            return ReplayMoment.replayable(tracing);
+        }
     }
 }

@@ -14,7 +14,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiPredicate;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.stream.Stream;
 
 /**
  * The last-resort watch: every socket connect of the JVM (woven into the JDK's {@code Socket.connect} and
@@ -36,6 +38,8 @@ import java.util.function.Predicate;
  * reactor, the JDK client's exchange). Netty's bootstrap leaves no frame of the client above it; the thread then
  * says whose loop it is (Vert.x's threads are its own class), and a plain Netty loop is named as Netty, with its
  * thread's name.
+ *
+ * <p>No lambdas on the connect path: each costs a class spun on the app's first call (docs/benchmarks.md).
  */
 public final class ConnectWatch implements BiPredicate<Object, Object> {
     /** The {@code client} the woven connect sites name: {@link io.apiwarden.unmanaged.UnmanagedClient}'s are the others. */
@@ -100,7 +104,11 @@ public final class ConnectWatch implements BiPredicate<Object, Object> {
             literalHosts[i] = literal(hosts[i]);
         }
         this.known = List.copyOf(known);
-        this.plainNettyLoopsManaged = known.stream().anyMatch(k -> k.library == null && k.onPlainNettyLoops);
+        boolean onPlainNettyLoops = false;
+        for (KnownClient k : known) {
+            onPlainNettyLoops |= k.library == null && k.onPlainNettyLoops;
+        }
+        this.plainNettyLoopsManaged = onPlainNettyLoops;
         this.agentOwn = agentOwn;
         this.managedClients = managedClients;
         this.warnings = warnings;
@@ -122,7 +130,20 @@ public final class ConnectWatch implements BiPredicate<Object, Object> {
                         && location.equals(source.getLocation().toString());
             }
         };
-        return own::get;
+        return new OwnClasses(own);
+    }
+
+    private static final class OwnClasses implements Predicate<Class<?>> {
+        private final ClassValue<Boolean> own;
+
+        OwnClasses(ClassValue<Boolean> own) {
+            this.own = own;
+        }
+
+        @Override
+        public boolean test(Class<?> type) {
+            return own.get(type);
+        }
     }
 
     /**
@@ -174,14 +195,29 @@ public final class ConnectWatch implements BiPredicate<Object, Object> {
 
     /** The library that opened this connection, or null when it is the agent's or a client the agent knows of. */
     CallerLibrary opener(Thread thread) {
-        return stack.walk(frames -> {
+        return stack.walk(new Opener(thread));
+    }
+
+    /** Walks the stack for {@link #opener}: a class and a loop, not a stream of lambdas, each a spun class. */
+    private final class Opener implements Function<Stream<StackWalker.StackFrame>, CallerLibrary> {
+        private final Thread thread;
+
+        Opener(Thread thread) {
+            this.thread = thread;
+        }
+
+        @Override
+        public CallerLibrary apply(Stream<StackWalker.StackFrame> frames) {
             boolean netty = false;
-            Iterator<Class<?>> types = frames.limit(MAX_FRAMES)
-                    .<Class<?>>map(StackWalker.StackFrame::getDeclaringClass)
-                    .dropWhile(type -> type == ConnectWatch.class)
-                    .iterator();
-            while (types.hasNext()) {
-                Class<?> type = types.next();
+            boolean watchFrames = true;
+            int depth = 0;
+            for (Iterator<StackWalker.StackFrame> it = frames.iterator(); it.hasNext() && depth < MAX_FRAMES; depth++) {
+                Class<?> type = it.next().getDeclaringClass();
+                // The watch's own frames, on top, say nothing.
+                watchFrames &= type == ConnectWatch.class || type == Opener.class;
+                if (watchFrames) {
+                    continue;
+                }
                 Verdict verdict = verdict(type);
                 if (verdict != null) {
                     return verdict.library;
@@ -196,7 +232,7 @@ public final class ConnectWatch implements BiPredicate<Object, Object> {
                 return plainNettyLoopsManaged ? null : CallerLibrary.nettyEventLoop(thread.getName());
             }
             return CallerLibrary.onThread(thread.getName());
-        });
+        }
     }
 
     /** What a class on the stack says of the connection: null when it is plumbing and says nothing. */
@@ -229,7 +265,11 @@ public final class ConnectWatch implements BiPredicate<Object, Object> {
     /** The host as an address when it is an IPv4 or IPv6 literal, which is parsed, never looked up; else null. */
     private static InetAddress literal(String host) {
         String bare = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
-        boolean ipv4 = bare.chars().allMatch(c -> c == '.' || Character.isDigit(c));
+        boolean ipv4 = true;
+        for (int i = 0; i < bare.length(); i++) {
+            char c = bare.charAt(i);
+            ipv4 &= c == '.' || Character.isDigit(c);
+        }
         if (!ipv4 && bare.indexOf(':') < 0) {
             return null;
         }

@@ -41,7 +41,9 @@ public final class BackoffPolicy {
             doubled = doubled.multipliedBy(2);
         }
         Duration exponential = doubled;
-        Duration wait = retryAfter.filter(ra -> ra.compareTo(exponential) > 0).orElse(exponential);
+        // No lambda here: the first call runs this, and a lambda costs a spun class (docs/benchmarks.md).
+        Duration asked = retryAfter.orElse(null);
+        Duration wait = asked != null && asked.compareTo(exponential) > 0 ? asked : exponential;
         return wait.compareTo(maxDelay) > 0 ? maxDelay : wait;
     }
 }

@@ -24,7 +24,7 @@ public final class AgentConfig {
 
     /** Reads the JVM's system properties, environment and configuration file. */
     public static AgentConfig fromEnvironment(Collection<String> clients) throws ConfigException {
-        return from(System::getProperty, System.getProperties().stringPropertyNames(), System.getenv(), clients);
+        return from(SystemProperties.GET, System.getProperties().stringPropertyNames(), System.getenv(), clients);
     }
 
     /**

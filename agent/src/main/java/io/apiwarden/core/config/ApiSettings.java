@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.Locale;
+import java.util.function.Function;
 
 /**
  * Who an API and its OAuth client are: the base URL, the token endpoint, the grant and its scope, the tokens and
@@ -45,16 +46,14 @@ final class ApiSettings {
     private ApiSettings(SectionReader r) {
         scope = baseUrl(r);
         tokenUrl = tokenUrl(r);
-        accessToken = r.secret(ConfigProperty.ACCESS_TOKEN, ConfigProperty.ACCESS_TOKEN_FILE, v -> unfitToken(v, true));
+        accessToken = r.secret(ConfigProperty.ACCESS_TOKEN, ConfigProperty.ACCESS_TOKEN_FILE, Unfit.ACCESS_TOKEN);
         String tokenFile = r.raw(ConfigProperty.ACCESS_TOKEN_FILE);
         accessTokenFile = tokenFile == null || accessToken == null ? null : Paths.get(tokenFile);
-        refreshToken =
-                r.secret(ConfigProperty.REFRESH_TOKEN, ConfigProperty.REFRESH_TOKEN_FILE, v -> unfitToken(v, false));
+        refreshToken = r.secret(ConfigProperty.REFRESH_TOKEN, ConfigProperty.REFRESH_TOKEN_FILE, Unfit.REFRESH_TOKEN);
         String file = r.raw(ConfigProperty.REFRESH_TOKEN_FILE);
         refreshTokenFile = file == null ? null : Paths.get(file);
         clientId = r.raw(ConfigProperty.CLIENT_ID);
-        clientSecret =
-                r.secret(ConfigProperty.CLIENT_SECRET, ConfigProperty.CLIENT_SECRET_FILE, ApiSettings::unfitSecret);
+        clientSecret = r.secret(ConfigProperty.CLIENT_SECRET, ConfigProperty.CLIENT_SECRET_FILE, Unfit.CLIENT_SECRET);
         String secretFile = r.raw(ConfigProperty.CLIENT_SECRET_FILE);
         clientSecretFile = secretFile == null ? null : Paths.get(secretFile);
         grant = grant(r, scopeNames(r));
@@ -195,6 +194,18 @@ final class ApiSettings {
         return TokenText.isValid(value)
                 ? null
                 : "contains spaces or control characters: set the bare secret, without quotes or line breaks";
+    }
+
+    /** Each secret's check, as {@link SectionReader#secret} takes it: an enum, not lambdas, which start-up would spin. */
+    private enum Unfit implements Function<String, String> {
+        ACCESS_TOKEN,
+        REFRESH_TOKEN,
+        CLIENT_SECRET;
+
+        @Override
+        public String apply(String value) {
+            return this == CLIENT_SECRET ? unfitSecret(value) : unfitToken(value, this == ACCESS_TOKEN);
+        }
     }
 
     private static void warnAboutCleartext(SectionReader r, ConfigProperty p, URI url) {

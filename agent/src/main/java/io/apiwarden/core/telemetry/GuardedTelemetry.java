@@ -90,6 +90,24 @@ public final class GuardedTelemetry implements Telemetry {
         }
     }
 
+    /** Closes a scope, never throwing: a class, not a lambda, which would cost a class spun on the first call. */
+    private static final class GuardedScope implements Scope {
+        private final Scope inner;
+
+        GuardedScope(Scope inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public void close() {
+            try {
+                inner.close();
+            } catch (RuntimeException e) {
+                failed(e);
+            }
+        }
+    }
+
     private static final class Call implements CallObserver {
         private final CallObserver inner;
 
@@ -146,14 +164,7 @@ public final class GuardedTelemetry implements Telemetry {
         @Override
         public Scope current() {
             try {
-                Scope s = inner.current();
-                return () -> {
-                    try {
-                        s.close();
-                    } catch (RuntimeException e) {
-                        failed(e);
-                    }
-                };
+                return new GuardedScope(inner.current());
             } catch (RuntimeException e) {
                 failed(e);
                 return Scope.NONE;
@@ -208,14 +219,7 @@ public final class GuardedTelemetry implements Telemetry {
         @Override
         public Scope onTheWire() {
             try {
-                Scope s = inner.onTheWire();
-                return () -> {
-                    try {
-                        s.close();
-                    } catch (RuntimeException e) {
-                        GuardedTelemetry.failed(e);
-                    }
-                };
+                return new GuardedScope(inner.onTheWire());
             } catch (RuntimeException e) {
                 GuardedTelemetry.failed(e);
                 return Scope.NONE;

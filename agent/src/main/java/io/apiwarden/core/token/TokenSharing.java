@@ -50,7 +50,7 @@ public final class TokenSharing {
 
     /** Nobody: the state lives in this JVM, and every step runs where it is called, as it always did. */
     public static TokenSharing none(Clock clock) {
-        return new TokenSharing(null, clock, new SystemDelayScheduler(), Runnable::run, false, false);
+        return new TokenSharing(null, clock, new SystemDelayScheduler(), new InPlace(), false, false);
     }
 
     /**
@@ -86,5 +86,13 @@ public final class TokenSharing {
     @Override
     public String toString() {
         return "TokenSharing{" + describe() + "}";
+    }
+
+    /** Runs each step where it is called: a class, not {@code Runnable::run}, which the first call would spin. */
+    private static final class InPlace implements Executor {
+        @Override
+        public void execute(Runnable step) {
+            step.run();
+        }
     }
 }

@@ -5,6 +5,8 @@ import io.apiwarden.agent.ReturnThroughHook;
 import io.apiwarden.core.log.AgentLog;
 import java.util.Map;
 import net.bytebuddy.jar.asm.ClassReader;
+import net.bytebuddy.jar.asm.ClassVisitor;
+import net.bytebuddy.jar.asm.MethodVisitor;
 
 /**
  * Makes the JDK's http and https URL handlers ({@code sun.net.www.protocol.http.Handler} and its https
@@ -44,7 +46,21 @@ final class HucInstrumentation {
 
     /** The weaving of handler {@code owner}, calling the public static {@code hookClass.open}; tests name a hook of their own. */
     static HookTransformer.Weaving weaving(String owner, String hookClass) {
-        return (original, next) -> {
+        return new HandlerWeaving(owner, hookClass);
+    }
+
+    /** A class, not lambdas: each lambda costs a class spun in premain or as the handler loads (docs/benchmarks.md). */
+    private static final class HandlerWeaving implements HookTransformer.Weaving, HookTransformer.MethodRewrite {
+        private final String owner;
+        private final String hookClass;
+
+        HandlerWeaving(String owner, String hookClass) {
+            this.owner = owner;
+            this.hookClass = hookClass;
+        }
+
+        @Override
+        public ClassVisitor visitor(ClassReader original, ClassVisitor next) {
             if (!ofTheShapeWoven(original)) {
                 AgentLog.once(
                         AgentLog.Level.WARN,
@@ -54,18 +70,21 @@ final class HucInstrumentation {
                         null);
                 return next;
             }
-            return HookTransformer.rewritingMethods(
-                    next,
-                    (access, name, descriptor, mv) -> name.equals(OPEN) && descriptor.equals(OPEN_DESCRIPTOR)
-                            ? new ReturnThroughHook(
-                                    mv,
-                                    hookClass,
-                                    "open",
-                                    new Object[] {owner, "java/net/URL", "java/net/Proxy", URL_CONNECTION},
-                                    1,
-                                    2)
-                            : mv);
-        };
+            return HookTransformer.rewritingMethods(next, this);
+        }
+
+        @Override
+        public MethodVisitor rewrite(int access, String name, String descriptor, MethodVisitor mv) {
+            return name.equals(OPEN) && descriptor.equals(OPEN_DESCRIPTOR)
+                    ? new ReturnThroughHook(
+                            mv,
+                            hookClass,
+                            "open",
+                            new Object[] {owner, "java/net/URL", "java/net/Proxy", URL_CONNECTION},
+                            1,
+                            2)
+                    : mv;
+        }
     }
 
     /**

@@ -5,6 +5,8 @@ import io.apiwarden.agent.ReturnThroughHook;
 import io.apiwarden.core.log.AgentLog;
 import java.util.Arrays;
 import java.util.Map;
+import net.bytebuddy.jar.asm.ClassReader;
+import net.bytebuddy.jar.asm.ClassVisitor;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
 
@@ -43,7 +45,21 @@ final class JdkHttpClientInstrumentation {
      * static {@code hookClass.hookMethod(HttpClient)}; tests name a hook of their own.
      */
     static HookTransformer.Weaving weaving(String hookClass, String hookMethod) {
-        return (original, next) -> {
+        return new BuildWeaving(hookClass, hookMethod);
+    }
+
+    /** Classes, not lambdas: each lambda costs a class spun in premain or on the first build (docs/benchmarks.md). */
+    private static final class BuildWeaving implements HookTransformer.Weaving {
+        private final String hookClass;
+        private final String hookMethod;
+
+        BuildWeaving(String hookClass, String hookMethod) {
+            this.hookClass = hookClass;
+            this.hookMethod = hookMethod;
+        }
+
+        @Override
+        public ClassVisitor visitor(ClassReader original, ClassVisitor next) {
             // The JDK's build() is "return HttpClientImpl.create(this);": no try, no local of its own.
             int maxLocals = ReturnThroughHook.localsAtReturn(original, BUILD, BUILD_DESCRIPTOR);
             if (maxLocals < 0) {
@@ -54,13 +70,27 @@ final class JdkHttpClientInstrumentation {
                                 + "of the shape the agent weaves (a return outside any try); JDK HttpClient calls stay unmanaged",
                         null);
             }
-            return HookTransformer.rewritingMethods(
-                    next,
-                    (access, name, descriptor, mv) ->
-                            maxLocals < 0 || !name.equals(BUILD) || !descriptor.equals(BUILD_DESCRIPTOR)
-                                    ? mv
-                                    : wrapReturnedClient(mv, maxLocals, hookClass, hookMethod));
-        };
+            return HookTransformer.rewritingMethods(next, new BuildRewrite(maxLocals, hookClass, hookMethod));
+        }
+    }
+
+    private static final class BuildRewrite implements HookTransformer.MethodRewrite {
+        private final int maxLocals;
+        private final String hookClass;
+        private final String hookMethod;
+
+        BuildRewrite(int maxLocals, String hookClass, String hookMethod) {
+            this.maxLocals = maxLocals;
+            this.hookClass = hookClass;
+            this.hookMethod = hookMethod;
+        }
+
+        @Override
+        public MethodVisitor rewrite(int access, String name, String descriptor, MethodVisitor mv) {
+            return maxLocals < 0 || !name.equals(BUILD) || !descriptor.equals(BUILD_DESCRIPTOR)
+                    ? mv
+                    : wrapReturnedClient(mv, maxLocals, hookClass, hookMethod);
+        }
     }
 
     /**

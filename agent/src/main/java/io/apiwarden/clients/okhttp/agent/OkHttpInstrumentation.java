@@ -51,23 +51,27 @@ final class OkHttpInstrumentation {
     }
 
     /** {@code OkHttpClient(Builder)}: first of all, {@code OkHttpHook.beforeBuild(builder)}, before the client copies the builder's interceptors. */
-    private static final class ClientWeaving extends ReachableHooks {
+    private static final class ClientWeaving extends ReachableHooks implements HookTransformer.MethodRewrite {
         @Override
         public ClassVisitor visitor(ClassReader original, ClassVisitor next) {
-            return HookTransformer.rewritingMethods(next, (access, name, descriptor, mv) -> {
-                if (!name.equals("<init>") || !descriptor.equals("(Lokhttp3/OkHttpClient$Builder;)V")) {
-                    return mv;
+            // Itself, not a lambda: a lambda costs a class spun on the app's first client (docs/benchmarks.md).
+            return HookTransformer.rewritingMethods(next, this);
+        }
+
+        @Override
+        public MethodVisitor rewrite(int access, String name, String descriptor, MethodVisitor mv) {
+            if (!name.equals("<init>") || !descriptor.equals("(Lokhttp3/OkHttpClient$Builder;)V")) {
+                return mv;
+            }
+            return new MethodVisitor(Opcodes.ASM9, mv) {
+                @Override
+                public void visitCode() {
+                    super.visitCode();
+                    // Before the super constructor: allowed, as it touches only the argument.
+                    super.visitVarInsn(Opcodes.ALOAD, 1);
+                    super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOK, "beforeBuild", OBJECT, false);
                 }
-                return new MethodVisitor(Opcodes.ASM9, mv) {
-                    @Override
-                    public void visitCode() {
-                        super.visitCode();
-                        // Before the super constructor: allowed, as it touches only the argument.
-                        super.visitVarInsn(Opcodes.ALOAD, 1);
-                        super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOK, "beforeBuild", OBJECT, false);
-                    }
-                };
-            });
+            };
         }
     }
 
@@ -79,16 +83,28 @@ final class OkHttpInstrumentation {
     private static final class CallWeaving extends ReachableHooks {
         @Override
         public ClassVisitor visitor(ClassReader original, ClassVisitor next) {
-            return HookTransformer.rewritingMethods(next, (access, name, descriptor, mv) -> {
-                boolean instance = (access & Opcodes.ACC_STATIC) == 0;
-                if (instance && name.equals("enqueue") && descriptor.equals("(Lokhttp3/Callback;)V")) {
-                    return new TakeEnqueue(mv, original.getClassName());
-                }
-                if (instance && name.equals("cancel") && descriptor.equals("()V")) {
-                    return new PassOnCancel(mv);
-                }
-                return mv;
-            });
+            return HookTransformer.rewritingMethods(next, new CallRewrite(original.getClassName()));
+        }
+    }
+
+    /** A class, not a lambda: a lambda costs a class spun on the app's first call (docs/benchmarks.md). */
+    private static final class CallRewrite implements HookTransformer.MethodRewrite {
+        private final String owner;
+
+        CallRewrite(String owner) {
+            this.owner = owner;
+        }
+
+        @Override
+        public MethodVisitor rewrite(int access, String name, String descriptor, MethodVisitor mv) {
+            boolean instance = (access & Opcodes.ACC_STATIC) == 0;
+            if (instance && name.equals("enqueue") && descriptor.equals("(Lokhttp3/Callback;)V")) {
+                return new TakeEnqueue(mv, owner);
+            }
+            if (instance && name.equals("cancel") && descriptor.equals("()V")) {
+                return new PassOnCancel(mv);
+            }
+            return mv;
         }
     }
 

@@ -5,6 +5,7 @@ import io.apiwarden.core.engine.CallDriver;
 import io.apiwarden.core.engine.RecordedBody;
 import io.apiwarden.core.log.AgentLog;
 import java.io.IOException;
+import java.util.function.BiConsumer;
 import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
@@ -25,16 +26,30 @@ final class AttemptRequest {
         if (body != null) {
             sent.method(app.method(), body);
         }
-        headers.forEach((name, value) -> {
-            if (!keepAppsAuthorization || !AUTHORIZATION.equalsIgnoreCase(name)) {
-                sent.header(name, value);
-            }
-        });
+        headers.forEach(new HeaderSetter(sent, keepAppsAuthorization));
         if (!keepAppsAuthorization && headers.get(AUTHORIZATION) != null) {
             // Marks the agent's token, so the network interceptor takes it off a hop outside the API.
             sent.tag(TokenFence.AgentToken.class, new TokenFence.AgentToken(driver.warden()));
         }
         return sent.build();
+    }
+
+    /** Sets each header on the request: a class, not a lambda, which would cost a class spun on the first call. */
+    private static final class HeaderSetter implements BiConsumer<String, String> {
+        private final Request.Builder sent;
+        private final boolean keepAppsAuthorization;
+
+        HeaderSetter(Request.Builder sent, boolean keepAppsAuthorization) {
+            this.sent = sent;
+            this.keepAppsAuthorization = keepAppsAuthorization;
+        }
+
+        @Override
+        public void accept(String name, String value) {
+            if (!keepAppsAuthorization || !AUTHORIZATION.equalsIgnoreCase(name)) {
+                sent.header(name, value);
+            }
+        }
     }
 
     /** Whether {@code sent} carries the agent's token. */

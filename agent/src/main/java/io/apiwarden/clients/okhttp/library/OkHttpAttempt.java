@@ -118,7 +118,7 @@ final class OkHttpAttempt extends JudgedAttempt<Response>
 
     @Override
     public Function<String, List<String>> headers() {
-        return response::headers;
+        return new ResponseHeaders(response);
     }
 
     @Override

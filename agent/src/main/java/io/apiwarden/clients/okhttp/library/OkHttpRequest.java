@@ -43,6 +43,6 @@ abstract class OkHttpRequest implements Exchange<Response> {
 
     @Override
     public Function<String, List<String>> headers(Response response) {
-        return response::headers;
+        return new ResponseHeaders(response);
     }
 }

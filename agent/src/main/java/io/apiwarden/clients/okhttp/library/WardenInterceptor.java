@@ -33,10 +33,14 @@ final class WardenInterceptor implements Interceptor {
             return attempt.send(chain);
         }
         Request request = chain.request();
-        OkHttpExchange call = EntryGuard.open("okhttp-interceptor", "an OkHttp call", () -> {
+        // A try, not EntryGuard.open and a lambda: the lambda would cost a class spun on the first call.
+        OkHttpExchange call;
+        try {
             Warden warden = route(wardens, request.url());
-            return warden == null ? null : new OkHttpExchange(warden, chain, cancels);
-        });
+            call = warden == null ? null : new OkHttpExchange(warden, chain, cancels);
+        } catch (RuntimeException e) {
+            call = EntryGuard.failed("okhttp-interceptor", "an OkHttp call", e);
+        }
         // Outside the guard: what the rest of the chain throws is the app's, and it happens once.
         return call == null ? chain.proceed(request) : call.proceed();
     }

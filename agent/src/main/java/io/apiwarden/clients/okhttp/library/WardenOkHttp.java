@@ -3,6 +3,7 @@ package io.apiwarden.clients.okhttp.library;
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.Wardens;
 import io.apiwarden.core.engine.EntryGuard;
+import java.util.Iterator;
 import java.util.List;
 import okhttp3.Call;
 import okhttp3.Callback;
@@ -52,10 +53,19 @@ public final class WardenOkHttp {
      */
     public OkHttpClient.Builder manage(OkHttpClient.Builder builder) {
         List<Interceptor> interceptors = builder.interceptors();
-        interceptors.removeIf(i -> i instanceof WardenInterceptor);
+        // Loops, not removeIf and lambdas: the first client runs this, and a lambda costs a spun class.
+        for (Iterator<Interceptor> it = interceptors.iterator(); it.hasNext(); ) {
+            if (it.next() instanceof WardenInterceptor) {
+                it.remove();
+            }
+        }
         interceptors.add(interceptor);
         List<Interceptor> network = builder.networkInterceptors();
-        network.removeIf(i -> i instanceof TokenFence);
+        for (Iterator<Interceptor> it = network.iterator(); it.hasNext(); ) {
+            if (it.next() instanceof TokenFence) {
+                it.remove();
+            }
+        }
         network.add(fence);
         return builder;
     }
