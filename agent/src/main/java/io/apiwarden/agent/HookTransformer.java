@@ -147,7 +147,7 @@ public final class HookTransformer implements ClassFileTransformer {
                 return null;
             }
             byte[] woven = weave(weaving, bytes);
-            weaving.woven(loader);
+            toldWoven(weaving, loader);
             return woven;
         } catch (Throwable t) {
             AgentLog.error(
@@ -155,6 +155,15 @@ public final class HookTransformer implements ClassFileTransformer {
                             + "); its calls stay unmanaged",
                     t);
             return null;
+        }
+    }
+
+    /** Tells the weaving; a failure there (a thread that cannot be started) never costs the class its weaving. */
+    private static void toldWoven(Weaving weaving, ClassLoader loader) {
+        try {
+            weaving.woven(loader);
+        } catch (Throwable t) {
+            AgentLog.once(AgentLog.Level.DEBUG, "woven", "a woven class's follow-up failed", t);
         }
     }
 

@@ -80,7 +80,7 @@ final class ModuleWeaving implements HookTransformer.Weaving {
 
         /** The module's first call's classes are loaded ahead once, in the loader of the first class woven. */
         void firstWoven(ClassLoader loader) {
-            if (warmedUp.compareAndSet(false, true)) {
+            if (!module.firstCallClasses().isEmpty() && warmedUp.compareAndSet(false, true)) {
                 FirstCallClasses.warmUpInBackground(module, loader);
             }
         }

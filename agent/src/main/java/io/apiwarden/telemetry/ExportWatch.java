@@ -161,12 +161,6 @@ final class ExportWatch {
         return "Point " + setting + " at your collector, or set " + noneSetting + " to send none.";
     }
 
-    /**
-     * The JVM is exiting: no more retries. A destination the exports showed to fail, or that has
-     * left an export unanswered for longer than the whole exit may take, or that no export has
-     * reached and that does not take a connection now, is not waited for: what is in flight is
-     * given up now, and what comes after is dropped at once.
-     */
     /** Whether an export in flight was handed over at {@code millis} or before: a loop, not a stream (exit path). */
     private boolean unansweredSince(long millis) {
         for (long[] export : inFlight.values()) {
@@ -177,6 +171,12 @@ final class ExportWatch {
         return false;
     }
 
+    /**
+     * The JVM is exiting: no more retries. A destination the exports showed to fail, or that has
+     * left an export unanswered for longer than the whole exit may take, or that no export has
+     * reached and that does not take a connection now, is not waited for: what is in flight is
+     * given up now, and what comes after is dropped at once.
+     */
     void exiting() {
         exiting = true;
         long now = clock.millis();

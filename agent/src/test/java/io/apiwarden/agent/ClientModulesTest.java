@@ -131,6 +131,11 @@ class ClientModulesTest {
             }
 
             @Override
+            public List<String> firstCallClasses() {
+                return List.of("w.Glue");
+            }
+
+            @Override
             public void warmUp(ClassLoader libraryLoader) {
                 warmedIn.add(libraryLoader);
                 warmed.countDown();

@@ -23,6 +23,8 @@ public final class OkHttpModule implements ClientModule {
             LIBRARY + "OkHttpRequest",
             LIBRARY + "OkHttpExchange",
             LIBRARY + "AttemptRequest",
+            LIBRARY + "AttemptRequest$HeaderSetter",
+            LIBRARY + "ResponseHeaders",
             LIBRARY + "OkHttpAttempt");
 
     @Override
