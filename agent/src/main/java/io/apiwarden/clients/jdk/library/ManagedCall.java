@@ -304,6 +304,11 @@ final class ManagedCall<T> implements Exchange.Blocking<HttpResponse<T>>, Exchan
         }
 
         @Override
+        public HttpResponse<T> deliveredNow() {
+            return outcome.delivered ? new AppResponse<>(response, appRequest, outcome.body) : null;
+        }
+
+        @Override
         public CompletionStage<HttpResponse<T>> deliverAsync() {
             if (outcome.delivered) {
                 return CompletableFuture.completedFuture(new AppResponse<>(response, appRequest, outcome.body));
