@@ -7,13 +7,9 @@ import io.apiwarden.core.telemetry.Scope;
 import io.apiwarden.core.throttle.ThrottleGate;
 import io.apiwarden.core.time.DelayScheduler;
 import io.apiwarden.core.token.AccessToken;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import java.util.function.BiConsumer;
-import java.util.function.Supplier;
 
 /**
  * The asynchronous face of a {@link CallDriver}: one call's attempts chained on futures, its waits
@@ -22,12 +18,12 @@ import java.util.function.Supplier;
  *
  * <p>The run is the call's future itself, and each attempt's next step ({@link #accept}): a future to hand out and
  * actions registered on futures would be some 150 bytes more per call (docs/benchmarks.md, the asynchronous faces'
- * bytes). The call ends (its telemetry, its place at the gate) in the overrides of {@link #complete},
- * {@link #completeExceptionally} and {@link #cancel}, which every way of completing it goes through.
+ * bytes). The call ends (its telemetry, its place at the gate) in {@link #settled}, which every way of completing
+ * it reaches ({@link HandOverFuture}).
  *
  * @param <R> the response type the app gets from its client
  */
-final class AsyncRun<R> extends CompletableFuture<R> implements BiConsumer<Attempt.Async<R>, Throwable> {
+final class AsyncRun<R> extends HandOverFuture<R> implements BiConsumer<Attempt.Async<R>, Throwable> {
     private final CallDriver<R> driver;
     private final Exchange.Async<R> exchange;
 
@@ -69,68 +65,12 @@ final class AsyncRun<R> extends CompletableFuture<R> implements BiConsumer<Attem
         return this;
     }
 
-    @Override
-    public boolean complete(R response) {
-        if (!super.complete(response)) {
-            return false;
-        }
-        ended(response, null);
-        return true;
-    }
-
-    @Override
-    public boolean completeExceptionally(Throwable failure) {
-        if (!super.completeExceptionally(failure)) {
-            return false;
-        }
-        ended(null, failure);
-        return true;
-    }
-
     /**
-     * Cancels as CompletableFuture's own does (which stores a {@link CancellationException} as the failure), but tells
-     * the one cancel that did it from the others: they too return true.
+     * The call's future completed, once: the call ends after the actions the app registered on it and the next step
+     * handed its outcome, as an action registered first with whenComplete would.
      */
     @Override
-    public boolean cancel(boolean mayInterruptIfRunning) {
-        CancellationException cancelled = new CancellationException();
-        if (super.completeExceptionally(cancelled)) {
-            ended(null, cancelled);
-            return true;
-        }
-        return isCancelled();
-    }
-
-    /** CompletableFuture's own would complete the future without going through {@link #complete}: the call would never end. */
-    @Override
-    public CompletableFuture<R> completeAsync(Supplier<? extends R> supplier, Executor executor) {
-        if (supplier == null || executor == null) {
-            throw new NullPointerException();
-        }
-        executor.execute(() -> {
-            try {
-                complete(supplier.get());
-            } catch (Throwable t) {
-                completeExceptionally(t instanceof CompletionException ? t : new CompletionException(t));
-            }
-        });
-        return this;
-    }
-
-    /** Refused, as the JDK client's own futures refuse it: a value forced in would leave the call running unseen. */
-    @Override
-    public void obtrudeValue(R value) {
-        throw new UnsupportedOperationException();
-    }
-
-    /** Refused, as {@link #obtrudeValue}. */
-    @Override
-    public void obtrudeException(Throwable ex) {
-        throw new UnsupportedOperationException();
-    }
-
-    /** The call's future completed, once: after the actions the app registered on it, as one registered first would. */
-    private void ended(R response, Throwable failure) {
+    protected void settled(R response, Throwable failure) {
         if (isCancelled()) {
             cancelPending();
         }
@@ -199,7 +139,7 @@ final class AsyncRun<R> extends CompletableFuture<R> implements BiConsumer<Attem
             // The app cancelled between the check above and now.
             sent.cancel(true);
         }
-        AttemptFuture.handOver(sent, this);
+        HandOverFuture.handOver(sent, this);
     }
 
     /** The attempt in flight is over: this run is its next step itself, where a lambda would be one more object. */

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The asynchronous face's own objects: the call's future that ends the call however it is completed, and the
- * attempt's future that hands its outcome straight to the next step ({@link AttemptFuture}).
+ * attempt's future that hands its outcome straight to the next step ({@link HandOverFuture}).
  */
 class AsyncRunTest {
     private static final String RATE_LIMIT = "API rate limit exceeded (global)";
@@ -48,11 +48,11 @@ class AsyncRunTest {
     @Test
     void anAttemptIsHandedOverOnceWhetherItSettlesBeforeOrAfter() {
         List<String> seen = new ArrayList<>();
-        AttemptFuture<String> early = new AttemptFuture<>() {};
+        HandOverFuture<String> early = new HandOverFuture<>() {};
         early.complete("early");
-        AttemptFuture.handOver(early, (a, e) -> seen.add(a));
-        AttemptFuture<String> late = new AttemptFuture<>() {};
-        AttemptFuture.handOver(late, (a, e) -> seen.add(a));
+        HandOverFuture.handOver(early, (a, e) -> seen.add(a));
+        HandOverFuture<String> late = new HandOverFuture<>() {};
+        HandOverFuture.handOver(late, (a, e) -> seen.add(a));
         late.complete("late");
         late.complete("again");
 
@@ -63,17 +63,46 @@ class AsyncRunTest {
     void aFailureIsHandedOverAsItWasGivenAndACancelAsACancellation() {
         List<Throwable> seen = new ArrayList<>();
         IOException refused = new IOException("refused");
-        AttemptFuture<String> failed = new AttemptFuture<>() {};
-        AttemptFuture.handOver(failed, (a, e) -> seen.add(e));
+        HandOverFuture<String> failed = new HandOverFuture<>() {};
+        HandOverFuture.handOver(failed, (a, e) -> seen.add(e));
         failed.completeExceptionally(refused);
-        AttemptFuture<String> cancelled = new AttemptFuture<>() {};
-        AttemptFuture.handOver(cancelled, (a, e) -> seen.add(e));
+        HandOverFuture<String> cancelled = new HandOverFuture<>() {};
+        HandOverFuture.handOver(cancelled, (a, e) -> seen.add(e));
         cancelled.cancel(true);
         cancelled.complete("too late");
 
         assertThat(seen).hasSize(2);
         assertThat(seen.get(0)).isSameAs(refused);
         assertThat(seen.get(1)).isInstanceOf(CancellationException.class);
+    }
+
+    @Test
+    void aSecondStepAndAPlainFutureGoThroughWhenComplete() {
+        List<String> seen = new ArrayList<>();
+        HandOverFuture<String> twice = new HandOverFuture<>() {};
+        HandOverFuture.handOver(twice, (a, e) -> seen.add("first " + a));
+        HandOverFuture.handOver(twice, (a, e) -> seen.add("second " + a));
+        twice.complete("done");
+        CompletableFuture<String> plain = new CompletableFuture<>();
+        HandOverFuture.handOver(plain, (a, e) -> seen.add("plain " + a));
+        plain.complete("done");
+
+        assertThat(seen).containsExactlyInAnyOrder("first done", "second done", "plain done");
+    }
+
+    @Test
+    void aStepThatThrowsStopsNeitherTheCompletionNorTheCallsEnd() throws Exception {
+        client.wire = new CompletableFuture<>();
+        client.reply(200, "done");
+
+        CompletableFuture<FakeExchange.Reply> result = runAsync();
+        HandOverFuture.handOver(result, (r, e) -> {
+            throw new IllegalStateException("the app's subscriber failed");
+        });
+        client.wire.complete(null);
+
+        assertThat(result.get().body).isEqualTo("done");
+        assertThat(telemetry.ended).containsExactly("200 SUCCESS");
     }
 
     @Test

@@ -127,7 +127,7 @@ final class FakeExchange implements Exchange.Blocking<FakeExchange.Reply>, Excha
     public CompletableFuture<Attempt.Async<Reply>> sendAsync(AttemptHeaders headers, Duration timeout, Judge judge) {
         CompletableFuture<Void> gate = wire == null ? CompletableFuture.completedFuture(null) : wire;
         CompletableFuture<Attempt.Async<Reply>> attempt =
-                plainAttemptFutures ? new CompletableFuture<>() : new AttemptFuture<Attempt.Async<Reply>>() {};
+                plainAttemptFutures ? new CompletableFuture<>() : new HandOverFuture<Attempt.Async<Reply>>() {};
         Map<String, String> copy = new java.util.LinkedHashMap<>();
         headers.forEach(copy::put);
         gate.thenRun(() -> {
