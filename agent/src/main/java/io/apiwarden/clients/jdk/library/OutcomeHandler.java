@@ -12,7 +12,6 @@ import java.net.http.HttpResponse.BodySubscribers;
 import java.net.http.HttpResponse.ResponseInfo;
 import java.time.Duration;
 import java.util.List;
-import java.util.function.Function;
 
 /**
  * Wraps the app's {@link BodyHandler} for one attempt of a managed call.
@@ -23,7 +22,7 @@ import java.util.function.Function;
  * the app, is read into memory, and at most {@link ResponseClassifier#BODY_PEEK_LIMIT} of it, for at most
  * {@code apiwarden.classify.max-body-wait}.
  */
-final class OutcomeHandler<T> implements BodyHandler<Outcome<T>>, Function<String, List<String>> {
+final class OutcomeHandler<T> implements BodyHandler<Outcome<T>> {
     private final BodyHandler<T> app;
     private final ResponseClassifier classifier;
     private final Judge decider;
@@ -34,8 +33,6 @@ final class OutcomeHandler<T> implements BodyHandler<Outcome<T>>, Function<Strin
     private final java.net.URI uri;
     /** The bound on holding an error body ({@link io.apiwarden.core.engine.BodyPeek}). */
     private final Duration bodyWait;
-    /** The response being classified: the handler is its own header look-up, where a lambda would be one more object. */
-    private ResponseInfo head;
 
     OutcomeHandler(
             BodyHandler<T> app,
@@ -60,8 +57,8 @@ final class OutcomeHandler<T> implements BodyHandler<Outcome<T>>, Function<Strin
         Decision decision = null;
         RedirectRule.Hop hop = null;
         try {
-            head = info;
-            verdict = classifier.fromHead(info.statusCode(), this);
+            verdict = classifier.fromHead(
+                    info.statusCode(), name -> info.headers().allValues(name));
             if (verdict == Verdict.SUCCESS && redirects != null) {
                 hop = redirects.hop(info.statusCode(), info.headers(), uri, method);
             } else if (verdict != null && verdict != Verdict.SUCCESS) {
@@ -94,12 +91,6 @@ final class OutcomeHandler<T> implements BodyHandler<Outcome<T>>, Function<Strin
             default:
                 return deliver(info, verdict);
         }
-    }
-
-    /** The values of a header of the response being classified ({@link #apply(ResponseInfo)}). */
-    @Override
-    public List<String> apply(String name) {
-        return head.headers().allValues(name);
     }
 
     /** The response's {@code Retry-After}, or null. */
