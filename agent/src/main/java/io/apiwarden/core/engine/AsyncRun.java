@@ -17,7 +17,7 @@ import java.util.function.BiConsumer;
  * the other, never at once; the futures that chain them publish the fields from one to the next.
  *
  * <p>The run is the call's future itself, and each attempt's next step ({@link #accept}): a future to hand out and
- * actions registered on futures would be some 150 bytes more per call (docs/benchmarks.md, the asynchronous faces'
+ * actions registered on futures would be 180 to 240 bytes more per call (docs/benchmarks.md, the asynchronous faces'
  * bytes). The call ends (its telemetry, its place at the gate) in {@link #settled}, which every way of completing
  * it reaches ({@link HandOverFuture}).
  *
@@ -30,7 +30,7 @@ final class AsyncRun<R> extends HandOverFuture<R> implements BiConsumer<Attempt.
     private volatile CompletableFuture<?> inFlight;
     private volatile DelayScheduler.Scheduled timer;
     private volatile AttemptObserver currentAttempt;
-    /** The thread that sent the attempt in flight; its outcome handed over reads it after (see {@link #accept}). */
+    /** The thread that sent the attempt in flight, read when its outcome is handed over ({@link #accept}). */
     private Thread sendingThread;
     /** Whether the response being handled arrived on another thread than the one that sent it (see {@link #handToApp}). */
     private boolean clientThread;
