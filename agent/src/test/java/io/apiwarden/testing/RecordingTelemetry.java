@@ -17,6 +17,8 @@ import java.util.function.Function;
 public final class RecordingTelemetry implements Telemetry {
     public final List<String> decisions = new CopyOnWriteArrayList<>();
     public final List<String> ended = new CopyOnWriteArrayList<>();
+    /** The failure of each attempt that ended with no answer, by its class's simple name. */
+    public final List<String> attemptsFailed = new CopyOnWriteArrayList<>();
 
     @Override
     public CallObserver call(String method, String url, String host, int port) {
@@ -53,7 +55,9 @@ public final class RecordingTelemetry implements Telemetry {
                     }
 
                     @Override
-                    public void failed(Throwable failure) {}
+                    public void failed(Throwable failure) {
+                        attemptsFailed.add(failure.getClass().getSimpleName());
+                    }
                 };
             }
 

@@ -16,16 +16,23 @@ import java.util.function.BiConsumer;
  * scheduled on the exchange's timer, holding no thread in between. A call's attempts run one after
  * the other, never at once; the futures that chain them publish the fields from one to the next.
  *
+ * <p>The run is the call's future itself, and each attempt's next step ({@link #accept}): a future to hand out and
+ * actions registered on futures would be 180 to 240 bytes more per call (docs/benchmarks.md, the asynchronous faces'
+ * bytes). The call ends (its telemetry, its place at the gate) in {@link #settled}, which every way of completing
+ * it reaches ({@link HandOverFuture}).
+ *
  * @param <R> the response type the app gets from its client
  */
-final class AsyncRun<R> implements BiConsumer<R, Throwable> {
+final class AsyncRun<R> extends HandOverFuture<R> implements BiConsumer<Attempt.Async<R>, Throwable> {
     private final CallDriver<R> driver;
     private final Exchange.Async<R> exchange;
-    private CompletableFuture<R> result;
+
     private volatile CompletableFuture<?> inFlight;
     private volatile DelayScheduler.Scheduled timer;
     private volatile AttemptObserver currentAttempt;
-    /** Whether the response being handled arrived on another thread than the one that sent it (see {@link #complete}). */
+    /** The thread that sent the attempt in flight, read when its outcome is handed over ({@link #accept}). */
+    private Thread sendingThread;
+    /** Whether the response being handled arrived on another thread than the one that sent it (see {@link #handToApp}). */
     private boolean clientThread;
 
     AsyncRun(CallDriver<R> driver, Exchange.Async<R> exchange) {
@@ -35,9 +42,6 @@ final class AsyncRun<R> implements BiConsumer<R, Throwable> {
 
     /** Starts the call; see {@link CallDriver#runAsync}. */
     CompletableFuture<R> start() {
-        CompletableFuture<R> mine = new CompletableFuture<>();
-        result = mine;
-        mine.whenComplete(this);
         CompletableFuture<AccessToken> first;
         try (Scope inCall = driver.observer.current()) {
             first = driver.state.deadline().bound(driver.warden.tokens().tokenForRequest(), exchange.timer());
@@ -58,23 +62,23 @@ final class AsyncRun<R> implements BiConsumer<R, Throwable> {
                     },
                     exchange.completions());
         }
-        return mine;
+        return this;
     }
 
     /**
-     * The end of the call, once the app's future completes: the run is that future's action itself, where a lambda
-     * would be one more object per call.
+     * The call's future completed, once: the call ends after the actions the app registered on it and the next step
+     * handed its outcome, as an action registered first with whenComplete would.
      */
     @Override
-    public void accept(R response, Throwable failure) {
-        if (result.isCancelled()) {
+    protected void settled(R response, Throwable failure) {
+        if (isCancelled()) {
             cancelPending();
         }
         driver.end(exchange, response, failure);
     }
 
     private void attemptAsync(boolean mayThrow) {
-        if (result.isDone()) {
+        if (isDone()) {
             // Cancelled while the gate let it go, its continuation not yet run: the pass goes back.
             driver.noAnswer();
             return;
@@ -84,7 +88,7 @@ final class AsyncRun<R> implements BiConsumer<R, Throwable> {
             if (!entry.isDone()) {
                 // Waits at the gate holding no thread; cancelling the app's future gives up the place.
                 inFlight = entry;
-                if (result.isCancelled()) {
+                if (isCancelled()) {
                     entry.cancel(false);
                 }
                 driver.state
@@ -116,6 +120,7 @@ final class AsyncRun<R> implements BiConsumer<R, Throwable> {
         AttemptObserver attempt = driver.observer.attempt(exchange.expectContinue());
         currentAttempt = attempt;
         driver.gatePassed = false;
+        sendingThread = Thread.currentThread();
         try (Scope wire = attempt.onTheWire()) {
             sent = exchange.sendAsync(driver.prepare(exchange, attempt), driver.attemptTimeout(), driver);
         } catch (RuntimeException e) {
@@ -123,26 +128,31 @@ final class AsyncRun<R> implements BiConsumer<R, Throwable> {
             driver.noAnswer();
             if (mayThrow) {
                 // The app never sees this future; completing it ends the call's span.
-                result.completeExceptionally(e);
+                completeExceptionally(e);
                 throw e;
             }
             fail(e);
             return;
         }
         inFlight = sent;
-        if (result.isCancelled()) {
+        if (isCancelled()) {
             // The app cancelled between the check above and now.
             sent.cancel(true);
         }
-        Thread sending = Thread.currentThread();
-        sent.whenComplete((response, failure) -> {
-            // On another thread than the one that sent, this runs where the client completed the attempt,
-            // where the app's own continuations belong. On the same thread it ran at once (the attempt
-            // was over already), maybe on the agent's timer: then the app's future is completed from
-            // the exchange's executor instead.
-            clientThread = Thread.currentThread() != sending;
-            onResponse(response, failure);
-        });
+        HandOverFuture.handOver(sent, this);
+    }
+
+    /** The attempt in flight is over: this run is its next step itself, where a lambda would be one more object. */
+    @Override
+    public void accept(Attempt.Async<R> sent, Throwable failure) {
+        // On another thread than the one that sent, this runs where the client completed the attempt,
+        // where the app's own continuations belong. On the same thread it ran at once (the attempt
+        // was over already), maybe on the agent's timer: then the app's future is completed from
+        // the exchange's executor instead.
+        clientThread = Thread.currentThread() != sendingThread;
+        // Not kept past its use: the app may hold its future long after the call.
+        sendingThread = null;
+        onResponse(sent, failure);
     }
 
     private void onResponse(Attempt.Async<R> sent, Throwable failure) {
@@ -171,7 +181,12 @@ final class AsyncRun<R> implements BiConsumer<R, Throwable> {
         }
         Decision decision = sent.decision();
         if (decision.action() == Decision.Action.RETURN) {
-            deliver(sent.deliverAsync());
+            R now = sent.deliveredNow();
+            if (now != null) {
+                handToApp(now);
+            } else {
+                deliver(sent.deliverAsync());
+            }
             return;
         }
         if (decision.resendsWithNonce()) {
@@ -184,7 +199,7 @@ final class AsyncRun<R> implements BiConsumer<R, Throwable> {
             sent.discard();
             driver.nextIsRateLimitRetry = true;
             timer = exchange.timer().schedule(decision.delay(), () -> attemptAsync(false));
-            if (result.isCancelled()) {
+            if (isCancelled()) {
                 timer.cancel();
             }
             return;
@@ -220,7 +235,7 @@ final class AsyncRun<R> implements BiConsumer<R, Throwable> {
     private void deliver(CompletionStage<R> stage) {
         CompletableFuture<R> f = stage.toCompletableFuture();
         if (f.isDone() && !f.isCompletedExceptionally()) {
-            complete(f.getNow(null));
+            handToApp(f.getNow(null));
         } else {
             pipe(stage);
         }
@@ -235,9 +250,9 @@ final class AsyncRun<R> implements BiConsumer<R, Throwable> {
         stage.whenCompleteAsync(
                 (r, e) -> {
                     if (e != null) {
-                        result.completeExceptionally(e);
+                        completeExceptionally(e);
                     } else {
-                        result.complete(r);
+                        complete(r);
                     }
                 },
                 exchange.completions());
@@ -248,16 +263,16 @@ final class AsyncRun<R> implements BiConsumer<R, Throwable> {
      * one more thread per call where the JDK's pool is a thread per task (its choice on machines of
      * one or two cores), which more than doubled the time of a {@code sendAsync} call in the benchmarks.
      */
-    private void complete(R response) {
+    private void handToApp(R response) {
         if (clientThread) {
-            result.complete(response);
+            complete(response);
         } else {
             pipe(CompletableFuture.completedFuture(response));
         }
     }
 
     private void fail(Throwable failure) {
-        exchange.completions().execute(() -> result.completeExceptionally(failure));
+        exchange.completions().execute(() -> completeExceptionally(failure));
     }
 
     private void cancelPending() {

@@ -66,5 +66,13 @@ public interface Attempt<R> {
     interface Async<R> extends Attempt<R> {
         /** The response as the app gets it, without blocking. */
         CompletionStage<R> deliverAsync();
+
+        /**
+         * The response as the app gets it when it is there at once, with no future around it (one object less per
+         * call); null when it is not, and {@link #deliverAsync} hands it over.
+         */
+        default R deliveredNow() {
+            return null;
+        }
     }
 }

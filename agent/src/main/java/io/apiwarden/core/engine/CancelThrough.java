@@ -7,9 +7,10 @@ import java.util.function.Function;
 /**
  * A client's future for one attempt, mapped to the engine's {@link Attempt}, whose
  * {@code cancel} reaches the client's own future: a dependent stage made with
- * {@code thenApply} would be cancelled alone, leaving the request on the wire.
+ * {@code thenApply} would be cancelled alone, leaving the request on the wire. As a {@link HandOverFuture}, it hands
+ * the attempt to the call's next step itself.
  */
-public final class CancelThrough<S, A> extends CompletableFuture<A> implements BiConsumer<S, Throwable> {
+public final class CancelThrough<S, A> extends HandOverFuture<A> implements BiConsumer<S, Throwable> {
     private final CompletableFuture<S> source;
     private final Function<? super S, ? extends A> toAttempt;
 

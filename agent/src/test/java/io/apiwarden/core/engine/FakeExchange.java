@@ -70,6 +70,8 @@ final class FakeExchange implements Exchange.Blocking<FakeExchange.Reply>, Excha
     private CallDriver<Reply> recordingFor;
     /** When set, asynchronous attempts complete only when the test completes this. */
     CompletableFuture<Void> wire;
+    /** Whether attempts are plain futures, handed over through {@code whenComplete}, as some adapters' are. */
+    boolean plainAttemptFutures;
     /** Where the driver's continuations run: at once, unless a test queues them to run them later. */
     Executor completions = Runnable::run;
 
@@ -124,7 +126,8 @@ final class FakeExchange implements Exchange.Blocking<FakeExchange.Reply>, Excha
     @Override
     public CompletableFuture<Attempt.Async<Reply>> sendAsync(AttemptHeaders headers, Duration timeout, Judge judge) {
         CompletableFuture<Void> gate = wire == null ? CompletableFuture.completedFuture(null) : wire;
-        CompletableFuture<Attempt.Async<Reply>> attempt = new CompletableFuture<>();
+        CompletableFuture<Attempt.Async<Reply>> attempt =
+                plainAttemptFutures ? new CompletableFuture<>() : new HandOverFuture<Attempt.Async<Reply>>() {};
         Map<String, String> copy = new java.util.LinkedHashMap<>();
         headers.forEach(copy::put);
         gate.thenRun(() -> {

@@ -42,7 +42,10 @@ import java.util.function.Function;
  * app's {@link BodyHandler}), which redirect hops the agent follows itself, and how the app gets
  * its response ({@link AppResponse}: the app's request, never the one that carried the token).
  */
-final class ManagedCall<T> implements Exchange.Blocking<HttpResponse<T>>, Exchange.Async<HttpResponse<T>> {
+final class ManagedCall<T>
+        implements Exchange.Blocking<HttpResponse<T>>,
+                Exchange.Async<HttpResponse<T>>,
+                Function<HttpResponse<Outcome<T>>, ManagedCall<T>.JdkAttempt> {
     /** Where the JDK's client completes the futures it hands out: the default pool of CompletableFuture. */
     private static final Executor ASYNC_POOL = new CompletableFuture<Void>().defaultExecutor();
 
@@ -126,7 +129,13 @@ final class ManagedCall<T> implements Exchange.Blocking<HttpResponse<T>>, Exchan
                 ? sender.sendAsync(prepare(headers, timeout), handler(judge))
                 : sender.sendAsync(prepare(headers, timeout), handler(judge), adaptPushHandler());
         // A cancel by the app must reach the JDK's own future, which ends the exchange.
-        return CancelThrough.map(sent, JdkAttempt::new);
+        return CancelThrough.map(sent, this);
+    }
+
+    /** An attempt's response as the engine's attempt: the call is the mapping itself, where a method reference would be one more object. */
+    @Override
+    public JdkAttempt apply(HttpResponse<Outcome<T>> response) {
+        return new JdkAttempt(response);
     }
 
     @Override
@@ -224,7 +233,7 @@ final class ManagedCall<T> implements Exchange.Blocking<HttpResponse<T>>, Exchan
     }
 
     /** One attempt's response, its body already in the app's type or held back by the {@link OutcomeHandler}. */
-    private final class JdkAttempt extends JudgedAttempt<HttpResponse<T>>
+    final class JdkAttempt extends JudgedAttempt<HttpResponse<T>>
             implements Attempt.Blocking<HttpResponse<T>>,
                     Attempt.Async<HttpResponse<T>>,
                     Function<String, List<String>> {
@@ -301,6 +310,11 @@ final class ManagedCall<T> implements Exchange.Blocking<HttpResponse<T>>, Exchan
             } catch (RuntimeException appHandlerFailed) {
                 throw sendFailure(appHandlerFailed);
             }
+        }
+
+        @Override
+        public HttpResponse<T> deliveredNow() {
+            return outcome.delivered ? new AppResponse<>(response, appRequest, outcome.body) : null;
         }
 
         @Override

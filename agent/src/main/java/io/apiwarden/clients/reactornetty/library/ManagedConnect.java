@@ -3,6 +3,7 @@ package io.apiwarden.clients.reactornetty.library;
 import io.apiwarden.core.Warden;
 import io.apiwarden.core.engine.CallDriver;
 import io.apiwarden.core.engine.CallTarget;
+import io.apiwarden.core.engine.HandOverFuture;
 import io.apiwarden.core.log.AgentLog;
 import io.apiwarden.core.time.DelayScheduler;
 import java.net.URI;
@@ -63,7 +64,7 @@ final class ManagedConnect extends Mono<Connection> {
         }
         AppSubscription subscription = new AppSubscription(actual, call);
         actual.onSubscribe(subscription);
-        call.whenComplete(subscription);
+        HandOverFuture.handOver(call, subscription);
     }
 
     @Override
@@ -72,8 +73,9 @@ final class ManagedConnect extends Mono<Connection> {
     }
 
     /**
-     * The app's subscription to a managed call: emits when the call's future completes (it is that future's action
-     * itself, where a method reference would be one more object per call), cancels it when disposed.
+     * The app's subscription to a managed call: emits when the call's future completes (it is that future's next step
+     * itself, where a method reference would be one more object per call, and {@code whenComplete} two), cancels it
+     * when disposed.
      */
     private static final class AppSubscription extends Operators.MonoSubscriber<Connection, Connection>
             implements BiConsumer<Connection, Throwable> {

@@ -104,6 +104,11 @@ final class NettyAttempt extends JudgedAttempt<Connection>
     }
 
     @Override
+    public Connection deliveredNow() {
+        return connection;
+    }
+
+    @Override
     public CompletionStage<Connection> deliverAsync() {
         return CompletableFuture.completedFuture(connection);
     }

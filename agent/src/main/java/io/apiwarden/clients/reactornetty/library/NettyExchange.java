@@ -5,6 +5,7 @@ import io.apiwarden.core.engine.Attempt;
 import io.apiwarden.core.engine.AttemptHeaders;
 import io.apiwarden.core.engine.CallDriver;
 import io.apiwarden.core.engine.Exchange;
+import io.apiwarden.core.engine.HandOverFuture;
 import io.apiwarden.core.engine.Judge;
 import io.apiwarden.core.time.DelayScheduler;
 import io.netty.handler.codec.http.HttpHeaders;
@@ -123,7 +124,7 @@ final class NettyExchange implements Exchange.Async<Connection> {
      * One subscription to the request: the future of its attempt, whose {@code cancel} cancels the
      * subscription (Reactor Netty then closes what it opened for it).
      */
-    private final class AttemptSubscriber extends CompletableFuture<Attempt.Async<Connection>>
+    private final class AttemptSubscriber extends HandOverFuture<Attempt.Async<Connection>>
             implements CoreSubscriber<Connection> {
         private final Context context;
         private final AttemptSpec spec;
