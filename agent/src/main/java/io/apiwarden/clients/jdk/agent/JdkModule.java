@@ -19,6 +19,9 @@ public final class JdkModule implements ClientModule {
             LIBRARY + "ManagedCall$JdkAttempt",
             LIBRARY + "AttemptRequest",
             LIBRARY + "OutcomeHandler",
+            LIBRARY + "OutcomeHandler$Delivered",
+            LIBRARY + "HeaderValues",
+            LIBRARY + "LastAttemptHeaders$AllHeaders",
             LIBRARY + "Outcome",
             LIBRARY + "AppResponse");
 

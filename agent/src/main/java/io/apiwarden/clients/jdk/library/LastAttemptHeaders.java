@@ -5,6 +5,7 @@ import java.net.http.HttpHeaders;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.BiPredicate;
 
 /**
  * The headers of the last attempt a client sent, for the next attempt whose request has the same headers and to which
@@ -40,8 +41,18 @@ final class LastAttemptHeaders {
             // put keeps the app's spelling of a name it replaces, as the builder's setHeader did.
             merged.put(pairs[i], List.of(pairs[i + 1]));
         }
-        HttpHeaders headers = HttpHeaders.of(merged, (name, value) -> true);
+        HttpHeaders headers = HttpHeaders.of(merged, AllHeaders.KEEP);
         last = new Merged(app, pairs, headers);
         return headers;
+    }
+
+    /** Keeps every header: a class, not a lambda, which would spin a class on the app's first call. */
+    private static final class AllHeaders implements BiPredicate<String, String> {
+        static final AllHeaders KEEP = new AllHeaders();
+
+        @Override
+        public boolean test(String name, String value) {
+            return true;
+        }
     }
 }

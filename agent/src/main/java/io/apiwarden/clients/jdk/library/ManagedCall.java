@@ -172,7 +172,7 @@ final class ManagedCall<T>
 
     @Override
     public Function<String, List<String>> headers(HttpResponse<T> response) {
-        return name -> response.headers().allValues(name);
+        return new HeaderValues(response.headers());
     }
 
     /**

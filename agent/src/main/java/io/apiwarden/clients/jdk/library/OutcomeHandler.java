@@ -12,6 +12,7 @@ import java.net.http.HttpResponse.BodySubscribers;
 import java.net.http.HttpResponse.ResponseInfo;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Wraps the app's {@link BodyHandler} for one attempt of a managed call.
@@ -57,8 +58,7 @@ final class OutcomeHandler<T> implements BodyHandler<Outcome<T>> {
         Decision decision = null;
         RedirectRule.Hop hop = null;
         try {
-            verdict = classifier.fromHead(
-                    info.statusCode(), name -> info.headers().allValues(name));
+            verdict = classifier.fromHead(info.statusCode(), new HeaderValues(info.headers()));
             if (verdict == Verdict.SUCCESS && redirects != null) {
                 hop = redirects.hop(info.statusCode(), info.headers(), uri, method);
             } else if (verdict != null && verdict != Verdict.SUCCESS) {
@@ -105,6 +105,20 @@ final class OutcomeHandler<T> implements BodyHandler<Outcome<T>> {
     }
 
     private BodySubscriber<Outcome<T>> deliver(ResponseInfo info, Verdict verdict) {
-        return BodySubscribers.mapping(app.apply(info), body -> Outcome.delivered(verdict, body));
+        return BodySubscribers.mapping(app.apply(info), new Delivered<T>(verdict));
+    }
+
+    /** The app's body as the attempt's outcome; a class, not a lambda, for the reason {@link HeaderValues} gives. */
+    private static final class Delivered<T> implements Function<T, Outcome<T>> {
+        private final Verdict verdict;
+
+        Delivered(Verdict verdict) {
+            this.verdict = verdict;
+        }
+
+        @Override
+        public Outcome<T> apply(T body) {
+            return Outcome.delivered(verdict, body);
+        }
     }
 }
