@@ -4,6 +4,7 @@ import io.apiwarden.core.log.AgentLog;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import net.bytebuddy.jar.asm.ClassReader;
@@ -108,8 +109,13 @@ public final class HookTransformer implements ClassFileTransformer {
         if (addsMembers) {
             return;
         }
+        // Compared by the binary names, made once: not one internal name made for each of the JVM's loaded classes.
+        Map<String, Weaving> byBinaryName = new HashMap<>();
+        for (Map.Entry<String, Weaving> target : targets.entrySet()) {
+            byBinaryName.put(target.getKey().replace('/', '.'), target.getValue());
+        }
         for (Class<?> loaded : inst.getAllLoadedClasses()) {
-            Weaving weaving = targets.get(loaded.getName().replace('.', '/'));
+            Weaving weaving = byBinaryName.get(loaded.getName());
             if (weaving != null) {
                 try {
                     inst.retransformClasses(loaded);

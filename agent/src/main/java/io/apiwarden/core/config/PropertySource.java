@@ -12,7 +12,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 
 /**
  * The one place property values come from: a system property, else its environment variable, else the
@@ -28,7 +27,19 @@ public final class PropertySource {
     static final int MAX_FILE_BYTES = 256 * 1024;
 
     /** An API's name: lower-case letters, digits and dashes, as it goes into keys, tags and spans. */
-    static final Pattern API_NAME = Pattern.compile("[a-z0-9-]+");
+    /** What an API's name may be made of: lower-case letters, digits and hyphens (no regex: premain reads this class). */
+    static boolean isApiName(String name) {
+        if (name.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (!(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-')) {
+                return false;
+            }
+        }
+        return true;
+    }
 
     private final Function<String, String> system;
     private final Collection<String> systemKeys;
@@ -114,7 +125,7 @@ public final class PropertySource {
         if (p == null) {
             problems.add(key + " is not a property of an API: write " + ConfigProperty.API_PREFIX
                     + "<name>.<property> with a property such as base-url, token-url or client-id");
-        } else if (!API_NAME.matcher(name).matches()) {
+        } else if (!isApiName(name)) {
             problems.add(key + " names the API '" + name
                     + "': an API's name is lower-case letters, digits and dashes, such as payments or crm-eu");
         } else if (name.equals(WardenConfig.DEFAULT_API)) {
