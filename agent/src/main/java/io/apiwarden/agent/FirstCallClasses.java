@@ -125,8 +125,8 @@ public final class FirstCallClasses {
     /**
      * Of the telemetry's front, which a call made before the SDK is ready goes through (kept calls, their trace context
      * and the ids their requests carry), when tracing or metrics are on: the agent's own, relative to {@code
-     * io.apiwarden.}. Loaded and linked only, like the rest: initializing OpenTelemetry's context storage or its W3C
-     * propagator would set up {@code java.util.logging} here, before the app may have chosen its log manager.
+     * io.apiwarden.}. Loaded and linked only, like the rest. The front keeps away from OpenTelemetry's context storage
+     * and its W3C propagator: their first use sets up {@code java.util.logging}, which must wait for the SDK's thread.
      */
     static final List<String> TELEMETRY = List.of(
             "telemetry.ExitDestination",
@@ -155,28 +155,12 @@ public final class FirstCallClasses {
             "telemetry.PendingCall$AttemptDecided",
             "telemetry.PendingCall$AttemptResponse",
             "telemetry.PendingCall$CallEnd",
-            "telemetry.PendingCall$HeaderSetter",
             "telemetry.PendingCall$RestoreCurrent");
 
     /** The OpenTelemetry API classes that front needs, relative to {@code io.opentelemetry.} (relocated in the jar). */
     static final List<String> OPENTELEMETRY = List.of(
-            "context.ImplicitContextKeyed",
-            "context.ContextStorage",
-            "context.LazyStorage",
-            "common.ComponentLoader",
-            "common.ServiceLoaderComponentLoader",
-            "context.ContextStorageProvider",
-            "context.ThreadLocalContextStorage",
-            "context.Scope",
-            "context.ContextStorageWrappers",
-            "context.ArrayBasedContext",
             "sdk.common.Clock",
             "sdk.common.SystemClock",
-            "api.trace.Span",
-            "api.trace.SpanContextKey",
-            "context.ContextKey",
-            "context.DefaultContextKey",
-            "api.trace.PropagatedSpan",
             "api.trace.SpanContext",
             "api.internal.ImmutableSpanContext",
             "api.trace.TraceId",
@@ -194,10 +178,7 @@ public final class FirstCallClasses {
             "sdk.trace.IdGenerator",
             "sdk.trace.RandomIdGenerator",
             "sdk.common.internal.RandomSupplier",
-            "api.internal.TemporaryBuffers",
-            "context.propagation.TextMapPropagator",
-            "api.trace.propagation.W3CTraceContextPropagator",
-            "context.propagation.TextMapSetter");
+            "api.internal.TemporaryBuffers");
 
     /** Of the ASM inside Byte Buddy, relative to its package (relocated into the agent's in the jar). */
     static final List<String> ASM = List.of(

@@ -26,23 +26,28 @@ final class AppTraceContext {
 
     /** A context whose parent is the app's current span, or the root context when there is none. */
     static Context parent() {
+        SpanContext app = parentSpan();
+        return app.isValid() ? Context.root().with(Span.wrap(app)) : Context.root();
+    }
+
+    /** The app's current span, as a remote parent; an invalid span context when it has none. */
+    static SpanContext parentSpan() {
         Api a = api();
         if (a == null) {
-            return Context.root();
+            return SpanContext.getInvalid();
         }
         try {
             Object ctx = a.getSpanContext.invoke(a.current.invoke(null));
             if (!(boolean) a.isValid.invoke(ctx)) {
-                return Context.root();
+                return SpanContext.getInvalid();
             }
-            SpanContext remote = SpanContext.createFromRemoteParent(
+            return SpanContext.createFromRemoteParent(
                     (String) a.getTraceId.invoke(ctx),
                     (String) a.getSpanId.invoke(ctx),
                     (boolean) a.isSampled.invoke(ctx) ? TraceFlags.getSampled() : TraceFlags.getDefault(),
                     TraceState.getDefault());
-            return Context.root().with(Span.wrap(remote));
         } catch (ReflectiveOperationException | RuntimeException e) {
-            return Context.root();
+            return SpanContext.getInvalid();
         }
     }
 

@@ -21,8 +21,12 @@ abstract class Pending<T> {
     private final long startEpochNanos =
             io.opentelemetry.sdk.common.Clock.getDefault().now();
     private final long startNanoTime = System.nanoTime();
-    /** The app's trace context when it began: the replayed span's parent. */
-    final Context parent;
+    /**
+     * The app's span when it began (invalid when there was none): the replayed span's parent. Kept as a span context
+     * and made a {@link Context} only at the replay: the first use of OpenTelemetry's context storage sets up {@code
+     * java.util.logging}, some 5 ms the app's first call would otherwise pay.
+     */
+    private final SpanContext appSpan;
     /** The trace the replayed span joins: the app's, or one chosen now for a call that starts a trace. */
     final String traceId;
     /** Whether the app's trace is sampled (a trace started here is). */
@@ -34,11 +38,16 @@ abstract class Pending<T> {
     /** The thread telling the steps to the SDK, while it does; guarded by {@code this}. */
     private Thread replaying;
 
-    Pending(Context parent) {
-        this.parent = parent;
-        SpanContext app = Span.fromContext(parent).getSpanContext();
-        this.traceId = app.isValid() ? app.getTraceId() : IdGenerator.random().generateTraceId();
-        this.sampled = !app.isValid() || app.isSampled();
+    Pending(SpanContext appSpan) {
+        this.appSpan = appSpan;
+        this.traceId =
+                appSpan.isValid() ? appSpan.getTraceId() : IdGenerator.random().generateTraceId();
+        this.sampled = !appSpan.isValid() || appSpan.isSampled();
+    }
+
+    /** The app's trace context when it began, for the replay. */
+    private Context parent() {
+        return appSpan.isValid() ? Context.root().with(Span.wrap(appSpan)) : Context.root();
     }
 
     /** Begins it in the real telemetry, as it began: at the first moment, with this parent (and span id). */
@@ -129,7 +138,7 @@ abstract class Pending<T> {
     }
 
     private ReplayMoment at(long nanoTime, String spanId) {
-        return new ReplayMoment(startEpochNanos, startNanoTime, nanoTime, parent, traceId, spanId);
+        return new ReplayMoment(startEpochNanos, startNanoTime, nanoTime, parent(), traceId, spanId);
     }
 
     private static final class Step<T> {

@@ -6,13 +6,9 @@ import io.apiwarden.core.telemetry.AttemptObserver;
 import io.apiwarden.core.telemetry.CallObserver;
 import io.apiwarden.core.telemetry.Scope;
 import io.apiwarden.core.telemetry.Telemetry;
-import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.TraceFlags;
 import io.opentelemetry.api.trace.TraceState;
-import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
-import io.opentelemetry.context.Context;
-import io.opentelemetry.context.propagation.TextMapSetter;
 import io.opentelemetry.sdk.trace.IdGenerator;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,6 +26,7 @@ import java.util.function.Function;
  * (docs/benchmarks.md).
  */
 final class PendingCall extends Pending<PendingCall.Replayed> implements CallObserver {
+    private static final String TRACEPARENT = "traceparent";
     /** This call and its attempts, as the real telemetry sees them. */
     static final class Replayed {
         final CallObserver call;
@@ -56,7 +53,7 @@ final class PendingCall extends Pending<PendingCall.Replayed> implements CallObs
     private final Runnable ended;
 
     PendingCall(String method, String url, String host, int port, boolean tracing, Runnable ended) {
-        super(AppTraceContext.parent());
+        super(AppTraceContext.parentSpan());
         this.method = method;
         this.url = url;
         this.host = host;
@@ -162,8 +159,12 @@ final class PendingCall extends Pending<PendingCall.Replayed> implements CallObs
             if (r != null) {
                 attempt(r, index).inject(setHeader);
             } else if (tracing) {
-                W3CTraceContextPropagator.getInstance()
-                        .inject(Context.root().with(Span.wrap(span)), setHeader, HeaderSetter.INSTANCE);
+                // What the W3C propagator writes for a span with no trace state, written here: the propagator would
+                // take a Context, whose storage's first use sets up java.util.logging on the app's first call.
+                setHeader.accept(
+                        TRACEPARENT,
+                        "00-" + span.getTraceId() + "-" + span.getSpanId() + "-"
+                                + span.getTraceFlags().asHex());
             }
         }
 
@@ -195,15 +196,6 @@ final class PendingCall extends Pending<PendingCall.Replayed> implements CallObs
         @Override
         public void close() {
             CURRENT.set(outer);
-        }
-    }
-
-    private static final class HeaderSetter implements TextMapSetter<BiConsumer<String, String>> {
-        static final HeaderSetter INSTANCE = new HeaderSetter();
-
-        @Override
-        public void set(BiConsumer<String, String> carrier, String key, String value) {
-            carrier.accept(key, value);
         }
     }
 

@@ -254,7 +254,7 @@ public final class StartingTelemetry implements Telemetry {
         }
 
         PendingRefresh(URI tokenUrl, String grant, PendingCall caller) {
-            super(AppTraceContext.parent());
+            super(AppTraceContext.parentSpan());
             this.tokenUrl = tokenUrl;
             this.grant = grant;
             this.caller = caller;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiwarden.core.telemetry.Telemetry;
 import io.apiwarden.testing.Eventually;
-import io.opentelemetry.context.Context;
+import io.opentelemetry.api.trace.SpanContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -20,7 +20,7 @@ class PendingReplayTest {
         final CountDownLatch mayBegin = new CountDownLatch(1);
 
         SlowToBegin() {
-            super(Context.root());
+            super(SpanContext.getInvalid());
         }
 
         @Override

@@ -93,6 +93,7 @@ class StartingTelemetryTest {
         assertThat(call.getEndEpochNanos()).isLessThan(beforeReady);
         assertThat(attempt.getParentSpanId()).isEqualTo(call.getSpanId());
         assertThat(sent.get("traceparent")).isEqualTo("00-" + attempt.getTraceId() + "-" + attempt.getSpanId() + "-01");
+        assertThat(sent).as("no tracestate: the kept call's trace has none").containsOnlyKeys("traceparent");
         Timer calls = meters.get("apiwarden.calls").timer();
         assertThat(calls.count()).isEqualTo(1);
         assertThat(calls.totalTime(TimeUnit.NANOSECONDS)).isLessThanOrEqualTo(took);
