@@ -26,8 +26,10 @@ public final class PropertySource {
     /** A properties file of every key for a dozen APIs is a few KiB; anything near this is the wrong file. */
     static final int MAX_FILE_BYTES = 256 * 1024;
 
-    /** An API's name: lower-case letters, digits and dashes, as it goes into keys, tags and spans. */
-    /** What an API's name may be made of: lower-case letters, digits and hyphens (no regex: premain reads this class). */
+    /**
+     * An API's name: lower-case letters, digits and dashes, as it goes into keys, tags and spans. Checked without a
+     * regex: {@code premain} reads this class.
+     */
     static boolean isApiName(String name) {
         if (name.isEmpty()) {
             return false;

@@ -74,6 +74,9 @@ final class AsyncRun<R> extends HandOverFuture<R> implements BiConsumer<Attempt.
         if (isCancelled()) {
             cancelPending();
         }
+        // The app may keep its future long after the call: it keeps no attempt, response or timer of it.
+        inFlight = null;
+        timer = null;
         driver.end(exchange, response, failure);
     }
 
@@ -156,6 +159,17 @@ final class AsyncRun<R> extends HandOverFuture<R> implements BiConsumer<Attempt.
     }
 
     private void onResponse(Attempt.Async<R> sent, Throwable failure) {
+        if (isDone()) {
+            // The app's future was completed meanwhile (its own time-out, complete, cancel): the attempt is told to
+            // its span and its answer let go, never resent nor handed over.
+            if (failure != null) {
+                currentAttempt.failed(failure);
+            } else {
+                CallDriver.observe(currentAttempt, sent);
+                sent.discard();
+            }
+            return;
+        }
         if (failure != null) {
             currentAttempt.failed(failure);
             driver.noAnswer();

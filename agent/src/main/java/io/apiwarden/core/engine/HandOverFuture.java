@@ -104,7 +104,10 @@ public abstract class HandOverFuture<T> extends CompletableFuture<T> {
         }
         executor.execute(() -> {
             try {
-                complete(supplier.get());
+                // As CompletableFuture's own: the supplier is not run for a future already done.
+                if (!isDone()) {
+                    complete(supplier.get());
+                }
             } catch (Throwable t) {
                 completeExceptionally(t instanceof CompletionException ? t : new CompletionException(t));
             }
@@ -132,17 +135,24 @@ public abstract class HandOverFuture<T> extends CompletableFuture<T> {
             hasOutcome = true;
             step = next;
         }
-        if (step != null) {
-            run(step, outcome, ex);
+        try {
+            if (step != null) {
+                run(step, outcome, ex);
+            }
+        } finally {
+            // Whatever the step did, the call ends: its span, its meters, its place at the gate.
+            settled(outcome, ex);
         }
-        settled(outcome, ex);
     }
 
-    /** Runs the next step; what it throws goes no further, as from an action registered with whenComplete. */
+    /**
+     * Runs the next step; what it throws goes no further, as from an action registered with whenComplete, which
+     * catches every throwable: the step may be the app's own code (Reactor Netty's subscriber).
+     */
     private static <T> void run(BiConsumer<? super T, ? super Throwable> step, T outcome, Throwable ex) {
         try {
             step.accept(outcome, ex);
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
             AgentLog.once(AgentLog.Level.WARN, "hand-over", "a step after an asynchronous call could not run", e);
         }
     }

@@ -142,6 +142,25 @@ class AsyncRunTest {
 
         assertThat(byTheApp.get().body).isEqualTo("the app's");
         assertThat(telemetry.ended).containsExactly("204 SUCCESS");
+        assertThat(client.discarded)
+                .as("the API's late answer is let go, never handed over")
+                .singleElement()
+                .satisfies(late -> assertThat(late.body).isEqualTo("from the API"));
+    }
+
+    @Test
+    void aStepThatThrowsAnErrorStillEndsTheCall() throws Exception {
+        client.wire = new CompletableFuture<>();
+        client.reply(200, "done");
+
+        CompletableFuture<FakeExchange.Reply> result = runAsync();
+        HandOverFuture.handOver(result, (r, e) -> {
+            throw new AssertionError("the app's subscriber failed badly");
+        });
+        client.wire.complete(null);
+
+        assertThat(result.get().body).isEqualTo("done");
+        assertThat(telemetry.ended).containsExactly("200 SUCCESS");
     }
 
     @Test
