@@ -106,6 +106,12 @@ public final class OtelTelemetry implements Telemetry {
     /** The methods of RFC 9110 and PATCH; anything else is "_OTHER" (semantic conventions), to bound cardinality. */
     private static final java.util.Set<String> KNOWN_METHODS =
             java.util.Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH");
+    /** The call span's name by method ({@code apiwarden GET}), made once rather than concatenated on every call. */
+    private static final Map<String, String> CALL_SPAN_NAMES = callSpanNames();
+    /** The first status a boxed code is kept for: span attributes take a {@code Long}, boxed per span otherwise. */
+    private static final int FIRST_BOXED_STATUS = 100;
+    /** {@code http.response.status_code} of every standard status (100-599), boxed once. */
+    private static final Long[] BOXED_STATUSES = boxedStatuses();
 
     /**
      * @param tracer where spans go, or null for none
@@ -239,6 +245,29 @@ public final class OtelTelemetry implements Telemetry {
         };
     }
 
+    private static Map<String, String> callSpanNames() {
+        Map<String, String> names = new java.util.HashMap<>();
+        for (String method : KNOWN_METHODS) {
+            names.put(method, "apiwarden " + method);
+        }
+        names.put("_OTHER", "apiwarden _OTHER");
+        return Map.copyOf(names);
+    }
+
+    private static Long[] boxedStatuses() {
+        Long[] boxed = new Long[500];
+        for (int i = 0; i < boxed.length; i++) {
+            boxed[i] = (long) (FIRST_BOXED_STATUS + i);
+        }
+        return boxed;
+    }
+
+    /** The status as a span attribute's value: the standard ones from {@link #BOXED_STATUSES}, no box per span. */
+    private static Long statusValue(int status) {
+        int i = status - FIRST_BOXED_STATUS;
+        return i >= 0 && i < BOXED_STATUSES.length ? BOXED_STATUSES[i] : Long.valueOf(status);
+    }
+
     private static int port(String scheme, int port) {
         return port != -1 ? port : "https".equalsIgnoreCase(scheme) ? 443 : 80;
     }
@@ -254,6 +283,9 @@ public final class OtelTelemetry implements Telemetry {
         private final String url;
         private final String host;
         private final int port;
+        /** {@code server.port} as both spans' attribute value: boxed once per call, not once per span. */
+        private final Long serverPort;
+
         private final Span span;
         private final Context context;
         private final long startNanos = ReplayMoment.nanoTime();
@@ -266,16 +298,17 @@ public final class OtelTelemetry implements Telemetry {
             this.url = url;
             this.host = host;
             this.port = port(url.startsWith("https") ? "https" : "http", port);
+            this.serverPort = (long) this.port;
             this.span = tracer == null
                     ? Span.getInvalid()
-                    : tracer.spanBuilder("apiwarden " + method)
+                    : tracer.spanBuilder(CALL_SPAN_NAMES.get(method))
                             .setAttribute(API, api)
                             .setParent(ReplayMoment.appParent())
                             .setSpanKind(SpanKind.INTERNAL)
                             .setAttribute(METHOD, method)
                             .setAttribute(URL_FULL, url)
                             .setAttribute(SERVER_ADDRESS, host)
-                            .setAttribute(SERVER_PORT, (long) this.port)
+                            .setAttribute(SERVER_PORT, serverPort)
                             .setAttribute(TOKEN_SCHEME, "Bearer")
                             .startSpan();
             this.context = Context.root().with(span);
@@ -334,7 +367,7 @@ public final class OtelTelemetry implements Telemetry {
                 span.setAttribute(ERROR_TYPE, failure.getClass().getName());
                 span.setStatus(StatusCode.ERROR, failure.getClass().getSimpleName());
             } else {
-                span.setAttribute(STATUS, (long) status);
+                span.setAttribute(STATUS, statusValue(status));
                 span.setAttribute(VERDICT, ResponseDiagnosis.label(verdict));
                 if (status >= 400) {
                     span.setAttribute(ERROR_TYPE, Integer.toString(status));
@@ -434,7 +467,7 @@ public final class OtelTelemetry implements Telemetry {
                     .setAttribute(METHOD, call.method)
                     .setAttribute(URL_FULL, call.url)
                     .setAttribute(SERVER_ADDRESS, call.host)
-                    .setAttribute(SERVER_PORT, (long) call.port)
+                    .setAttribute(SERVER_PORT, call.serverPort)
                     .setAttribute(API, api);
             if (resendCount > 0) {
                 b.setAttribute(RESEND_COUNT, (long) resendCount);
@@ -455,42 +488,46 @@ public final class OtelTelemetry implements Telemetry {
                 int status, String protocolVersion, Function<String, List<String>> headers, Verdict verdict) {
             this.status = status;
             ResponseDiagnosis d = ResponseDiagnosis.of(status, verdict, headers);
-            AttributesBuilder a = Attributes.builder()
-                    .put(STATUS, (long) status)
-                    .put(STATUS_CLASS, statusClass(status))
-                    .put(VERDICT, d.verdict);
+            // Straight onto the span, not through an Attributes builder: the builder's list, its sorted copy and the
+            // built attributes were made on every response only to be copied into the span's own map.
+            span.setAttribute(STATUS, statusValue(status));
+            span.setAttribute(STATUS_CLASS, statusClass(status));
+            span.setAttribute(VERDICT, d.verdict);
             if (protocolVersion != null) {
-                a.put(PROTOCOL_VERSION, protocolVersion);
+                span.setAttribute(PROTOCOL_VERSION, protocolVersion);
             }
             for (int i = 0; i < PROXY_HEADERS.size(); i++) {
                 List<String> values = headers.apply(PROXY_HEADERS.get(i));
                 if (!values.isEmpty()) {
-                    a.put(PROXY_HEADER_KEYS.get(i), fromServer(values));
+                    span.setAttribute(PROXY_HEADER_KEYS.get(i), fromServer(values));
                 }
             }
-            for (String name : requestIdHeaders) {
-                List<String> values = headers.apply(name);
+            for (int i = 0; i < requestIdHeaders.size(); i++) {
+                List<String> values = headers.apply(requestIdHeaders.get(i));
                 if (!values.isEmpty()) {
-                    a.put(REQUEST_ID, fromServer(values.get(0)));
+                    span.setAttribute(REQUEST_ID, fromServer(values.get(0)));
                     break;
                 }
             }
             if (d.diagnosis != null) {
-                a.put(DIAGNOSIS, d.diagnosis).put(HINT, d.hint);
+                span.setAttribute(DIAGNOSIS, d.diagnosis);
+                span.setAttribute(HINT, d.hint);
             }
-            RateLimitReading rateLimit = RateLimitHeaders.readIfAny(headers, ReplayMoment.instant(clock));
+            // The clock is read only for a response that has rate-limit headers; most have none.
+            RateLimitReading rateLimit = RateLimitHeaders.anyPresent(headers)
+                    ? RateLimitHeaders.readIfAny(headers, ReplayMoment.instant(clock))
+                    : null;
             if (rateLimit != null) {
-                rateLimit.family().ifPresent(f -> a.put(RATE_LIMIT_FAMILY, f));
-                rateLimit.limit().ifPresent(v -> a.put(RATE_LIMIT_LIMIT, v));
-                rateLimit.remaining().ifPresent(v -> a.put(RATE_LIMIT_REMAINING, v));
-                rateLimit.reset().ifPresent(v -> a.put(RATE_LIMIT_RESET_MS, v.toMillis()));
-                rateLimit.retryAfter().ifPresent(v -> a.put(RATE_LIMIT_RETRY_AFTER_MS, v.toMillis()));
+                rateLimit.family().ifPresent(f -> span.setAttribute(RATE_LIMIT_FAMILY, f));
+                rateLimit.limit().ifPresent(v -> span.setAttribute(RATE_LIMIT_LIMIT, v));
+                rateLimit.remaining().ifPresent(v -> span.setAttribute(RATE_LIMIT_REMAINING, v));
+                rateLimit.reset().ifPresent(v -> span.setAttribute(RATE_LIMIT_RESET_MS, v.toMillis()));
+                rateLimit.retryAfter().ifPresent(v -> span.setAttribute(RATE_LIMIT_RETRY_AFTER_MS, v.toMillis()));
             }
             if (status >= 400) {
-                a.put(ERROR_TYPE, Integer.toString(status));
+                span.setAttribute(ERROR_TYPE, Integer.toString(status));
                 span.setStatus(StatusCode.ERROR);
             }
-            span.setAllAttributes(a.build());
         }
 
         @Override

@@ -22,6 +22,10 @@ import java.util.function.Function;
 public final class ResponseDiagnosis {
     /** Each verdict's label, made once: every managed call is labelled. */
     private static final String[] LABELS = labels();
+    /** Each verdict's diagnosis of an ordinary response (no proxy to name), made once rather than on every one. */
+    private static final ResponseDiagnosis[] PLAIN = plain();
+    /** The diagnosis of an ordinary response with no verdict. */
+    private static final ResponseDiagnosis PLAIN_ERROR = new ResponseDiagnosis("error", null, null);
 
     /** Server header values of common proxies and CDNs (lower case, matched as prefixes). */
     static final Set<String> PROXY_SERVERS = Set.of(
@@ -68,7 +72,7 @@ public final class ResponseDiagnosis {
                     "proxy",
                     "a 502 or 504 describes a proxy's relation to its upstream, most likely not the application itself");
         }
-        return new ResponseDiagnosis(label, null, null);
+        return verdict == null ? PLAIN_ERROR : PLAIN[verdict.ordinal()];
     }
 
     static ResponseDiagnosis ofFailure(Throwable failure, boolean expectContinue) {
@@ -90,6 +94,14 @@ public final class ResponseDiagnosis {
 
     static String label(Verdict verdict) {
         return verdict == null ? "error" : LABELS[verdict.ordinal()];
+    }
+
+    private static ResponseDiagnosis[] plain() {
+        ResponseDiagnosis[] plain = new ResponseDiagnosis[LABELS.length];
+        for (int i = 0; i < plain.length; i++) {
+            plain[i] = new ResponseDiagnosis(LABELS[i], null, null);
+        }
+        return plain;
     }
 
     private static String[] labels() {

@@ -90,6 +90,11 @@ public final class GuardedTelemetry implements Telemetry {
         }
     }
 
+    /** {@code scope}, closed without throwing; {@link Scope#NONE} as it is (it never throws): no guard per call. */
+    private static Scope guarded(Scope scope) {
+        return scope == Scope.NONE ? Scope.NONE : new GuardedScope(scope);
+    }
+
     /** Closes a scope, never throwing: a class, not a lambda, which would cost a class spun on the first call. */
     private static final class GuardedScope implements Scope {
         private final Scope inner;
@@ -164,7 +169,7 @@ public final class GuardedTelemetry implements Telemetry {
         @Override
         public Scope current() {
             try {
-                return new GuardedScope(inner.current());
+                return guarded(inner.current());
             } catch (RuntimeException e) {
                 failed(e);
                 return Scope.NONE;
@@ -219,7 +224,7 @@ public final class GuardedTelemetry implements Telemetry {
         @Override
         public Scope onTheWire() {
             try {
-                return new GuardedScope(inner.onTheWire());
+                return guarded(inner.onTheWire());
             } catch (RuntimeException e) {
                 GuardedTelemetry.failed(e);
                 return Scope.NONE;
