@@ -7,6 +7,7 @@ import io.apiwarden.core.telemetry.Scope;
 import io.apiwarden.core.throttle.ThrottleGate;
 import io.apiwarden.core.time.DelayScheduler;
 import io.apiwarden.core.token.AccessToken;
+import java.lang.ref.WeakReference;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiConsumer;
@@ -38,6 +39,17 @@ final class AsyncRun<R> extends HandOverFuture<R> implements BiConsumer<Attempt.
     AsyncRun(CallDriver<R> driver, Exchange.Async<R> exchange) {
         this.driver = driver;
         this.exchange = exchange;
+    }
+
+    /**
+     * The futures the app makes from this one: cancelling one (with {@code cancel(true)}) cancels the call, as with
+     * the JDK client's own futures from JDK 16 on ({@link DerivedFuture}).
+     */
+    @Override
+    public <U> CompletableFuture<U> newIncompleteFuture() {
+        return DerivedFuture.CANCELS_THE_CALL
+                ? new DerivedFuture<>(new WeakReference<CompletableFuture<?>>(this))
+                : new CompletableFuture<>();
     }
 
     /** Starts the call; see {@link CallDriver#runAsync}. */

@@ -164,6 +164,38 @@ class AsyncRunTest {
     }
 
     @Test
+    void cancellingAFutureMadeFromTheCallsCancelsTheCallAsTheJdkClientsOwnFuturesDo() {
+        client.wire = new CompletableFuture<>();
+        client.reply(200, "late");
+
+        CompletableFuture<FakeExchange.Reply> call = runAsync();
+        CompletableFuture<String> body = call.thenApply(r -> r.body).thenApply(String::trim);
+        assertThat(body.cancel(true)).isTrue();
+        client.wire.complete(null);
+
+        assertThat(body.isCancelled()).isTrue();
+        assertThat(call.isCancelled()).isEqualTo(Runtime.version().feature() >= 16);
+        if (call.isCancelled()) {
+            assertThat(telemetry.attemptsFailed).containsExactly("CancellationException");
+            assertThat(telemetry.ended).containsExactly("failed CancellationException");
+        }
+    }
+
+    @Test
+    void cancellingAMadeFutureWithoutInterruptingLeavesTheCallGoing() throws Exception {
+        client.reply(200, "done");
+        client.wire = new CompletableFuture<>();
+
+        CompletableFuture<FakeExchange.Reply> call = runAsync();
+        CompletableFuture<String> body = call.thenApply(r -> r.body);
+        body.cancel(false);
+        client.wire.complete(null);
+
+        assertThat(call.get().body).isEqualTo("done");
+        assertThat(telemetry.ended).containsExactly("200 SUCCESS");
+    }
+
+    @Test
     void aValueCannotBeForcedIntoTheCallsFutureAsWithTheJdkClientsOwn() {
         CompletableFuture<FakeExchange.Reply> result = runAsync();
 
