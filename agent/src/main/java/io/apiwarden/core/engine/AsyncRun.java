@@ -35,6 +35,8 @@ final class AsyncRun<R> extends HandOverFuture<R> implements BiConsumer<Attempt.
     private Thread sendingThread;
     /** Whether the response being handled arrived on another thread than the one that sent it (see {@link #handToApp}). */
     private boolean clientThread;
+    /** This run, weakly, for the futures the app makes from it ({@link #newIncompleteFuture}); made at the first. */
+    private volatile WeakReference<CompletableFuture<?>> self;
 
     AsyncRun(CallDriver<R> driver, Exchange.Async<R> exchange) {
         this.driver = driver;
@@ -42,14 +44,21 @@ final class AsyncRun<R> extends HandOverFuture<R> implements BiConsumer<Attempt.
     }
 
     /**
-     * The futures the app makes from this one: cancelling one (with {@code cancel(true)}) cancels the call, as with
-     * the JDK client's own futures from JDK 16 on ({@link DerivedFuture}).
+     * The futures the app makes from this one: on the faces whose client does so (the JDK's, from JDK 16 on),
+     * cancelling one with {@code cancel(true)} cancels the call ({@link DerivedFuture}).
      */
     @Override
     public <U> CompletableFuture<U> newIncompleteFuture() {
-        return DerivedFuture.CANCELS_THE_CALL
-                ? new DerivedFuture<>(new WeakReference<CompletableFuture<?>>(this))
-                : new CompletableFuture<>();
+        if (!exchange.madeFuturesCancelTheCall()) {
+            return new CompletableFuture<>();
+        }
+        WeakReference<CompletableFuture<?>> ref = self;
+        if (ref == null) {
+            // One per call, however many futures the app makes from it; a race makes two, either works.
+            ref = new WeakReference<>(this);
+            self = ref;
+        }
+        return new DerivedFuture<>(ref);
     }
 
     /** Starts the call; see {@link CallDriver#runAsync}. */

@@ -13,9 +13,6 @@ import java.util.concurrent.CompletableFuture;
  * @param <U> the value type
  */
 final class DerivedFuture<U> extends CompletableFuture<U> {
-    /** Whether the JDK's own futures pass a cancel on (JDK 16 on): below that, the agent does not either. */
-    static final boolean CANCELS_THE_CALL = Runtime.version().feature() >= 16;
-
     private final WeakReference<CompletableFuture<?>> call;
 
     DerivedFuture(WeakReference<CompletableFuture<?>> call) {
@@ -29,8 +26,10 @@ final class DerivedFuture<U> extends CompletableFuture<U> {
 
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
+        // Only a pending future passes it on: CompletableFuture's cancel also answers true once it is cancelled.
+        boolean pending = !isDone();
         boolean cancelled = super.cancel(mayInterruptIfRunning);
-        if (cancelled && mayInterruptIfRunning) {
+        if (pending && cancelled && mayInterruptIfRunning) {
             CompletableFuture<?> c = call.get();
             if (c != null) {
                 c.cancel(true);

@@ -99,5 +99,14 @@ public interface Exchange<R> {
 
         /** Where the app's future is completed, and asynchronous steps that may run the app's code go on. */
         Executor completions();
+
+        /**
+         * Whether a future the app makes from the call's future cancels the call when cancelled with {@code
+         * cancel(true)} ({@link DerivedFuture}), as the client's own futures do: the JDK client's, from JDK 16 on.
+         * The other faces hand the app a future or callback of their own, made from the call's internally.
+         */
+        default boolean madeFuturesCancelTheCall() {
+            return false;
+        }
     }
 }

@@ -49,6 +49,9 @@ final class FakeExchange implements Exchange.Blocking<FakeExchange.Reply>, Excha
     final List<Map<String, String>> sent = new ArrayList<>();
     final List<Duration> timeouts = new ArrayList<>();
     final List<Reply> discarded = new ArrayList<>();
+    /** As the JDK client's face: a future the app makes from the call's, cancelled, cancels the call. */
+    boolean madeFuturesCancelTheCall;
+
     final List<Duration> sleeps = new ArrayList<>();
     String appAuthorization;
     /** What the client says it saw of each attempt on the wire (a redirect out of the API, the app's own Authorization). */
@@ -195,6 +198,11 @@ final class FakeExchange implements Exchange.Blocking<FakeExchange.Reply>, Excha
     @Override
     public Executor completions() {
         return completions;
+    }
+
+    @Override
+    public boolean madeFuturesCancelTheCall() {
+        return madeFuturesCancelTheCall;
     }
 
     @Override

@@ -49,6 +49,8 @@ final class ManagedCall<T>
     /** Where the JDK's client completes the futures it hands out: the default pool of CompletableFuture. */
     private static final Executor ASYNC_POOL = new CompletableFuture<Void>().defaultExecutor();
 
+    private static final boolean JDK_PASSES_CANCEL_ON = Runtime.version().feature() >= 16;
+
     private final Warden warden;
     private final HttpClient appClient;
     private final HttpClient sender;
@@ -163,6 +165,15 @@ final class ManagedCall<T>
     @Override
     public Executor completions() {
         return ASYNC_POOL;
+    }
+
+    /**
+     * The app gets the call's future itself, and the JDK's own futures pass a cancel on from futures made from them
+     * from JDK 16 on; below that, the agent's do not either.
+     */
+    @Override
+    public boolean madeFuturesCancelTheCall() {
+        return JDK_PASSES_CANCEL_ON;
     }
 
     @Override
