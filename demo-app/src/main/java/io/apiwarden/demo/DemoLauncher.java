@@ -341,6 +341,10 @@ public final class DemoLauncher {
 
     static Path writeSecret(Path file, String secret) throws IOException {
         Files.write(file, (secret + "\n").getBytes(StandardCharsets.UTF_8));
+        if (Files.getFileStore(file).supportsFileAttributeView("posix")) {
+            // As a deployment keeps a secret: readable by the app's user only (the agent warns about any other).
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        }
         return file;
     }
 

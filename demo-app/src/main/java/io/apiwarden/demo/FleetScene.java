@@ -51,8 +51,8 @@ final class FleetScene {
         SimulatedApi.Settings settings =
                 SimulatedApi.Settings.builder().tokenLifetime(TOKEN_LIFETIME).build();
         try (SimulatedApi api = new SimulatedApi(settings).start()) {
-            Path refreshTokenFile = dir.resolve("fleet-refresh-token");
-            Files.write(refreshTokenFile, (api.currentRefreshToken() + "\n").getBytes(StandardCharsets.UTF_8));
+            Path refreshTokenFile =
+                    DemoLauncher.writeSecret(dir.resolve("fleet-refresh-token"), api.currentRefreshToken());
             out.println();
             out.println(
                     "fleet: " + REPLICAS + " replicas of one app, one refresh-token file, a token service that rotates"
