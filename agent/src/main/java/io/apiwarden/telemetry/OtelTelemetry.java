@@ -515,7 +515,7 @@ public final class OtelTelemetry implements Telemetry {
             }
             // The clock is read only for a response that has rate-limit headers; most have none.
             RateLimitReading rateLimit = RateLimitHeaders.anyPresent(headers)
-                    ? RateLimitHeaders.readIfAny(headers, ReplayMoment.instant(clock))
+                    ? RateLimitHeaders.readPresent(headers, ReplayMoment.instant(clock))
                     : null;
             if (rateLimit != null) {
                 rateLimit.family().ifPresent(f -> span.setAttribute(RATE_LIMIT_FAMILY, f));

@@ -58,9 +58,14 @@ public final class RateLimitHeaders {
      * headers read here (five look-ups).
      */
     public static RateLimitReading readIfAny(Function<String, List<String>> headers, Instant now) {
-        if (!anyPresent(headers)) {
-            return null;
-        }
+        return anyPresent(headers) ? readPresent(headers, now) : null;
+    }
+
+    /**
+     * As {@link #readIfAny}, for a response {@link #anyPresent} has found carrying some of the headers: the caller
+     * that asked it first (to read the clock only then) does not pay for the five look-ups twice.
+     */
+    public static RateLimitReading readPresent(Function<String, List<String>> headers, Instant now) {
         RateLimitReading r = read(firstValues(headers), now);
         return r.isEmpty() ? null : r;
     }
