@@ -72,9 +72,12 @@ public interface ClientModule {
      * app's thread does not load them as it builds its first client and makes its first call. Run once, on a daemon
      * thread ({@code apiwarden-warm-up-<name>}), after the first of {@link #wovenClasses()} was woven, with the loader
      * that defined it; the app is then usually busy loading the rest of the client's classes. A class it misses loads
-     * when first used, as without it.
+     * when first used, as without it. By default {@link #firstCallClasses()}, in the agent's own loader; a module whose
+     * glue is defined beside the library ({@code Glues}) loads them there instead.
      */
-    default void warmUp(ClassLoader libraryLoader) {}
+    default void warmUp(ClassLoader libraryLoader) {
+        FirstCallClasses.loadAndLink(ClientModule.class.getClassLoader(), firstCallClasses());
+    }
 
     /**
      * The classes {@link #warmUp} loads (binary names): taken from a class-loading log of a first call through the

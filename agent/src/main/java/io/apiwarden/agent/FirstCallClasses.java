@@ -17,7 +17,7 @@ import net.bytebuddy.jar.asm.ClassReader;
  * a managed call ({@code -Xlog:class+load}); a class missing from it is only loaded later, on the app's thread, as
  * before, and a name that no longer exists fails {@code FirstCallClassesTest}.
  */
-public final class FirstCallClasses {
+final class FirstCallClasses {
     /** The agent's own, relative to {@code io.apiwarden.}. */
     static final List<String> AGENT = List.of(
             "agent.AgentRuntime$TokenClients",
@@ -283,7 +283,7 @@ public final class FirstCallClasses {
      * Loads and links, without initializing, each of {@code names} in {@code loader}. A name that cannot be loaded is
      * passed over: the class then loads when first used, as it would have without this.
      */
-    public static void loadAndLink(ClassLoader loader, Iterable<String> names) {
+    static void loadAndLink(ClassLoader loader, Iterable<String> names) {
         for (String name : names) {
             try {
                 // Asking for the constructors has HotSpot link (verify) the class without initializing it.

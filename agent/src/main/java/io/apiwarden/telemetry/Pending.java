@@ -84,7 +84,9 @@ abstract class Pending<T> {
             replaying = Thread.currentThread();
         }
         try {
-            at(startNanoTime, spanId()).run(new Begin<>(this, real, holder));
+            // Made once for the whole replay, on the SDK's thread.
+            Context parent = parent();
+            at(parent, startNanoTime, spanId()).run(new Begin<>(this, real, holder));
             T began = holder.get(0);
             int told = 0;
             while (true) {
@@ -99,7 +101,7 @@ abstract class Pending<T> {
                     }
                     next = steps.get(told++);
                 }
-                at(next.nanoTime, next.spanId).run(new Tell<>(next, began));
+                at(parent, next.nanoTime, next.spanId).run(new Tell<>(next, began));
             }
         } finally {
             synchronized (this) {
@@ -137,8 +139,8 @@ abstract class Pending<T> {
         return steps == null ? replayed : null;
     }
 
-    private ReplayMoment at(long nanoTime, String spanId) {
-        return new ReplayMoment(startEpochNanos, startNanoTime, nanoTime, parent(), traceId, spanId);
+    private ReplayMoment at(Context parent, long nanoTime, String spanId) {
+        return new ReplayMoment(startEpochNanos, startNanoTime, nanoTime, parent, traceId, spanId);
     }
 
     private static final class Step<T> {

@@ -1,7 +1,6 @@
 package io.apiwarden.clients.jdk.agent;
 
 import io.apiwarden.agent.ClientModule;
-import io.apiwarden.agent.FirstCallClasses;
 import io.apiwarden.agent.HookTransformer;
 import java.util.List;
 import java.util.Map;
@@ -46,12 +45,10 @@ public final class JdkModule implements ClientModule {
         return JdkHttpClientInstrumentation.weavings();
     }
 
-    /** The wrapper and its call, loaded ahead in the agent's loader: the app's thread is still building its client. */
-    @Override
-    public void warmUp(ClassLoader libraryLoader) {
-        FirstCallClasses.loadAndLink(JdkModule.class.getClassLoader(), firstCallClasses());
-    }
-
+    /**
+     * The wrapper and its call, loaded ahead in the agent's loader ({@link ClientModule#warmUp}): the app's thread is
+     * still building its client.
+     */
     @Override
     public List<String> firstCallClasses() {
         return FIRST_CALL;
