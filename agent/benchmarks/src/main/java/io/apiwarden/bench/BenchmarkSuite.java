@@ -185,7 +185,9 @@ public final class BenchmarkSuite {
                 report.startup(startup);
             }
             if (options.parts.contains(Part.PER_CALL)) {
-                report.perCall(new PerCallRun(target, options.effort).run(setups, options.ways));
+                List<PerCallRun.Figure> perCall = new PerCallRun(target, options.effort).run(setups, options.ways);
+                report.perCall(perCall);
+                report.perCallCpu(perCall);
             }
             if (options.parts.contains(Part.STORMS)) {
                 System.out.println("== storms");

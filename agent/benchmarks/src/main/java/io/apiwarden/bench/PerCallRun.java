@@ -29,6 +29,10 @@ final class PerCallRun {
         final double microsPerCall;
         final double microsError;
         final double bytesPerCall;
+        /** The measured JVM's CPU time per call, all its threads ({@link ProcessCpuProfiler}); NaN if not known. */
+        final double cpuMicrosPerCall;
+
+        final double cpuMicrosError;
 
         Figure(
                 AppCalls.Way way,
@@ -36,13 +40,17 @@ final class PerCallRun {
                 AgentSetup setup,
                 double microsPerCall,
                 double microsError,
-                double bytesPerCall) {
+                double bytesPerCall,
+                double cpuMicrosPerCall,
+                double cpuMicrosError) {
             this.way = way;
             this.managed = managed;
             this.setup = setup;
             this.microsPerCall = microsPerCall;
             this.microsError = microsError;
             this.bytesPerCall = bytesPerCall;
+            this.cpuMicrosPerCall = cpuMicrosPerCall;
+            this.cpuMicrosError = cpuMicrosError;
         }
     }
 
@@ -71,6 +79,7 @@ final class PerCallRun {
                     .measurementIterations(effort.measurementIterations)
                     .measurementTime(TimeValue.seconds(effort.iterationSeconds))
                     .addProfiler(GCProfiler.class)
+                    .addProfiler(ProcessCpuProfiler.class)
                     // Exactly these options: a fork would otherwise inherit this JVM's own.
                     .jvmArgs(jvmArgs.toArray(new String[0]))
                     .shouldFailOnError(true);
@@ -99,13 +108,16 @@ final class PerCallRun {
         boolean managed = result.getParams().getParam("target").equals("managed");
         Result<?> primary = result.getPrimaryResult();
         Result<?> allocation = result.getSecondaryResults().get(ALLOCATION_PER_OP);
+        Result<?> cpu = result.getSecondaryResults().get(ProcessCpuProfiler.CPU_PER_OP);
         return new Figure(
                 way,
                 managed,
                 setup,
                 primary.getScore(),
                 primary.getScoreError(),
-                allocation == null ? Double.NaN : allocation.getScore());
+                allocation == null ? Double.NaN : allocation.getScore(),
+                cpu == null ? Double.NaN : cpu.getScore(),
+                cpu == null ? Double.NaN : cpu.getScoreError());
     }
 
     static AppCalls.Way wayOf(String benchmarkMethod) {

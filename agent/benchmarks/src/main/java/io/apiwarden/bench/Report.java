@@ -17,6 +17,10 @@ final class Report {
     static final double UNMANAGED_TOLERANCE_PERCENT = 1;
     /** A difference judged within a wider interval than this is noise, not a result. */
     static final double CONCLUSIVE_INTERVAL_PERCENT = 3;
+    /** Management's CPU per call over the bare client's, tracing and metrics off. */
+    static final double MAX_MANAGEMENT_CPU_MICROS = 3;
+    /** Tracing on: the CPU API Warden adds to a call, as a share of what the OpenTelemetry agent adds. */
+    static final double MAX_SHARE_OF_OTEL_AGENT_CPU = 0.5;
 
     private final StringBuilder md = new StringBuilder();
     private final List<String> verdicts = new ArrayList<>();
@@ -99,6 +103,116 @@ final class Report {
                 }
             }
         }
+    }
+
+    /**
+     * The measured JVM's CPU per call ({@link ProcessCpuProfiler}), and what each agent adds to it: the figures a
+     * shared machine's noise leaves readable, where a loopback call's wall time does not.
+     */
+    void perCallCpu(List<PerCallRun.Figure> figures) {
+        md.append("\n### Per call, the app's CPU (µs of the measured JVM's CPU per call, all its threads, ± the 99.9% "
+                        + "interval)\n\n")
+                .append("| way | target | no agent | API Warden | API Warden, tracing and metrics off "
+                        + "| OpenTelemetry agent | management over no agent (tracing off) "
+                        + "| API Warden over no agent | OpenTelemetry agent over no agent |\n")
+                .append("|---|---|---|---|---|---|---|---|---|\n");
+        for (AppCalls.Way way : AppCalls.Way.values()) {
+            for (boolean managed : new boolean[] {true, false}) {
+                Optional<PerCallRun.Figure> bare = withCpu(find(figures, way, managed, AgentSetup.NO_AGENT));
+                Optional<PerCallRun.Figure> warden = withCpu(find(figures, way, managed, AgentSetup.API_WARDEN));
+                Optional<PerCallRun.Figure> untraced =
+                        withCpu(find(figures, way, managed, AgentSetup.API_WARDEN_UNTRACED));
+                Optional<PerCallRun.Figure> otel = withCpu(find(figures, way, managed, AgentSetup.OTEL_AGENT));
+                if (bare.isEmpty() || (warden.isEmpty() && untraced.isEmpty() && otel.isEmpty())) {
+                    continue;
+                }
+                row(
+                        way.label,
+                        managed ? "managed" : "unmanaged",
+                        cpuCell(bare),
+                        cpuCell(warden),
+                        cpuCell(untraced),
+                        cpuCell(otel),
+                        cpuAdded(untraced, bare.get()),
+                        cpuAdded(warden, bare.get()),
+                        cpuAdded(otel, bare.get()));
+                if (managed) {
+                    untraced.ifPresent(u -> managementCpuVerdict(way, bare.get(), u));
+                    if (warden.isPresent() && otel.isPresent()) {
+                        shareOfOtelCpuVerdict(way, bare.get(), warden.get(), otel.get());
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Met when the added CPU with its interval stays within the target, missed when it is over even without its
+     * interval; in between, this run cannot tell.
+     */
+    private void managementCpuVerdict(AppCalls.Way way, PerCallRun.Figure bare, PerCallRun.Figure untraced) {
+        double added = untraced.cpuMicrosPerCall - bare.cpuMicrosPerCall;
+        double interval = Math.hypot(bare.cpuMicrosError, untraced.cpuMicrosError);
+        verdict(
+                "management ≤ " + fmt(MAX_MANAGEMENT_CPU_MICROS) + " µs of CPU per call, tracing off (" + way.label
+                        + ")",
+                judged(added, interval, MAX_MANAGEMENT_CPU_MICROS),
+                String.format(Locale.ROOT, "%+.1f µs (± %.1f)", added, interval));
+    }
+
+    private void shareOfOtelCpuVerdict(
+            AppCalls.Way way, PerCallRun.Figure bare, PerCallRun.Figure warden, PerCallRun.Figure otel) {
+        double wardenAdded = warden.cpuMicrosPerCall - bare.cpuMicrosPerCall;
+        double otelAdded = otel.cpuMicrosPerCall - bare.cpuMicrosPerCall;
+        double wardenInterval = Math.hypot(bare.cpuMicrosError, warden.cpuMicrosError);
+        double otelInterval = Math.hypot(bare.cpuMicrosError, otel.cpuMicrosError);
+        Boolean met;
+        if (wardenAdded + wardenInterval <= MAX_SHARE_OF_OTEL_AGENT_CPU * (otelAdded - otelInterval)) {
+            met = true;
+        } else if (wardenAdded - wardenInterval > MAX_SHARE_OF_OTEL_AGENT_CPU * (otelAdded + otelInterval)) {
+            met = false;
+        } else {
+            met = null;
+        }
+        verdict(
+                "tracing on: CPU added ≤ half the OpenTelemetry agent's (" + way.label + ")",
+                met,
+                String.format(
+                        Locale.ROOT,
+                        "%+.1f µs (± %.1f) against %+.1f µs (± %.1f)",
+                        wardenAdded,
+                        wardenInterval,
+                        otelAdded,
+                        otelInterval));
+    }
+
+    /** @return null when the interval straddles the limit */
+    static Boolean judged(double value, double interval, double limit) {
+        if (Double.isNaN(value) || Double.isNaN(interval)) {
+            return null;
+        }
+        if (value + interval <= limit) {
+            return true;
+        }
+        return value - interval > limit ? false : null;
+    }
+
+    private static Optional<PerCallRun.Figure> withCpu(Optional<PerCallRun.Figure> f) {
+        return f.filter(x -> !Double.isNaN(x.cpuMicrosPerCall));
+    }
+
+    private static String cpuCell(Optional<PerCallRun.Figure> f) {
+        return f.map(x -> String.format(Locale.ROOT, "%.1f ± %.1f", x.cpuMicrosPerCall, x.cpuMicrosError))
+                .orElse("");
+    }
+
+    private static String cpuAdded(Optional<PerCallRun.Figure> f, PerCallRun.Figure bare) {
+        return f.map(x -> String.format(
+                        Locale.ROOT,
+                        "%+.1f ± %.1f",
+                        x.cpuMicrosPerCall - bare.cpuMicrosPerCall,
+                        Math.hypot(x.cpuMicrosError, bare.cpuMicrosError)))
+                .orElse("");
     }
 
     /**

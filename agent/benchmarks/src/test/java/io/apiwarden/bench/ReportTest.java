@@ -48,6 +48,51 @@ class ReportTest {
     }
 
     @Test
+    void cpuTableShowsWhatEachAgentAddsAndJudgesOnlyWhatItsIntervalsAllow() {
+        Report report = new Report("## header");
+        report.perCallCpu(List.of(
+                // JDK send: management +2.0 ± 0.5 µs (met); tracing on +10 against the OpenTelemetry agent's +30.
+                cpu(AppCalls.Way.JDK_SEND, true, AgentSetup.NO_AGENT, 40, 0.3),
+                cpu(AppCalls.Way.JDK_SEND, true, AgentSetup.API_WARDEN_UNTRACED, 42, 0.4),
+                cpu(AppCalls.Way.JDK_SEND, true, AgentSetup.API_WARDEN, 50, 0.4),
+                cpu(AppCalls.Way.JDK_SEND, true, AgentSetup.OTEL_AGENT, 70, 0.4),
+                // OkHttp: management +5 µs, well over; tracing on +25 against +30, over half.
+                cpu(AppCalls.Way.OKHTTP_EXECUTE, true, AgentSetup.NO_AGENT, 30, 0.3),
+                cpu(AppCalls.Way.OKHTTP_EXECUTE, true, AgentSetup.API_WARDEN_UNTRACED, 35, 0.4),
+                cpu(AppCalls.Way.OKHTTP_EXECUTE, true, AgentSetup.API_WARDEN, 55, 0.4),
+                cpu(AppCalls.Way.OKHTTP_EXECUTE, true, AgentSetup.OTEL_AGENT, 60, 0.4),
+                // Reactor Netty: management +2.5 µs, but ± 4: this run cannot tell.
+                cpu(AppCalls.Way.REACTOR_NETTY, true, AgentSetup.NO_AGENT, 30, 3),
+                cpu(AppCalls.Way.REACTOR_NETTY, true, AgentSetup.API_WARDEN_UNTRACED, 32.5, 3)));
+
+        String md = report.toMarkdown();
+
+        assertThat(md)
+                .contains("| JDK send | managed | 40.0 ± 0.3 | 50.0 ± 0.4 | 42.0 ± 0.4 | 70.0 ± 0.4 "
+                        + "| +2.0 ± 0.5 | +10.0 ± 0.5 | +30.0 ± 0.5 |");
+        assertThat(md)
+                .contains("| management ≤ 3 µs of CPU per call, tracing off (JDK send) | +2.0 µs (± 0.5) | yes |")
+                .contains("| management ≤ 3 µs of CPU per call, tracing off (OkHttp execute) | +5.0 µs (± 0.5) "
+                        + "| **no** |")
+                .contains("| management ≤ 3 µs of CPU per call, tracing off (Reactor Netty (blocked on)) "
+                        + "| +2.5 µs (± 4.2) | cannot tell (too noisy) |")
+                .contains("| tracing on: CPU added ≤ half the OpenTelemetry agent's (JDK send) "
+                        + "| +10.0 µs (± 0.5) against +30.0 µs (± 0.5) | yes |")
+                .contains("| tracing on: CPU added ≤ half the OpenTelemetry agent's (OkHttp execute) "
+                        + "| +25.0 µs (± 0.5) against +30.0 µs (± 0.5) | **no** |");
+    }
+
+    @Test
+    void aFigureWithoutCpuLeavesTheCpuTableOut() {
+        Report report = new Report("## header");
+        report.perCallCpu(List.of(
+                perCall(AppCalls.Way.JDK_SEND, true, AgentSetup.NO_AGENT, 100, 1),
+                perCall(AppCalls.Way.JDK_SEND, true, AgentSetup.API_WARDEN, 105, 1)));
+
+        assertThat(report.toMarkdown()).doesNotContain("| JDK send |").doesNotContain("µs of CPU");
+    }
+
+    @Test
     void startupTableShowsWhatEachAgentAdds() {
         Report report = new Report("## header");
         report.startup(List.of(
@@ -73,6 +118,11 @@ class ReportTest {
 
     private static PerCallRun.Figure perCall(
             AppCalls.Way way, boolean managed, AgentSetup setup, double micros, double error) {
-        return new PerCallRun.Figure(way, managed, setup, micros, error, 1000);
+        return new PerCallRun.Figure(way, managed, setup, micros, error, 1000, Double.NaN, Double.NaN);
+    }
+
+    private static PerCallRun.Figure cpu(
+            AppCalls.Way way, boolean managed, AgentSetup setup, double cpuMicros, double cpuError) {
+        return new PerCallRun.Figure(way, managed, setup, 100, 50, 1000, cpuMicros, cpuError);
     }
 }
