@@ -34,6 +34,8 @@ public final class BenchmarkSuite {
     enum Part {
         STARTUP("startup"),
         PER_CALL("per-call"),
+        /** What management adds to a call, managed and unmanaged calls taking turns in one JVM ({@link PairedRun}). */
+        MANAGEMENT("management"),
         STORMS("storms"),
         THROTTLE_WINDOW("throttle-window");
 
@@ -90,9 +92,9 @@ public final class BenchmarkSuite {
                     out = Paths.get(arg.substring("--out=".length()));
                 } else {
                     throw new IllegalArgumentException("unknown argument '" + arg
-                            + "'; use --quick, --only=startup,per-call,storms,throttle-window, --setups="
+                            + "'; use --quick, --only=startup,per-call,management,storms,throttle-window, --setups="
                             + AgentSetup.optionNames()
-                            + ", --ways=jdk-send,apache-execute,... (per call), --out=FILE");
+                            + ", --ways=jdk-send,apache-execute,... (per call, management), --out=FILE");
                 }
             }
             return new Options(effort, parts, setups, ways, out);
@@ -105,7 +107,7 @@ public final class BenchmarkSuite {
                 }
             }
             throw new IllegalArgumentException(
-                    "--only takes startup, per-call, storms and throttle-window, not '" + name + "'");
+                    "--only takes startup, per-call, management, storms and throttle-window, not '" + name + "'");
         }
     }
 
@@ -188,6 +190,9 @@ public final class BenchmarkSuite {
                 List<PerCallRun.Figure> perCall = new PerCallRun(target, options.effort).run(setups, options.ways);
                 report.perCall(perCall);
                 report.perCallCpu(perCall);
+            }
+            if (options.parts.contains(Part.MANAGEMENT)) {
+                report.management(new PairedRun(target, options.effort).run(setups, options.ways));
             }
             if (options.parts.contains(Part.STORMS)) {
                 System.out.println("== storms");

@@ -24,6 +24,8 @@ import java.util.concurrent.TimeUnit;
  *       {@code N} concurrent ones with {@code sendAsync}; how long until those were answered, and with what.
  *   <li>{@code soak N}: {@code N} managed calls in all four ways, and what the process holds meanwhile
  *       ({@link SoakLoad}).
+ *   <li>{@code paired WAY R MS}: {@code R} rounds of a block of managed calls and one of unmanaged ones, {@code MS}
+ *       each, taking turns ({@link PairedLoad}).
  *   <li>{@code retry-after-soak R C}: {@code C} callers in each of the four ways until the API has counted
  *       {@code R} resends ({@link RetryAfterSoakLoad}).
  * </ul>
@@ -53,11 +55,16 @@ public final class ProcessProbe {
             System.out.println(window(url, Integer.parseInt(args[1])));
         } else if (args.length == 2 && args[0].equals("soak")) {
             SoakLoad.run(url, Long.parseLong(args[1]));
+        } else if (args.length == 4 && args[0].equals("paired")) {
+            URI unmanaged = URI.create(System.getProperty(PerCallBenchmark.UNMANAGED_URL_PROPERTY));
+            PairedLoad.run(
+                    AppCalls.Way.valueOf(args[1]), url, unmanaged, Integer.parseInt(args[2]), Long.parseLong(args[3]));
         } else if (args.length == 3 && args[0].equals("retry-after-soak")) {
             RetryAfterSoakLoad.run(url, Long.parseLong(args[1]), Integer.parseInt(args[2]));
         } else {
             System.err.println(
-                    "usage: ProcessProbe first-call WAY | storm N | window N | soak N | retry-after-soak RESENDS CALLERS");
+                    "usage: ProcessProbe first-call WAY | storm N | window N | soak N | retry-after-soak RESENDS CALLERS"
+                            + " | paired WAY ROUNDS BLOCK_MS");
             System.exit(2);
         }
     }

@@ -186,6 +186,39 @@ final class Report {
                         otelInterval));
     }
 
+    /**
+     * What management adds to a call, in pairs ({@link PairedRun}): the same client's managed and unmanaged calls
+     * taking turns in one JVM.
+     */
+    void management(List<PairedRun.Figure> figures) {
+        md.append("\n### Management in pairs (µs per call, managed less unmanaged in the same JVM, blocks taking "
+                        + "turns; ± the 99.9% interval over the rounds)\n\n")
+                .append("| way | setup | rounds | managed call: wall, process CPU | wall added | caller's CPU added "
+                        + "| process CPU added |\n")
+                .append("|---|---|---|---|---|---|---|\n");
+        for (PairedRun.Figure f : figures) {
+            row(
+                    f.way.label,
+                    f.setup.label(),
+                    Integer.toString(f.rounds),
+                    String.format(Locale.ROOT, "%.1f, %.1f", f.managedMicros, f.managedCpuMicros),
+                    difference(f.wall),
+                    difference(f.callerCpu),
+                    difference(f.processCpu));
+            if (f.setup == AgentSetup.API_WARDEN_UNTRACED) {
+                verdict(
+                        "management ≤ " + fmt(MAX_MANAGEMENT_CPU_MICROS)
+                                + " µs of CPU per call, tracing off, in pairs (" + f.way.label + ")",
+                        judged(f.processCpu.mean, f.processCpu.interval, MAX_MANAGEMENT_CPU_MICROS),
+                        String.format(Locale.ROOT, "%+.1f µs (± %.1f)", f.processCpu.mean, f.processCpu.interval));
+            }
+        }
+    }
+
+    private static String difference(PairedRun.Difference d) {
+        return String.format(Locale.ROOT, "%+.1f ± %.1f", d.mean, d.interval);
+    }
+
     /** @return null when the interval straddles the limit */
     static Boolean judged(double value, double interval, double limit) {
         if (Double.isNaN(value) || Double.isNaN(interval)) {

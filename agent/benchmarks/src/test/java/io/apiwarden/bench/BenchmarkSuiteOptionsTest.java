@@ -110,6 +110,17 @@ class BenchmarkSuiteOptionsTest {
     }
 
     @Test
+    void managementInPairsIsAPartOfItsOwn() {
+        BenchmarkSuite.Options o = BenchmarkSuite.Options.parse(
+                new String[] {"--only=management", "--ways=okhttp-execute", "--setups=apiwarden-untraced"},
+                DEFAULT_OUT);
+
+        assertThat(o.parts).containsExactly(BenchmarkSuite.Part.MANAGEMENT);
+        assertThat(o.ways).containsExactly(AppCalls.Way.OKHTTP_EXECUTE);
+        assertThat(o.setups).containsExactly(AgentSetup.API_WARDEN_UNTRACED);
+    }
+
+    @Test
     void unknownArgumentsAndPartsAreNamed() {
         assertThatThrownBy(() -> BenchmarkSuite.Options.parse(new String[] {"--fast"}, DEFAULT_OUT))
                 .hasMessageContaining("'--fast'")

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -41,6 +42,31 @@ class ProbesIT {
             }
             // Both calls carried the right token: the app's own once, the agent's once (each probe checked for 200).
             assertThat(api.apiRequests()).isEqualTo(2);
+            assertThat(api.unauthorized()).isZero();
+        }
+    }
+
+    @Test
+    void thePairedProbeMeasuresManagedAndUnmanagedCallsTakingTurns() throws Exception {
+        try (OtlpSink sink = OtlpSink.start();
+                FastApiServer api = FastApiServer.start()) {
+            Target target = new Target(
+                    api.baseUrl(), api.authUrl(), api.healthUrl(), api.accessToken(), sink.endpoint(), agentJar, null);
+
+            List<PairedRun.Figure> figures = new PairedRun(target, 3, 100)
+                    .run(
+                            List.of(AgentSetup.NO_AGENT, AgentSetup.API_WARDEN_UNTRACED),
+                            Set.of(AppCalls.Way.OKHTTP_EXECUTE));
+
+            // No agent, nothing to pair: only the agent's setup ran, two rounds measured after one of warm-up.
+            assertThat(figures).hasSize(1);
+            PairedRun.Figure f = figures.get(0);
+            assertThat(f.setup).isEqualTo(AgentSetup.API_WARDEN_UNTRACED);
+            assertThat(f.rounds).isEqualTo(2);
+            assertThat(f.managedMicros).isPositive();
+            assertThat(f.managedCpuMicros).isPositive();
+            // Every managed call carried the agent's token (the probe fails on anything but 200).
+            assertThat(api.apiRequests()).isPositive();
             assertThat(api.unauthorized()).isZero();
         }
     }

@@ -93,6 +93,52 @@ class ReportTest {
     }
 
     @Test
+    void managementInPairsIsTabledAndJudgedOnTheProcessCpuWithTracingOff() {
+        Report report = new Report("## header");
+        report.management(List.of(
+                new PairedRun.Figure(
+                        AppCalls.Way.OKHTTP_EXECUTE,
+                        AgentSetup.API_WARDEN_UNTRACED,
+                        20,
+                        90.5,
+                        70.25,
+                        new PairedRun.Difference(4.5, 1.0),
+                        new PairedRun.Difference(3.0, 0.5),
+                        new PairedRun.Difference(5.0, 1.5)),
+                new PairedRun.Figure(
+                        AppCalls.Way.JDK_SEND,
+                        AgentSetup.API_WARDEN_UNTRACED,
+                        20,
+                        200,
+                        180,
+                        new PairedRun.Difference(2.0, 3.0),
+                        new PairedRun.Difference(1.0, 0.5),
+                        new PairedRun.Difference(1.5, 1.0)),
+                // Tracing on: tabled, not judged against the management target.
+                new PairedRun.Figure(
+                        AppCalls.Way.JDK_SEND,
+                        AgentSetup.API_WARDEN,
+                        20,
+                        220,
+                        210,
+                        new PairedRun.Difference(20, 3.0),
+                        new PairedRun.Difference(10, 0.5),
+                        new PairedRun.Difference(25, 1.0))));
+
+        String md = report.toMarkdown();
+
+        assertThat(md)
+                .contains("| OkHttp execute | " + AgentSetup.API_WARDEN_UNTRACED.label()
+                        + " | 20 | 90.5, 70.3 | +4.5 ± 1.0 | +3.0 ± 0.5 | +5.0 ± 1.5 |")
+                .contains("| management ≤ 3 µs of CPU per call, tracing off, in pairs (OkHttp execute) "
+                        + "| +5.0 µs (± 1.5) | **no** |")
+                .contains(
+                        "| management ≤ 3 µs of CPU per call, tracing off, in pairs (JDK send) | +1.5 µs (± 1.0) | yes |")
+                .contains("| JDK send | " + AgentSetup.API_WARDEN.label() + " | 20 | 220.0, 210.0 | +20.0 ± 3.0 ");
+        assertThat(md).containsOnlyOnce("in pairs (JDK send)");
+    }
+
+    @Test
     void startupTableShowsWhatEachAgentAdds() {
         Report report = new Report("## header");
         report.startup(List.of(
