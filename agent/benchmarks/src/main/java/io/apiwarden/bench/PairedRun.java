@@ -19,7 +19,7 @@ import org.apache.commons.math3.distribution.TDistribution;
 final class PairedRun {
     /** The setups in which a call can be managed: the others have no agent to pair against. */
     static final Set<AgentSetup> SETUPS = Set.of(AgentSetup.API_WARDEN_UNTRACED, AgentSetup.API_WARDEN);
-    /** Far more than the longest run takes (30 rounds of two 1 s blocks, and the JVM's start). */
+    /** Far more than the longest run takes (120 rounds of two 250 ms blocks, and the JVM's start). */
     private static final Duration TIME_LIMIT = Duration.ofMinutes(10);
 
     /** A mean difference and its 99.9% interval. */
@@ -93,7 +93,9 @@ final class PairedRun {
     private final long blockMillis;
 
     PairedRun(Target target, Effort effort) {
-        this(target, effort == Effort.FULL ? 30 : 9, effort == Effort.FULL ? 1000 : 300);
+        // Many short rounds rather than a few long ones: the interval narrows with the rounds' number, and a
+        // quarter-second block still holds hundreds of calls.
+        this(target, effort == Effort.FULL ? 120 : 12, effort == Effort.FULL ? 250 : 200);
     }
 
     PairedRun(Target target, int rounds, long blockMillis) {
