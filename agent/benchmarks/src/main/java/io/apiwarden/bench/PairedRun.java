@@ -5,20 +5,23 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.apache.commons.math3.distribution.TDistribution;
+import org.openjdk.jmh.util.ListStatistics;
 
 /**
- * What management adds to a call, measured in pairs: one JVM under the agent, one client, blocks of managed and
- * unmanaged calls taking turns ({@link PairedLoad}); per round, a managed call's wall time, caller's CPU and
- * process's CPU less an unmanaged call's. Both blocks of a round meet the same moment of a shared machine, so its
- * noise cancels where the per-call benchmark's separate JVMs, minutes apart, cannot: a few µs become readable.
+ * What management adds to a call, measured in pairs: one JVM, one client, blocks of calls to the API and to the same
+ * server outside it taking turns ({@link PairedLoad}); per round, an API call's wall time, caller's CPU and process's
+ * CPU less the other call's. Both blocks of a round meet the same moment of a shared machine, so its noise cancels
+ * where the per-call benchmark's separate JVMs, minutes apart, cannot: a few µs become readable.
  *
- * <p>The unmanaged call is the same client's call to the same server outside the API, so it pays the agent's look-up
- * of the call's API (well under a µs) and nothing else; the figure is management less that look-up.
+ * <p>The two calls differ besides management (the API call carries a bearer token and answers a larger body), so the
+ * same pairs run with no agent too, the app setting its own token; management is the agent's pair difference less
+ * that one ({@link Report#management}). The call outside the API pays the agent's look-up of the call's API (well
+ * under a µs) and nothing else: management is measured less that look-up.
  */
 final class PairedRun {
-    /** The setups in which a call can be managed: the others have no agent to pair against. */
-    static final Set<AgentSetup> SETUPS = Set.of(AgentSetup.API_WARDEN_UNTRACED, AgentSetup.API_WARDEN);
+    /** The setups measured in pairs: API Warden's, and no agent for the calls' own difference. */
+    static final Set<AgentSetup> SETUPS =
+            Set.of(AgentSetup.NO_AGENT, AgentSetup.API_WARDEN_UNTRACED, AgentSetup.API_WARDEN);
     /** Far more than the longest run takes (120 rounds of two 250 ms blocks, and the JVM's start). */
     private static final Duration TIME_LIMIT = Duration.ofMinutes(10);
 
@@ -34,22 +37,20 @@ final class PairedRun {
 
         /** The mean of {@code values} and its two-sided 99.9% interval (Student's t); NaN for fewer than two. */
         static Difference of(List<Double> values) {
-            int n = values.size();
-            if (n < 2) {
-                return new Difference(n == 1 ? values.get(0) : Double.NaN, Double.NaN);
-            }
-            double mean = 0;
+            ListStatistics stats = new ListStatistics();
             for (double v : values) {
-                mean += v;
+                stats.addValue(v);
             }
-            mean /= n;
-            double squares = 0;
-            for (double v : values) {
-                squares += (v - mean) * (v - mean);
+            if (values.size() < 2) {
+                return new Difference(values.isEmpty() ? Double.NaN : values.get(0), Double.NaN);
             }
-            double sd = Math.sqrt(squares / (n - 1));
-            double t = new TDistribution(n - 1).inverseCumulativeProbability(0.9995);
-            return new Difference(mean, t * sd / Math.sqrt(n));
+            // JMH's own statistics, as its per-call intervals: the half-width of the 99.9% interval of the mean.
+            return new Difference(stats.getMean(), stats.getMeanErrorAt(0.999));
+        }
+
+        /** This difference less {@code baseline}'s: the means' difference, the intervals combined. */
+        Difference less(Difference baseline) {
+            return new Difference(mean - baseline.mean, Math.hypot(interval, baseline.interval));
         }
     }
 
@@ -58,11 +59,11 @@ final class PairedRun {
         final AppCalls.Way way;
         final AgentSetup setup;
         final int rounds;
-        /** A managed call, µs: wall time and the process's CPU. */
+        /** A call to the API, µs: wall time and the process's CPU. */
         final double managedMicros;
 
         final double managedCpuMicros;
-        /** Managed less unmanaged, µs per call. */
+        /** The API call less the other, µs per call. */
         final Difference wall;
 
         final Difference callerCpu;

@@ -110,6 +110,14 @@ final class Report {
      * shared machine's noise leaves readable, where a loopback call's wall time does not.
      */
     void perCallCpu(List<PerCallRun.Figure> figures) {
+        boolean any = false;
+        for (PerCallRun.Figure f : figures) {
+            any |= f.setup == AgentSetup.NO_AGENT && !Double.isNaN(f.cpuMicrosPerCall);
+        }
+        if (!any) {
+            // Only the no-agent figures' CPU makes a row: without them, no heading either.
+            return;
+        }
         md.append("\n### Per call, the app's CPU (µs of the measured JVM's CPU per call, all its threads, ± the 99.9% "
                         + "interval)\n\n")
                 .append("| way | target | no agent | API Warden | API Warden, tracing and metrics off "
@@ -187,16 +195,26 @@ final class Report {
     }
 
     /**
-     * What management adds to a call, in pairs ({@link PairedRun}): the same client's managed and unmanaged calls
-     * taking turns in one JVM.
+     * What management adds to a call, in pairs ({@link PairedRun}): per setup the API call less the other in the same
+     * JVM; with the agent, that less the same difference with no agent, which is the calls' own (the token, the
+     * larger body). Judged on the process's CPU with tracing off.
      */
     void management(List<PairedRun.Figure> figures) {
-        md.append("\n### Management in pairs (µs per call, managed less unmanaged in the same JVM, blocks taking "
-                        + "turns; ± the 99.9% interval over the rounds)\n\n")
-                .append("| way | setup | rounds | managed call: wall, process CPU | wall added | caller's CPU added "
-                        + "| process CPU added |\n")
-                .append("|---|---|---|---|---|---|---|\n");
+        md.append("\n### Management in pairs (µs per call; the API call less a call outside the API in the same JVM, "
+                        + "blocks taking turns; ± the 99.9% interval over the rounds)\n\n")
+                .append("| way | setup | rounds | API call: wall, process CPU | wall, pair | caller's CPU, pair "
+                        + "| process CPU, pair | management: caller's CPU | management: process CPU |\n")
+                .append("|---|---|---|---|---|---|---|---|---|\n");
         for (PairedRun.Figure f : figures) {
+            PairedRun.Figure bare = null;
+            for (PairedRun.Figure b : figures) {
+                if (b.way == f.way && b.setup == AgentSetup.NO_AGENT) {
+                    bare = b;
+                }
+            }
+            boolean agent = f.setup != AgentSetup.NO_AGENT;
+            PairedRun.Difference callerAdded = agent && bare != null ? f.callerCpu.less(bare.callerCpu) : null;
+            PairedRun.Difference processAdded = agent && bare != null ? f.processCpu.less(bare.processCpu) : null;
             row(
                     f.way.label,
                     f.setup.label(),
@@ -204,13 +222,20 @@ final class Report {
                     String.format(Locale.ROOT, "%.1f, %.1f", f.managedMicros, f.managedCpuMicros),
                     difference(f.wall),
                     difference(f.callerCpu),
-                    difference(f.processCpu));
+                    difference(f.processCpu),
+                    callerAdded == null ? "" : difference(callerAdded),
+                    processAdded == null ? "" : difference(processAdded));
             if (f.setup == AgentSetup.API_WARDEN_UNTRACED) {
-                verdict(
-                        "management ≤ " + fmt(MAX_MANAGEMENT_CPU_MICROS)
-                                + " µs of CPU per call, tracing off, in pairs (" + f.way.label + ")",
-                        judged(f.processCpu.mean, f.processCpu.interval, MAX_MANAGEMENT_CPU_MICROS),
-                        String.format(Locale.ROOT, "%+.1f µs (± %.1f)", f.processCpu.mean, f.processCpu.interval));
+                String target = "management ≤ " + fmt(MAX_MANAGEMENT_CPU_MICROS)
+                        + " µs of CPU per call, tracing off, in pairs (" + f.way.label + ")";
+                if (processAdded == null) {
+                    verdict(target, null, "no pairs without the agent to compare with (--setups=none)");
+                } else {
+                    verdict(
+                            target,
+                            judged(processAdded.mean, processAdded.interval, MAX_MANAGEMENT_CPU_MICROS),
+                            String.format(Locale.ROOT, "%+.1f µs (± %.1f)", processAdded.mean, processAdded.interval));
+                }
             }
         }
     }

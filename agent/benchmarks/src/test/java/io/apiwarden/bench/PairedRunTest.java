@@ -44,6 +44,14 @@ class PairedRunTest {
     }
 
     @Test
+    void aDifferenceLessItsBaselineCombinesTheIntervals() {
+        PairedRun.Difference d = new PairedRun.Difference(5.0, 0.3).less(new PairedRun.Difference(2.0, 0.4));
+
+        assertThat(d.mean).isCloseTo(3.0, within(1e-9));
+        assertThat(d.interval).isCloseTo(0.5, within(1e-9));
+    }
+
+    @Test
     void oneRoundHasNoInterval() {
         assertThat(PairedRun.Difference.of(List.of(4.0)).interval).isNaN();
     }

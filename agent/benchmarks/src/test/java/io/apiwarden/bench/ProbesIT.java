@@ -58,14 +58,16 @@ class ProbesIT {
                             List.of(AgentSetup.NO_AGENT, AgentSetup.API_WARDEN_UNTRACED),
                             Set.of(AppCalls.Way.OKHTTP_EXECUTE));
 
-            // No agent, nothing to pair: only the agent's setup ran, two rounds measured after one of warm-up.
-            assertThat(figures).hasSize(1);
-            PairedRun.Figure f = figures.get(0);
-            assertThat(f.setup).isEqualTo(AgentSetup.API_WARDEN_UNTRACED);
-            assertThat(f.rounds).isEqualTo(2);
-            assertThat(f.managedMicros).isPositive();
-            assertThat(f.managedCpuMicros).isPositive();
-            // Every managed call carried the agent's token (the probe fails on anything but 200).
+            // Both setups: the agent's pairs, and the bare ones they are compared with; two rounds measured each.
+            assertThat(figures)
+                    .extracting(f -> f.setup)
+                    .containsExactly(AgentSetup.NO_AGENT, AgentSetup.API_WARDEN_UNTRACED);
+            for (PairedRun.Figure f : figures) {
+                assertThat(f.rounds).isEqualTo(2);
+                assertThat(f.managedMicros).isPositive();
+                assertThat(f.managedCpuMicros).isPositive();
+            }
+            // Every API call carried a token, the app's own or the agent's (the probe fails on anything but 200).
             assertThat(api.apiRequests()).isPositive();
             assertThat(api.unauthorized()).isZero();
         }

@@ -89,53 +89,60 @@ class ReportTest {
                 perCall(AppCalls.Way.JDK_SEND, true, AgentSetup.NO_AGENT, 100, 1),
                 perCall(AppCalls.Way.JDK_SEND, true, AgentSetup.API_WARDEN, 105, 1)));
 
-        assertThat(report.toMarkdown()).doesNotContain("| JDK send |").doesNotContain("µs of CPU");
+        assertThat(report.toMarkdown())
+                .doesNotContain("the app's CPU")
+                .doesNotContain("| JDK send |")
+                .doesNotContain("µs of CPU");
     }
 
     @Test
-    void managementInPairsIsTabledAndJudgedOnTheProcessCpuWithTracingOff() {
+    void managementInPairsIsTheAgentsPairLessTheBareOneJudgedOnTheProcessCpuWithTracingOff() {
         Report report = new Report("## header");
         report.management(List.of(
-                new PairedRun.Figure(
-                        AppCalls.Way.OKHTTP_EXECUTE,
-                        AgentSetup.API_WARDEN_UNTRACED,
-                        20,
-                        90.5,
-                        70.25,
-                        new PairedRun.Difference(4.5, 1.0),
-                        new PairedRun.Difference(3.0, 0.5),
-                        new PairedRun.Difference(5.0, 1.5)),
-                new PairedRun.Figure(
-                        AppCalls.Way.JDK_SEND,
-                        AgentSetup.API_WARDEN_UNTRACED,
-                        20,
-                        200,
-                        180,
-                        new PairedRun.Difference(2.0, 3.0),
-                        new PairedRun.Difference(1.0, 0.5),
-                        new PairedRun.Difference(1.5, 1.0)),
+                // The calls' own difference with no agent: the token and the larger body.
+                paired(AppCalls.Way.OKHTTP_EXECUTE, AgentSetup.NO_AGENT, 1.0, 0.5, 1.0, 0.6),
+                paired(AppCalls.Way.OKHTTP_EXECUTE, AgentSetup.API_WARDEN_UNTRACED, 4.0, 0.5, 6.0, 0.8),
+                paired(AppCalls.Way.JDK_SEND, AgentSetup.NO_AGENT, 0.5, 0.3, 0.5, 0.3),
+                paired(AppCalls.Way.JDK_SEND, AgentSetup.API_WARDEN_UNTRACED, 2.0, 0.4, 2.0, 0.4),
                 // Tracing on: tabled, not judged against the management target.
-                new PairedRun.Figure(
-                        AppCalls.Way.JDK_SEND,
-                        AgentSetup.API_WARDEN,
-                        20,
-                        220,
-                        210,
-                        new PairedRun.Difference(20, 3.0),
-                        new PairedRun.Difference(10, 0.5),
-                        new PairedRun.Difference(25, 1.0))));
+                paired(AppCalls.Way.JDK_SEND, AgentSetup.API_WARDEN, 10, 0.4, 25, 1.2),
+                // No pairs without the agent for this way: nothing to judge with.
+                paired(AppCalls.Way.REACTOR_NETTY, AgentSetup.API_WARDEN_UNTRACED, 1.0, 0.1, 1.0, 0.1)));
 
         String md = report.toMarkdown();
 
         assertThat(md)
                 .contains("| OkHttp execute | " + AgentSetup.API_WARDEN_UNTRACED.label()
-                        + " | 20 | 90.5, 70.3 | +4.5 ± 1.0 | +3.0 ± 0.5 | +5.0 ± 1.5 |")
+                        + " | 80 | 90.5, 70.3 | +4.5 ± 1.0 | +4.0 ± 0.5 | +6.0 ± 0.8 | +3.0 ± 0.7 | +5.0 ± 1.0 |")
+                .contains("| OkHttp execute | " + AgentSetup.NO_AGENT.label()
+                        + " | 80 | 90.5, 70.3 | +4.5 ± 1.0 | +1.0 ± 0.5 | +1.0 ± 0.6 |  |  |")
                 .contains("| management ≤ 3 µs of CPU per call, tracing off, in pairs (OkHttp execute) "
-                        + "| +5.0 µs (± 1.5) | **no** |")
+                        + "| +5.0 µs (± 1.0) | **no** |")
                 .contains(
-                        "| management ≤ 3 µs of CPU per call, tracing off, in pairs (JDK send) | +1.5 µs (± 1.0) | yes |")
-                .contains("| JDK send | " + AgentSetup.API_WARDEN.label() + " | 20 | 220.0, 210.0 | +20.0 ± 3.0 ");
+                        "| management ≤ 3 µs of CPU per call, tracing off, in pairs (JDK send) | +1.5 µs (± 0.5) | yes |")
+                .contains("| management ≤ 3 µs of CPU per call, tracing off, in pairs (Reactor Netty (blocked on)) "
+                        + "| no pairs without the agent to compare with (--setups=none) | cannot tell (too noisy) |")
+                .contains("| JDK send | " + AgentSetup.API_WARDEN.label()
+                        + " | 80 | 90.5, 70.3 | +4.5 ± 1.0 | +10.0 ± 0.4 | +25.0 ± 1.2 | +9.5 ± 0.5 | +24.5 ± 1.2 |");
         assertThat(md).containsOnlyOnce("in pairs (JDK send)");
+    }
+
+    private static PairedRun.Figure paired(
+            AppCalls.Way way,
+            AgentSetup setup,
+            double callerCpu,
+            double callerInterval,
+            double processCpu,
+            double processInterval) {
+        return new PairedRun.Figure(
+                way,
+                setup,
+                80,
+                90.5,
+                70.25,
+                new PairedRun.Difference(4.5, 1.0),
+                new PairedRun.Difference(callerCpu, callerInterval),
+                new PairedRun.Difference(processCpu, processInterval));
     }
 
     @Test
