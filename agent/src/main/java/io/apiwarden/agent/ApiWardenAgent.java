@@ -77,6 +77,11 @@ public final class ApiWardenAgent {
     /** Once per JVM: an attach after {@code -javaagent} (or a second attach) would weave every class twice. */
     private static final AtomicBoolean INSTALLED = new AtomicBoolean();
 
+    static final String ON_BOOT_CLASS_PATH = "the agent's jar is on the boot class path (-Xbootclasspath/a, or another"
+            + " agent's Boot-Class-Path), from where java.net.http, which the JDK's HttpClient, the token requests and"
+            + " the trace export need, cannot be reached; the agent stays inactive and the app runs without it. Attach"
+            + " it with -javaagent only";
+
     private static void install(Instrumentation inst) {
         try {
             if (!WardenConfig.isEnabled(SystemProperties.GET, System.getenv())) {
@@ -84,6 +89,13 @@ public final class ApiWardenAgent {
             }
             if (!INSTALLED.compareAndSet(false, true)) {
                 AgentLog.warn("the agent is already installed in this JVM; the second start is ignored");
+                return;
+            }
+            if (ApiWardenAgent.class.getClassLoader() == null) {
+                // Loaded by the boot class loader: the JDK's modules of the platform class loader are out of its
+                // sight, and the JDK client's hook could not even be linked, so its calls would go out without their
+                // token and without a word. Better no agent, and one line that says why.
+                AgentLog.error(ON_BOOT_CLASS_PATH);
                 return;
             }
             // The configuration file may set the level too: read it as every other setting is, before the lines

@@ -178,6 +178,22 @@ class JdkHttpClientAgentIT extends AgainstFakeApi {
     }
 
     @Test
+    void onTheBootClassPathTheAgentStaysInactiveAndSaysWhy() throws Exception {
+        // As an app's start script might: the agent's jar also given to the boot class path, as some agents ask.
+        AgentJvm.Result r = app().jvmArg("-Xbootclasspath/a:" + AgentJvm.agentJar())
+                .run(JdkClientApp.class, "send:" + url("/api/v1/user"));
+
+        assertThat(r.exitCode).as(r.toString()).isZero();
+        assertThat(r.stdout).containsExactly("STATUS 401 {\"message\":\"OAuth invalid token\"}");
+        assertThat(api.apiRequests.get(0).getHeaders().get("Authorization")).isNull();
+        assertThat(r.agentLog())
+                .singleElement()
+                .asString()
+                .contains("ERROR", "boot class path", "java.net.http", "-javaagent only")
+                .doesNotContain(STALE_TOKEN, REFRESH_TOKEN);
+    }
+
+    @Test
     void disabledTheAgentInstallsNothing() throws Exception {
         AgentJvm.Result r =
                 app().property("apiwarden.enabled", "false").run(JdkClientApp.class, "send:" + url("/api/v1/user"));
