@@ -24,6 +24,25 @@ class ReportTest {
     }
 
     @Test
+    void aManagedCallWithinTheTargetOnlyByItsEstimateCannotBeJudged() {
+        Report report = new Report("## header");
+        report.perCall(List.of(
+                // −7% over the bare client, but ± 24%: the interval reaches far past 3%.
+                perCall(AppCalls.Way.JDK_SEND, true, AgentSetup.NO_AGENT, 100, 17),
+                perCall(AppCalls.Way.JDK_SEND, true, AgentSetup.API_WARDEN, 93, 17),
+                // +1% ± 1.4%: within 3% with its interval.
+                perCall(AppCalls.Way.OKHTTP_EXECUTE, true, AgentSetup.NO_AGENT, 100, 1),
+                perCall(AppCalls.Way.OKHTTP_EXECUTE, true, AgentSetup.API_WARDEN, 101, 1)));
+
+        String md = report.toMarkdown();
+
+        assertThat(md)
+                .contains("| managed call ≤ 3% over the bare client (JDK send) | -7.0% (± 24.0%) "
+                        + "| cannot tell (too noisy) |")
+                .contains("| managed call ≤ 3% over the bare client (OkHttp execute) | +1.0% (± 1.4%) | yes |");
+    }
+
+    @Test
     void anUnmanagedCallIsJudgedIndistinguishableOnlyWhenTheRunCanTell() {
         Report report = new Report("## header");
         report.perCall(List.of(
