@@ -59,7 +59,10 @@ final class PairedLoad {
             now = System.nanoTime();
         }
         long caller = threads.getCurrentThreadCpuTime() - callerBefore;
-        long process = ProcessCpuProfiler.processCpuNanos() - processBefore;
-        return new long[] {calls, now - start, caller, process};
+        long processAfter = ProcessCpuProfiler.processCpuNanos();
+        if (processBefore < 0 || processAfter < 0) {
+            throw new IllegalStateException("this JVM cannot read its process's CPU time: no pairs to measure");
+        }
+        return new long[] {calls, now - start, caller, processAfter - processBefore};
     }
 }

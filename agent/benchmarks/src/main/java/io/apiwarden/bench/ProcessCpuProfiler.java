@@ -58,6 +58,12 @@ public final class ProcessCpuProfiler implements InternalProfiler {
     private static final Path TASKS = Paths.get("/proc/self/task");
 
     /**
+     * Chosen once: two readings from different sources would make a meaningless difference, so a reading that fails
+     * is -1, never the other source's figure.
+     */
+    private static final boolean SCHEDSTAT = Files.isDirectory(TASKS);
+
+    /**
      * The process's CPU time in ns, every thread's (the GC's and the JIT's included), or -1 where it cannot be read.
      *
      * <p>On Linux, the sum of the threads' {@code schedstat}, to the nanosecond: the management bean's
@@ -66,7 +72,7 @@ public final class ProcessCpuProfiler implements InternalProfiler {
      * with it; in the steady state measured no thread ends. Elsewhere, the management bean's figure.
      */
     static long processCpuNanos() {
-        if (Files.isDirectory(TASKS)) {
+        if (SCHEDSTAT) {
             long sum = 0;
             try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
                 for (Path task : tasks) {
@@ -74,7 +80,7 @@ public final class ProcessCpuProfiler implements InternalProfiler {
                 }
                 return sum;
             } catch (IOException | RuntimeException e) {
-                // /proc not as expected: the coarser figure below.
+                return -1;
             }
         }
         OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();

@@ -110,20 +110,7 @@ final class Report {
      * shared machine's noise leaves readable, where a loopback call's wall time does not.
      */
     void perCallCpu(List<PerCallRun.Figure> figures) {
-        boolean any = false;
-        for (PerCallRun.Figure f : figures) {
-            any |= f.setup == AgentSetup.NO_AGENT && !Double.isNaN(f.cpuMicrosPerCall);
-        }
-        if (!any) {
-            // Only the no-agent figures' CPU makes a row: without them, no heading either.
-            return;
-        }
-        md.append("\n### Per call, the app's CPU (µs of the measured JVM's CPU per call, all its threads, ± the 99.9% "
-                        + "interval)\n\n")
-                .append("| way | target | no agent | API Warden | API Warden, tracing and metrics off "
-                        + "| OpenTelemetry agent | management over no agent (tracing off) "
-                        + "| API Warden over no agent | OpenTelemetry agent over no agent |\n")
-                .append("|---|---|---|---|---|---|---|---|---|\n");
+        List<String[]> rows = new ArrayList<>();
         for (AppCalls.Way way : AppCalls.Way.values()) {
             for (boolean managed : new boolean[] {true, false}) {
                 Optional<PerCallRun.Figure> bare = withCpu(find(figures, way, managed, AgentSetup.NO_AGENT));
@@ -134,16 +121,17 @@ final class Report {
                 if (bare.isEmpty() || (warden.isEmpty() && untraced.isEmpty() && otel.isEmpty())) {
                     continue;
                 }
-                row(
-                        way.label,
-                        managed ? "managed" : "unmanaged",
-                        cpuCell(bare),
-                        cpuCell(warden),
-                        cpuCell(untraced),
-                        cpuCell(otel),
-                        cpuAdded(untraced, bare.get()),
-                        cpuAdded(warden, bare.get()),
-                        cpuAdded(otel, bare.get()));
+                rows.add(new String[] {
+                    way.label,
+                    managed ? "managed" : "unmanaged",
+                    cpuCell(bare),
+                    cpuCell(warden),
+                    cpuCell(untraced),
+                    cpuCell(otel),
+                    cpuAdded(untraced, bare.get()),
+                    cpuAdded(warden, bare.get()),
+                    cpuAdded(otel, bare.get())
+                });
                 if (managed) {
                     untraced.ifPresent(u -> managementCpuVerdict(way, bare.get(), u));
                     if (warden.isPresent() && otel.isPresent()) {
@@ -151,6 +139,19 @@ final class Report {
                     }
                 }
             }
+        }
+        if (rows.isEmpty()) {
+            // No figure with its CPU beside a bare one: no table, not even its heading.
+            return;
+        }
+        md.append("\n### Per call, the app's CPU (µs of the measured JVM's CPU per call, all its threads, ± the 99.9% "
+                        + "interval)\n\n")
+                .append("| way | target | no agent | API Warden | API Warden, tracing and metrics off "
+                        + "| OpenTelemetry agent | management over no agent (tracing off) "
+                        + "| API Warden over no agent | OpenTelemetry agent over no agent |\n")
+                .append("|---|---|---|---|---|---|---|---|---|\n");
+        for (String[] row : rows) {
+            row(row);
         }
     }
 
@@ -229,7 +230,8 @@ final class Report {
                 String target = "management ≤ " + fmt(MAX_MANAGEMENT_CPU_MICROS)
                         + " µs of CPU per call, tracing off, in pairs (" + f.way.label + ")";
                 if (processAdded == null) {
-                    verdict(target, null, "no pairs without the agent to compare with (--setups=none)");
+                    verdicts.add("| " + target + " | no pairs without the agent (add none to --setups) "
+                            + "| cannot tell (nothing to compare with) |\n");
                 } else {
                     verdict(
                             target,

@@ -112,6 +112,12 @@ class ReportTest {
                 .doesNotContain("the app's CPU")
                 .doesNotContain("| JDK send |")
                 .doesNotContain("µs of CPU");
+
+        // The bare client's CPU alone: nothing to set beside it, so no table either.
+        Report bareOnly = new Report("## header");
+        bareOnly.perCallCpu(List.of(cpu(AppCalls.Way.JDK_SEND, true, AgentSetup.NO_AGENT, 40, 0.3)));
+
+        assertThat(bareOnly.toMarkdown()).doesNotContain("the app's CPU");
     }
 
     @Test
@@ -139,8 +145,9 @@ class ReportTest {
                         + "| +5.0 µs (± 1.0) | **no** |")
                 .contains(
                         "| management ≤ 3 µs of CPU per call, tracing off, in pairs (JDK send) | +1.5 µs (± 0.5) | yes |")
-                .contains("| management ≤ 3 µs of CPU per call, tracing off, in pairs (Reactor Netty (blocked on)) "
-                        + "| no pairs without the agent to compare with (--setups=none) | cannot tell (too noisy) |")
+                .contains(
+                        "| management ≤ 3 µs of CPU per call, tracing off, in pairs (Reactor Netty (blocked on)) "
+                                + "| no pairs without the agent (add none to --setups) | cannot tell (nothing to compare with) |")
                 .contains("| JDK send | " + AgentSetup.API_WARDEN.label()
                         + " | 80 | 90.5, 70.3 | +4.5 ± 1.0 | +10.0 ± 0.4 | +25.0 ± 1.2 | +9.5 ± 0.5 | +24.5 ± 1.2 |");
         assertThat(md).containsOnlyOnce("in pairs (JDK send)");
