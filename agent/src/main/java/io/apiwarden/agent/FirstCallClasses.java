@@ -1,5 +1,6 @@
 package io.apiwarden.agent;
 
+import com.google.gson.Strictness;
 import io.apiwarden.core.log.AgentLog;
 import io.opentelemetry.context.Context;
 import java.util.List;
@@ -7,10 +8,10 @@ import net.bytebuddy.jar.asm.ClassReader;
 
 /**
  * Loads and links, on a daemon thread once the agent's start is over, the agent's classes that the first managed call
- * needs whatever the client: the engine, the token manager, the weaving kit and the ASM it uses, and the last-resort
- * watch. Without it their loading and verification, some 110 classes, land on the app's thread as it builds its first
- * client and makes its first call (docs/benchmarks.md, start-up). The app's {@code main} is then usually busy with its
- * own start on one core while the other is idle.
+ * needs whatever the client: the engine, the token manager and its first read of the token, the JSON parser, the
+ * weaving kit and the ASM it uses, and the last-resort watch. Without it their loading and verification, some 200
+ * classes, land on the app's thread as it builds its first client and makes its first call (docs/benchmarks.md,
+ * start-up). The app's {@code main} is then usually busy with its own start on one core while the other is idle.
  *
  * <p>Linked, not initialized: no static initializer runs before the app's code reaches its class. A client's own slice
  * is left to its first use, as which clients an app uses is not known here. The list comes from a class-loading log of
@@ -66,6 +67,7 @@ final class FirstCallClasses {
             "core.telemetry.CallObserver",
             "core.telemetry.CallObserver$1",
             "core.telemetry.RefreshObserver",
+            "core.telemetry.RefreshObserver$1",
             "core.telemetry.Scope",
             "core.telemetry.Scope$None",
             "core.telemetry.Telemetry",
@@ -80,19 +82,38 @@ final class FirstCallClasses {
             "core.throttle.ThrottleGate$Pass",
             "core.time.DelayScheduler",
             "core.time.SystemDelayScheduler",
+            "agent.AgentRuntime$Unwrapped",
+            "core.ClientAuthenticators",
+            "core.time.LazyThread",
+            "core.time.LazyThread$Daemons",
             "core.token.AccessToken",
+            "core.token.ClientAuthenticator$1",
+            "core.token.HttpTokenEndpoint",
             "core.token.RefreshTokenFile",
+            "core.token.RefreshTokenFile$Replacement",
+            "core.token.StoreRefresh",
+            "core.token.StoreRefresh$Outcome",
+            "core.token.StoreRefresh$Run",
             "core.token.SenderConstraint",
             "core.token.TokenEndpoint",
             "core.token.TokenManager",
+            "core.token.TokenManager$Finish",
+            "core.token.TokenManager$FreshOrHeld",
             "core.token.TokenRefreshException",
             "core.token.TokenRequestProof",
             "core.token.TokenRequestProof$1",
             "core.token.TokenSharing",
             "core.token.TokenSharing$InPlace",
+            "core.token.store.AtomicFile",
+            "core.token.store.FileTokenStore",
             "core.token.store.SharedNonce",
+            "core.token.store.SideFile",
+            "core.token.store.StateFile",
+            "core.token.store.StateFile$Content",
+            "core.token.store.StoreUnavailableException",
             "core.token.store.TokenState",
             "core.token.store.TokenStore",
+            "core.token.store.TokenStore$Lease",
             "telemetry.Pending",
             "telemetry.PendingCall",
             "telemetry.StartingTelemetry",
@@ -142,7 +163,6 @@ final class FirstCallClasses {
             "telemetry.PendingCall$Replayed",
             "telemetry.Pending$Step",
             "telemetry.PendingCall$Attempt",
-            "agent.AgentRuntime$Unwrapped",
             "core.telemetry.GuardedTelemetry$GuardedScope",
             "telemetry.AppTraceContext$NoScope",
             "telemetry.ExitDestination$OtelSettings",
@@ -179,6 +199,19 @@ final class FirstCallClasses {
             "sdk.trace.RandomIdGenerator",
             "sdk.common.internal.RandomSupplier",
             "api.internal.TemporaryBuffers");
+
+    /**
+     * Of Gson's streaming reader, relative to its package (relocated in the jar): every first call reads JSON, the token
+     * state's file or the token service's answer.
+     */
+    static final List<String> JSON = List.of(
+            "stream.JsonReader",
+            "stream.JsonReader$1",
+            "stream.JsonScope",
+            "stream.JsonToken",
+            "stream.MalformedJsonException",
+            "Strictness",
+            "internal.JsonReaderInternalAccess");
 
     /** Of the ASM inside Byte Buddy, relative to its package (relocated into the agent's in the jar). */
     static final List<String> ASM = List.of(
@@ -260,6 +293,10 @@ final class FirstCallClasses {
         }
         for (String name : AGENT) {
             names.add(AGENT_PACKAGE + name);
+        }
+        String jsonPackage = Strictness.class.getPackageName() + ".";
+        for (String name : JSON) {
+            names.add(jsonPackage + name);
         }
         if (watching) {
             for (String name : WATCH) {

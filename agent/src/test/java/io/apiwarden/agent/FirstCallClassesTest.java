@@ -18,7 +18,7 @@ class FirstCallClassesTest {
     @Test
     void theWatchsAndTheTelemetrysClassesOnlyWhenTheyAreOn() {
         assertThat(FirstCallClasses.names(false, false))
-                .hasSize(FirstCallClasses.AGENT.size() + FirstCallClasses.ASM.size())
+                .hasSize(FirstCallClasses.AGENT.size() + FirstCallClasses.JSON.size() + FirstCallClasses.ASM.size())
                 .noneMatch(name -> name.startsWith("io.apiwarden.unmanaged."))
                 .noneMatch(name -> name.contains("opentelemetry"));
         assertThat(FirstCallClasses.names(true, false)).contains("io.apiwarden.unmanaged.ConnectWatch");

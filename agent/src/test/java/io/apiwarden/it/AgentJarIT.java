@@ -32,7 +32,8 @@ class AgentJarIT {
                     .allMatch(n -> n.startsWith("io/apiwarden/"), "lies under io/apiwarden/");
             assertThat(jar.stream().map(JarEntry::getName).filter(n -> n.startsWith("io/apiwarden/shaded/")))
                     .anyMatch(n -> n.startsWith("io/apiwarden/shaded/net/bytebuddy/jar/asm/"))
-                    .anyMatch(n -> n.startsWith("io/apiwarden/shaded/com/fasterxml/jackson/"));
+                    .anyMatch(n -> n.startsWith("io/apiwarden/shaded/com/google/gson/stream/"))
+                    .noneMatch(n -> n.startsWith("io/apiwarden/shaded/com/fasterxml/"));
         }
     }
 }

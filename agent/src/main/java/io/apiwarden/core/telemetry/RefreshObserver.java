@@ -2,7 +2,11 @@ package io.apiwarden.core.telemetry;
 
 /** One token refresh. Never given a token. */
 public interface RefreshObserver {
-    RefreshObserver NOOP = result -> {};
+    /** Observes nothing. A class, not a lambda: it is first used on the first call's way, where a lambda spins one. */
+    RefreshObserver NOOP = new RefreshObserver() {
+        @Override
+        public void end(String result) {}
+    };
 
     /**
      * Ends the refresh.

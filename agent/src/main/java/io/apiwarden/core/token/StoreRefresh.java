@@ -111,7 +111,7 @@ final class StoreRefresh {
     CompletableFuture<Outcome> refresh(
             TokenState known, String failedAccessToken, String refusedCredential, RefreshObserver observer) {
         Run run = new Run(known, failedAccessToken, refusedCredential, observer);
-        storeIo.execute(run::look);
+        storeIo.execute(run);
         return run.result;
     }
 
@@ -179,14 +179,6 @@ final class StoreRefresh {
         }
     }
 
-    private static void safely(Runnable telemetry) {
-        try {
-            telemetry.run();
-        } catch (RuntimeException e) {
-            AgentLog.once(AgentLog.Level.WARN, "store-telemetry", "a refresh's span could not be updated", e);
-        }
-    }
-
     /**
      * Writes a state this JVM got while the store was away, once it answers: on top of what is
      * stored, but only if the store still holds the state that this one was refreshed from (then
@@ -243,8 +235,12 @@ final class StoreRefresh {
         }
     }
 
-    /** One refresh in progress; its steps run one after the other on {@link #storeIo}. */
-    private final class Run {
+    /**
+     * One refresh in progress; its steps run one after the other on {@link #storeIo}. Run there as itself, not
+     * through a method reference: the first refresh of a JVM is on its first call's way, and a lambda's first use
+     * spins a class.
+     */
+    private final class Run implements Runnable {
         final CompletableFuture<Outcome> result = new CompletableFuture<>();
         final TokenState known;
         final String failed;
@@ -263,6 +259,20 @@ final class StoreRefresh {
             this.failed = failed;
             this.refused = refused;
             this.observer = observer;
+        }
+
+        @Override
+        public void run() {
+            look();
+        }
+
+        /** Tells the refresh's span what happened; a failure there never stops the refresh. */
+        void event(String name) {
+            try {
+                observer.event(name);
+            } catch (RuntimeException e) {
+                AgentLog.once(AgentLog.Level.WARN, "store-telemetry", "a refresh's span could not be updated", e);
+            }
         }
 
         /** Steps 1 and 2: read, adopt or take the lease. Nothing escapes: the result always completes. */
@@ -290,10 +300,10 @@ final class StoreRefresh {
                                 false));
                         return;
                     }
-                    safely(() -> observer.event("lease_wait"));
+                    event("lease_wait");
                     Duration pause = poll;
                     poll = poll.multipliedBy(2).compareTo(MAX_LEASE_POLL) > 0 ? MAX_LEASE_POLL : poll.multipliedBy(2);
-                    scheduler.schedule(pause, () -> storeIo.execute(this::look));
+                    scheduler.schedule(pause, () -> storeIo.execute(this));
                     return;
                 }
                 // Step 3: the holder before may have written just before it let go.
@@ -462,14 +472,14 @@ final class StoreRefresh {
         }
 
         void adopt(TokenState stored) {
-            safely(() -> observer.event("adopted"));
+            event("adopted");
             result.complete(new Outcome(stored, true));
         }
 
         /** The store did not answer: refresh on this JVM's own, from the newest state it has seen. */
         void alone(StoreUnavailableException e) {
             warnUnavailable(e);
-            safely(() -> observer.event("store_unavailable"));
+            event("store_unavailable");
             releaseLease();
             grant(
                     lastRead != null && grant.credential(lastRead) != null && unwritten == null ? lastRead : known,

@@ -10,6 +10,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 /**
@@ -189,7 +191,24 @@ public final class TokenManager {
             }
             return ready(t);
         }
-        return refresh(t).handle((fresh, failure) -> failure == null ? fresh : t);
+        return refresh(t).handle(new FreshOrHeld(t));
+    }
+
+    /**
+     * The refreshed token, or the one held when the refresh failed (the API then judges it). A class, not a lambda:
+     * the first call of a JVM comes this way.
+     */
+    private static final class FreshOrHeld implements BiFunction<AccessToken, Throwable, AccessToken> {
+        private final AccessToken held;
+
+        FreshOrHeld(AccessToken held) {
+            this.held = held;
+        }
+
+        @Override
+        public AccessToken apply(AccessToken fresh, Throwable failure) {
+            return failure == null ? fresh : held;
+        }
     }
 
     /**
@@ -264,9 +283,32 @@ public final class TokenManager {
         } catch (RuntimeException e) {
             outcome = CompletableFuture.failedFuture(e);
         }
-        outcome.whenComplete((o, failure) -> {
+        outcome.whenComplete(new Finish(mine, observer, replacement));
+        return mine;
+    }
+
+    /**
+     * Ends one refresh when its outcome is known. A class, not a lambda: the first refresh of a JVM is on its first
+     * call's way, and a lambda's first use spins a class there.
+     */
+    private final class Finish implements BiConsumer<StoreRefresh.Outcome, Throwable> {
+        private final CompletableFuture<AccessToken> mine;
+        private final RefreshObserver observer;
+        private final RefreshTokenFile.Replacement replacement;
+
+        Finish(
+                CompletableFuture<AccessToken> mine,
+                RefreshObserver observer,
+                RefreshTokenFile.Replacement replacement) {
+            this.mine = mine;
+            this.observer = observer;
+            this.replacement = replacement;
+        }
+
+        @Override
+        public void accept(StoreRefresh.Outcome outcome, Throwable failure) {
             try {
-                finish(mine, o, failure, observer, replacement);
+                finish(mine, outcome, failure, observer, replacement);
             } catch (Throwable t) {
                 // Whatever went wrong, no caller may wait for this refresh forever.
                 synchronized (lock) {
@@ -279,8 +321,7 @@ public final class TokenManager {
                 log.once(AgentLog.Level.ERROR, "refresh-finish", "a token response could not be used", t);
                 end(observer, "failed");
             }
-        });
-        return mine;
+        }
     }
 
     /** What binds the tokens to a key (DPoP): asked, not kept, as the endpoint is told of it after it is made. */
@@ -314,7 +355,7 @@ public final class TokenManager {
             RefreshObserver observer,
             RefreshTokenFile.Replacement replacement) {
         try {
-            finish(mine, outcome, failure, observer, replacement == null ? null : replacement::commit);
+            settle(mine, outcome, failure, observer, replacement);
         } finally {
             if (replacement != null) {
                 replacement.close();
@@ -322,17 +363,13 @@ public final class TokenManager {
         }
     }
 
-    /** How a rotated refresh token reaches its file: through the write prepared for it. */
-    private interface FileWrite {
-        void commit(String refreshToken) throws IOException;
-    }
-
-    private void finish(
+    /** @param write the file's write prepared for the rotated refresh token, or null */
+    private void settle(
             CompletableFuture<AccessToken> mine,
             StoreRefresh.Outcome outcome,
             Throwable failure,
             RefreshObserver observer,
-            FileWrite write) {
+            RefreshTokenFile.Replacement write) {
         if (failure != null) {
             TokenRefreshException error = StoreRefresh.asRefreshException(failure);
             boolean newlyRefused = false;
@@ -453,7 +490,7 @@ public final class TokenManager {
      * Writes a rotated refresh token to its file. Writes never overlap: the refresh stays in flight
      * until its write is done, and no other refresh starts before.
      */
-    private void persist(String rotated, FileWrite prepared) {
+    private void persist(String rotated, RefreshTokenFile.Replacement prepared) {
         if (refreshTokenFile == null) {
             return;
         }

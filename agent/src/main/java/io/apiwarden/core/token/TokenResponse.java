@@ -1,9 +1,11 @@
 package io.apiwarden.core.token;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
+import com.google.gson.Strictness;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
 import java.io.IOException;
+import java.io.StringReader;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
@@ -15,7 +17,6 @@ import java.util.regex.Pattern;
  * some providers send it, and any number is clamped to a usable lifetime.
  */
 final class TokenResponse {
-    private static final JsonFactory JSON = new JsonFactory();
     /** A JSON number (RFC 8259 section 6), the form a numeric {@code expires_in} string takes. */
     private static final Pattern NUMBER = Pattern.compile("-?[0-9]+(\\.[0-9]+)?([eE][+-]?[0-9]+)?");
     /** Every kind of field a token answer has: strings, a number, one to skip. */
@@ -34,8 +35,8 @@ final class TokenResponse {
 
     /**
      * Parses a sample answer, once per JVM, before the first token request goes out: the first parse of a
-     * JVM loads and links Jackson's parser (~40 ms measured), and the new tokens, the rotated refresh token
-     * among them, would wait for it.
+     * JVM loads and links the JSON reader, and the new tokens, the rotated refresh token among them, would
+     * wait for it.
      */
     static void warmUp() {
         if (warm) {
@@ -49,56 +50,75 @@ final class TokenResponse {
         }
     }
 
-    /** Parses a JSON object; throws {@link IOException} when the body is not one. */
+    /**
+     * Parses a JSON object; throws {@link IOException} when the body is not one, or not UTF-8 (RFC 8259 section 8.1).
+     * Gson's streaming reader, strict: about ten classes to load, where Jackson's factory loaded some seventy on a
+     * JVM's first call (docs/benchmarks.md).
+     */
     static TokenResponse parse(byte[] body) throws IOException {
         TokenResponse r = new TokenResponse();
-        try (JsonParser p = JSON.createParser(body)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
+        String text = StandardCharsets.UTF_8
+                .newDecoder()
+                .decode(ByteBuffer.wrap(body))
+                .toString();
+        try (JsonReader in = strictReader(text)) {
+            if (in.peek() != JsonToken.BEGIN_OBJECT) {
                 throw new IOException("not a JSON object");
             }
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String name = p.currentName();
-                JsonToken value = p.nextToken();
-                switch (name) {
+            in.beginObject();
+            while (in.hasNext()) {
+                switch (in.nextName()) {
                     case "access_token":
-                        r.accessToken = text(p, value);
+                        r.accessToken = text(in);
                         break;
                     case "token_type":
-                        r.tokenType = text(p, value);
+                        r.tokenType = text(in);
                         break;
                     case "refresh_token":
-                        r.refreshToken = text(p, value);
+                        r.refreshToken = text(in);
                         break;
                     case "error":
-                        r.error = text(p, value);
+                        r.error = text(in);
                         break;
                     case "error_description":
-                        r.errorDescription = text(p, value);
+                        r.errorDescription = text(in);
                         break;
                     case "expires_in":
-                        r.expiresIn = seconds(p, value);
+                        r.expiresIn = seconds(in);
                         break;
                     default:
-                        p.skipChildren();
+                        in.skipValue();
                 }
             }
+        } catch (IllegalStateException | NumberFormatException e) {
+            // The reader's own complaints about a value of the wrong shape: still a body that is no token answer.
+            throw new IOException("not a token answer: " + e.getClass().getSimpleName());
         }
         return r;
+    }
+
+    /** A reader that takes only what RFC 8259 allows: no comments, unquoted names or single quotes. */
+    private static JsonReader strictReader(String json) {
+        JsonReader in = new JsonReader(new StringReader(json));
+        in.setStrictness(Strictness.STRICT);
+        return in;
     }
 
     boolean isBearer() {
         return tokenType == null || tokenType.toLowerCase(Locale.ROOT).equals("bearer");
     }
 
-    private static String text(JsonParser p, JsonToken value) throws IOException {
-        if (value == JsonToken.VALUE_NULL) {
+    private static String text(JsonReader in) throws IOException {
+        JsonToken value = in.peek();
+        if (value == JsonToken.NULL) {
+            in.nextNull();
             return null;
         }
-        if (value != JsonToken.VALUE_STRING) {
-            p.skipChildren();
+        if (value != JsonToken.STRING) {
+            in.skipValue();
             return null;
         }
-        String s = p.getText();
+        String s = in.nextString();
         return s.isEmpty() ? null : s;
     }
 
@@ -108,15 +128,18 @@ final class TokenResponse {
      * (the cap {@link TokenManager#MAX_LIFETIME} keeps clocks from overflowing); under a second,
      * negative, not a number or not numeric is unknown (null).
      */
-    private static Duration seconds(JsonParser p, JsonToken value) throws IOException {
+    private static Duration seconds(JsonReader in) throws IOException {
+        JsonToken value = in.peek();
         double s;
-        if (value == JsonToken.VALUE_NUMBER_INT || value == JsonToken.VALUE_NUMBER_FLOAT) {
-            s = p.getDoubleValue();
-        } else if (value == JsonToken.VALUE_STRING) {
-            String text = p.getText().trim();
+        if (value == JsonToken.NUMBER) {
+            // Its text, not nextDouble(): a strict reader refuses a number too large for a double (1e999), which
+            // is a lifetime like any other here, clamped below.
+            s = Double.parseDouble(in.nextString());
+        } else if (value == JsonToken.STRING) {
+            String text = in.nextString().trim();
             s = NUMBER.matcher(text).matches() ? Double.parseDouble(text) : Double.NaN;
         } else {
-            p.skipChildren();
+            in.skipValue();
             return null;
         }
         return lifetime(s);

@@ -1,7 +1,9 @@
 package io.apiwarden.core.token;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -55,6 +57,29 @@ class TokenResponseTest {
             })
     void aLifetimeThatIsNotPositiveOrNotANumberIsUnknown(String value) throws Exception {
         assertThat(expiresIn(value)).isNull();
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "{'access_token':'a-1'}",
+                "{access_token:\"a-1\"}",
+                "/* a comment */{\"access_token\":\"a-1\"}",
+                "{\"access_token\":\"a-1\",}",
+                "[\"access_token\",\"a-1\"]",
+                "\"a-1\"",
+                ""
+            })
+    void aBodyThatIsNoStrictJsonObjectIsRefused(String body) {
+        assertThatThrownBy(() -> parse(body)).as(body).isInstanceOf(IOException.class);
+    }
+
+    @Test
+    void aBodyThatIsNotUtf8IsRefusedAndOneThatIsIsRead() throws Exception {
+        byte[] latin1 = "{\"access_token\":\"caf\u00e9\"}".getBytes(StandardCharsets.ISO_8859_1);
+        assertThatThrownBy(() -> TokenResponse.parse(latin1)).isInstanceOf(IOException.class);
+
+        assertThat(parse("{\"access_token\":\"caf\u00e9\"}").accessToken).isEqualTo("caf\u00e9");
     }
 
     @Test

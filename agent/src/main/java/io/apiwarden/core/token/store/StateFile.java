@@ -1,11 +1,12 @@
 package io.apiwarden.core.token.store;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import java.io.ByteArrayOutputStream;
+import com.google.gson.Strictness;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
+import com.google.gson.stream.JsonWriter;
 import java.io.IOException;
+import java.io.StringReader;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -19,9 +20,11 @@ import java.util.Base64;
  * to. Unreadable content counts as no state: the JVMs then refresh and write a good one. So do
  * numbers no JVM of the fleet wrote (a generation near {@code Long.MAX_VALUE} would overflow the
  * next write's, and lose the token it carries) and a file that is not a regular one ({@link SideFile}).
+ *
+ * <p>Read and written with Gson's streaming reader and writer, strict: a JVM's first call reads this file, and those
+ * are about ten classes to load where Jackson's factory loaded some seventy (docs/benchmarks.md).
  */
 final class StateFile {
-    private static final JsonFactory JSON = new JsonFactory();
     /**
      * The largest generation or time (epoch ms) a state may hold: 2^53, the largest integer every
      * JSON reader keeps exact. A generation grows by one per refresh (a refresh a millisecond for
@@ -63,28 +66,27 @@ final class StateFile {
     }
 
     static byte[] encode(TokenState state) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-        try (JsonGenerator g = JSON.createGenerator(out)) {
-            g.writeStartObject();
-            g.writeNumberField("generation", state.generation());
+        StringWriter out = new StringWriter(256);
+        try (JsonWriter w = new JsonWriter(out)) {
+            w.beginObject();
+            w.name("generation").value(state.generation());
             if (state.accessToken() != null) {
-                g.writeStringField("access_token", state.accessToken());
+                w.name("access_token").value(state.accessToken());
             }
             if (state.expiresAt() != null) {
-                g.writeNumberField("expires_at_ms", state.expiresAt().toEpochMilli());
+                w.name("expires_at_ms").value(state.expiresAt().toEpochMilli());
             }
             if (state.obtainedAt() != null) {
-                g.writeNumberField("obtained_at_ms", state.obtainedAt().toEpochMilli());
+                w.name("obtained_at_ms").value(state.obtainedAt().toEpochMilli());
             }
             if (state.boundKey() != null) {
-                g.writeStringField("dpop_jkt", state.boundKey());
+                w.name("dpop_jkt").value(state.boundKey());
             }
-            g.writeStringField(
-                    "refresh_token_sha256", state.refreshToken() == null ? "" : fingerprint(state.refreshToken()));
-            g.writeEndObject();
+            w.name("refresh_token_sha256").value(state.refreshToken() == null ? "" : fingerprint(state.refreshToken()));
+            w.endObject();
         }
         out.write('\n');
-        return out.toByteArray();
+        return out.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     /** The content, or null when there is no file or it is not a state file. */
@@ -100,36 +102,37 @@ final class StateFile {
         Instant obtained = null;
         String fingerprint = "";
         String bound = null;
-        try (JsonParser p = JSON.createParser(text)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
+        try (JsonReader in = new JsonReader(new StringReader(text))) {
+            in.setStrictness(Strictness.STRICT);
+            if (in.peek() != JsonToken.BEGIN_OBJECT) {
                 return null;
             }
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String name = p.currentName();
-                JsonToken value = p.nextToken();
-                switch (name) {
+            in.beginObject();
+            while (in.hasNext()) {
+                switch (in.nextName()) {
                     case "generation":
-                        generation = number(p, value);
+                        generation = number(in);
                         break;
                     case "access_token":
-                        access = value == JsonToken.VALUE_STRING ? p.getText() : null;
+                        access = string(in);
                         break;
                     case "expires_at_ms":
-                        expires = instant(number(p, value));
+                        expires = instant(number(in));
                         broken |= expires == null;
                         break;
                     case "obtained_at_ms":
-                        obtained = instant(number(p, value));
+                        obtained = instant(number(in));
                         broken |= obtained == null;
                         break;
                     case "dpop_jkt":
-                        bound = value == JsonToken.VALUE_STRING ? p.getText() : null;
+                        bound = string(in);
                         break;
                     case "refresh_token_sha256":
-                        fingerprint = value == JsonToken.VALUE_STRING ? p.getText() : "";
+                        String f = string(in);
+                        fingerprint = f == null ? "" : f;
                         break;
                     default:
-                        p.skipChildren();
+                        in.skipValue();
                 }
             }
         } catch (IOException | RuntimeException e) {
@@ -138,12 +141,34 @@ final class StateFile {
         return broken || generation < 1 ? null : new Content(generation, access, expires, obtained, fingerprint, bound);
     }
 
-    /** A number within 0..{@link #MAX_NUMBER}; -1 for anything else (missing, not an integer, out of range). */
-    private static long number(JsonParser p, JsonToken value) throws IOException {
-        if (value != JsonToken.VALUE_NUMBER_INT || p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+    /** A string value; null for any other (which is passed over). */
+    private static String string(JsonReader in) throws IOException {
+        if (in.peek() == JsonToken.STRING) {
+            return in.nextString();
+        }
+        in.skipValue();
+        return null;
+    }
+
+    /** An integer within 0..{@link #MAX_NUMBER}; -1 for anything else (not a number, not an integer, out of range). */
+    private static long number(JsonReader in) throws IOException {
+        if (in.peek() != JsonToken.NUMBER) {
+            in.skipValue();
             return -1;
         }
-        long n = p.getLongValue();
+        String digits = in.nextString();
+        for (int i = digits.startsWith("-") ? 1 : 0; i < digits.length(); i++) {
+            if (digits.charAt(i) < '0' || digits.charAt(i) > '9') {
+                // A fraction or an exponent: no integer as the fleet writes it.
+                return -1;
+            }
+        }
+        long n;
+        try {
+            n = Long.parseLong(digits);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
         return n < 0 || n > MAX_NUMBER ? -1 : n;
     }
 

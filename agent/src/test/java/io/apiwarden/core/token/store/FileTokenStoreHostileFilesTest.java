@@ -19,6 +19,8 @@ import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The files beside the refresh-token file as someone else may have left them: the store never
@@ -170,6 +172,28 @@ class FileTokenStoreHostileFilesTest {
             assertThat(store.read().accessToken()).isEqualTo("access-1");
             Files.writeString(dir.resolve("token"), "refresh-0\n");
         }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"1.0", "1e0", "99999999999999999999", "\"1\"", "-1", "null", "[1]"})
+    void aStateWhoseGenerationIsNoWholeNumberTheFleetWritesIsNoState(String generation) throws Exception {
+        Files.writeString(beside("state"), state(generation));
+
+        assertThat(store().read().accessToken()).as(generation).isNull();
+    }
+
+    @Test
+    void aStateInJsonThatIsNotStrictIsNoStateAndAWellFormedOneIsRead() throws Exception {
+        Files.writeString(beside("state"), state("1").replace("{", "{/* written by hand */"));
+        assertThat(store().read().accessToken()).isNull();
+
+        Files.writeString(beside("state"), state("1"));
+        assertThat(store().read().accessToken()).isEqualTo("access-x");
+    }
+
+    private static String state(String generation) {
+        return "{\"generation\":" + generation + ",\"access_token\":\"access-x\"," + "\"refresh_token_sha256\":\""
+                + StateFile.fingerprint("refresh-0") + "\"}\n";
     }
 
     @Test
