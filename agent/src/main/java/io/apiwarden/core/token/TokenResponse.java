@@ -92,12 +92,16 @@ final class TokenResponse {
             }
         } catch (IllegalStateException | NumberFormatException e) {
             // The reader's own complaints about a value of the wrong shape: still a body that is no token answer.
-            throw new IOException("not a token answer: " + e.getClass().getSimpleName());
+            throw new IOException("not a token answer: " + e.getClass().getSimpleName(), e);
         }
         return r;
     }
 
-    /** A reader that takes only what RFC 8259 allows: no comments, unquoted names or single quotes. */
+    /**
+     * A strict reader: no comments, unquoted or single-quoted names and strings, {@code NaN}, literals in other cases
+     * ({@code TRUE}) or unescaped control characters in the strings it reads (Gson does not check the strings it
+     * skips).
+     */
     private static JsonReader strictReader(String json) {
         JsonReader in = new JsonReader(new StringReader(json));
         in.setStrictness(Strictness.STRICT);

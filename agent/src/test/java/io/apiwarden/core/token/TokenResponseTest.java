@@ -68,7 +68,11 @@ class TokenResponseTest {
                 "{\"access_token\":\"a-1\",}",
                 "[\"access_token\",\"a-1\"]",
                 "\"a-1\"",
-                ""
+                "",
+                // Refused by a strict reader only: Gson's default would take them.
+                "{\"access_token\":\"a-1\",\"token_type\":NULL}",
+                "{\"access_token\":\"a\\'1\"}",
+                "{\"access_token\":\"a\u00011\"}"
             })
     void aBodyThatIsNoStrictJsonObjectIsRefused(String body) {
         assertThatThrownBy(() -> parse(body)).as(body).isInstanceOf(IOException.class);

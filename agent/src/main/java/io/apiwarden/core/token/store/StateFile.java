@@ -21,8 +21,10 @@ import java.util.Base64;
  * numbers no JVM of the fleet wrote (a generation near {@code Long.MAX_VALUE} would overflow the
  * next write's, and lose the token it carries) and a file that is not a regular one ({@link SideFile}).
  *
- * <p>Read and written with Gson's streaming reader and writer, strict: a JVM's first call reads this file, and those
- * are about ten classes to load where Jackson's factory loaded some seventy (docs/benchmarks.md).
+ * <p>Read and written with Gson's streaming reader (strict, as the token answer's) and writer: a JVM's first call
+ * reads this file, and those are about ten classes to load where Jackson's factory loaded some seventy
+ * (docs/benchmarks.md). The file's values are ASCII (tokens pass {@code TokenText}'s check), so the bytes written are
+ * those Jackson wrote, and JVMs of both versions read each other's files.
  */
 final class StateFile {
     /**
