@@ -201,15 +201,17 @@ final class FirstCallClasses {
             "api.internal.TemporaryBuffers");
 
     /**
-     * Of Gson's streaming reader, relative to its package (relocated in the jar): every first call reads JSON, the token
-     * state's file or the token service's answer.
+     * Of Gson's streaming reader and writer, relative to its package (relocated in the jar): every first call reads JSON,
+     * the token state's file or the token service's answer, and a first call that refreshes writes the state's file.
      */
     static final List<String> JSON = List.of(
             "stream.JsonReader",
             "stream.JsonReader$1",
             "stream.JsonScope",
             "stream.JsonToken",
+            "stream.JsonWriter",
             "stream.MalformedJsonException",
+            "FormattingStyle",
             "Strictness",
             "internal.JsonReaderInternalAccess");
 
