@@ -8,6 +8,7 @@ import io.apiwarden.core.config.AgentConfig;
 import io.apiwarden.core.config.WardenConfig;
 import io.apiwarden.core.scope.ApiScope;
 import io.apiwarden.core.telemetry.Telemetry;
+import io.apiwarden.core.time.DaemonThreads;
 import io.apiwarden.telemetry.StartingTelemetry;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -137,17 +138,9 @@ public final class AgentRuntime {
         // pool): one thread would hold every token request behind a continuation that blocks on it
         // (calls then waited at the rate-limit gate until their apps gave up).
         return HttpClient.newBuilder()
-                .executor(Executors.newCachedThreadPool(AgentRuntime::tokenThread))
+                .executor(Executors.newCachedThreadPool(new DaemonThreads("apiwarden-token")))
                 .connectTimeout(api.tokenTimeout())
                 .followRedirects(HttpClient.Redirect.NEVER);
-    }
-
-    /** A thread of the token client: a daemon, named as the agent's, with no app's class loader as its context. */
-    private static Thread tokenThread(Runnable work) {
-        Thread t = new Thread(work, "apiwarden-token");
-        t.setDaemon(true);
-        t.setContextClassLoader(null);
-        return t;
     }
 
     /** Starts an API's runtime on the first request to it. */

@@ -2,7 +2,6 @@ package io.apiwarden.core.time;
 
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
@@ -18,25 +17,7 @@ public final class LazyThread implements Executor {
 
     public LazyThread(String name) {
         executor = new ThreadPoolExecutor(
-                0, 1, IDLE_SECONDS, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), new Daemons(name));
-    }
-
-    /** Makes the thread. A class, not a lambda: it is first used on the way of a JVM's first call. */
-    private static final class Daemons implements ThreadFactory {
-        private final String name;
-
-        Daemons(String name) {
-            this.name = name;
-        }
-
-        @Override
-        public Thread newThread(Runnable r) {
-            Thread t = new Thread(r, name);
-            t.setDaemon(true);
-            // Not the context loader of whichever app thread came first: that could be an undeployed web app's.
-            t.setContextClassLoader(null);
-            return t;
-        }
+                0, 1, IDLE_SECONDS, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), new DaemonThreads(name));
     }
 
     @Override

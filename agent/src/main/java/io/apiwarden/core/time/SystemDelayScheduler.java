@@ -14,8 +14,21 @@ public final class SystemDelayScheduler implements DelayScheduler {
 
     @Override
     public Scheduled schedule(Duration delay, Runnable task) {
-        ScheduledFuture<?> f = executor().schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
-        return () -> f.cancel(false);
+        return new Cancel(executor().schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS));
+    }
+
+    /** Cancels one timer. A class, not a lambda: a JVM's first refresh schedules one on its first call's way. */
+    private static final class Cancel implements Scheduled {
+        private final ScheduledFuture<?> timer;
+
+        Cancel(ScheduledFuture<?> timer) {
+            this.timer = timer;
+        }
+
+        @Override
+        public void cancel() {
+            timer.cancel(false);
+        }
     }
 
     @Override
@@ -29,14 +42,7 @@ public final class SystemDelayScheduler implements DelayScheduler {
             synchronized (this) {
                 e = executor;
                 if (e == null) {
-                    e = new ScheduledThreadPoolExecutor(1, r -> {
-                        Thread t = new Thread(r, "apiwarden-timer");
-                        t.setDaemon(true);
-                        // Not the context loader of whichever app thread came first: that could be an undeployed web
-                        // app's.
-                        t.setContextClassLoader(null);
-                        return t;
-                    });
+                    e = new ScheduledThreadPoolExecutor(1, new DaemonThreads("apiwarden-timer"));
                     // Cancelled retries must not pile up in the queue until their time comes.
                     e.setRemoveOnCancelPolicy(true);
                     executor = e;

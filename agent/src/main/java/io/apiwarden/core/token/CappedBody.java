@@ -49,7 +49,23 @@ final class CappedBody implements HttpResponse.BodySubscriber<byte[]> {
 
     /** Keeps the body of an answer for which {@code keep} holds; drops any other's, reading at most {@code limit} bytes. */
     static HttpResponse.BodyHandler<byte[]> handler(int limit, IntPredicate keep) {
-        return info -> new CappedBody(limit, declaredLength(info), keep.test(info.statusCode()));
+        return new Handler(limit, keep);
+    }
+
+    /** A class, not a lambda: a JVM's first token request is often on its first call's way. */
+    private static final class Handler implements HttpResponse.BodyHandler<byte[]> {
+        private final int limit;
+        private final IntPredicate keep;
+
+        Handler(int limit, IntPredicate keep) {
+            this.limit = limit;
+            this.keep = keep;
+        }
+
+        @Override
+        public HttpResponse.BodySubscriber<byte[]> apply(HttpResponse.ResponseInfo info) {
+            return new CappedBody(limit, declaredLength(info), keep.test(info.statusCode()));
+        }
     }
 
     /** A subscriber on its own, for tests. */

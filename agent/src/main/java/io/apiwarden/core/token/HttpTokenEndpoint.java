@@ -19,6 +19,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.function.IntPredicate;
 import java.util.function.Supplier;
 
 /**
@@ -169,9 +171,27 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
         String boundKey = keyForNextToken();
         attempt(credential, 1, first);
         CompletableFuture<TokenGrant> result = new CompletableFuture<>();
-        first.whenComplete((grant, failure) -> {
-            // A refused client may be one whose secret or key file changed since the last look: read them at
-            // once, and ask once more when they did change.
+        first.whenComplete(new AfterFirstAsk(credential, result));
+        return boundKey == null ? result : result.thenApply(g -> g.boundTo(boundKey));
+    }
+
+    /**
+     * Settles a refresh from its first ask. A refused client may be one whose secret or key file changed since the last
+     * look: they are read at once, and the token service asked once more when they did change. The steps of a token
+     * request are classes, not lambdas: a JVM's first refresh is often on its first call's way, where a lambda's first
+     * use spins a class.
+     */
+    private final class AfterFirstAsk implements BiConsumer<TokenGrant, Throwable> {
+        private final String credential;
+        private final CompletableFuture<TokenGrant> result;
+
+        AfterFirstAsk(String credential, CompletableFuture<TokenGrant> result) {
+            this.credential = credential;
+            this.result = result;
+        }
+
+        @Override
+        public void accept(TokenGrant grant, Throwable failure) {
             if (failure instanceof TokenRefreshException
                     && "invalid_client".equals(((TokenRefreshException) failure).oauthError())
                     && reloaded()) {
@@ -181,8 +201,7 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
             } else {
                 result.complete(grant);
             }
-        });
-        return boundKey == null ? result : result.thenApply(g -> g.boundTo(boundKey));
+        }
     }
 
     /** The DPoP key this request is proved with; null when the proof cannot say (its proofs then fail as well). */
@@ -223,46 +242,70 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
                     "could not send the token request (" + e.getClass().getSimpleName() + ")", false));
             return;
         }
-        sent.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).whenComplete((response, failure) -> {
-            try {
-                if (failure != null) {
-                    Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                            ? failure.getCause()
-                            : failure;
-                    if (isTooLarge(cause)) {
-                        // Not retried: an endpoint that sent this once will send it again.
-                        result.completeExceptionally(new TokenRefreshException(
-                                "the token endpoint " + tokenUrl
-                                        + " answered with a body over " + MAX_RESPONSE_BYTES / 1024
-                                        + " KiB, the most a token response"
-                                        + " is read to (real ones are a few KiB): check that apiwarden.token-url is the token endpoint",
-                                false));
-                        return;
-                    }
-                    retryOrFail(
-                            credential,
-                            attempt,
-                            result,
-                            Duration.ZERO,
-                            "the token endpoint " + tokenUrl + " did not answer ("
-                                    + cause.getClass().getSimpleName()
-                                    + "): check apiwarden.token-url / apiwarden.auth-url and the network");
+        sent.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                .whenComplete(new Answered(credential, attempt, result));
+    }
+
+    /** One attempt's answer, or its failure: settles the refresh or schedules the next attempt. */
+    private final class Answered implements BiConsumer<HttpResponse<byte[]>, Throwable> {
+        private final String credential;
+        private final int attempt;
+        private final CompletableFuture<TokenGrant> result;
+
+        Answered(String credential, int attempt, CompletableFuture<TokenGrant> result) {
+            this.credential = credential;
+            this.attempt = attempt;
+            this.result = result;
+        }
+
+        @Override
+        public void accept(HttpResponse<byte[]> response, Throwable failure) {
+            answered(credential, attempt, result, response, failure);
+        }
+    }
+
+    private void answered(
+            String credential,
+            int attempt,
+            CompletableFuture<TokenGrant> result,
+            HttpResponse<byte[]> response,
+            Throwable failure) {
+        try {
+            if (failure != null) {
+                Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                        ? failure.getCause()
+                        : failure;
+                if (isTooLarge(cause)) {
+                    // Not retried: an endpoint that sent this once will send it again.
+                    result.completeExceptionally(new TokenRefreshException(
+                            "the token endpoint " + tokenUrl
+                                    + " answered with a body over " + MAX_RESPONSE_BYTES / 1024
+                                    + " KiB, the most a token response"
+                                    + " is read to (real ones are a few KiB): check that apiwarden.token-url is the token endpoint",
+                            false));
                     return;
                 }
-                handle(
+                retryOrFail(
                         credential,
                         attempt,
                         result,
-                        response.statusCode(),
-                        response.headers().firstValue("Retry-After").orElse(null),
-                        response.body());
-            } catch (RuntimeException e) {
-                result.completeExceptionally(new TokenRefreshException(
-                        "the token response could not be handled ("
-                                + e.getClass().getSimpleName() + ")",
-                        false));
+                        Duration.ZERO,
+                        "the token endpoint " + tokenUrl + " did not answer ("
+                                + cause.getClass().getSimpleName()
+                                + "): check apiwarden.token-url / apiwarden.auth-url and the network");
+                return;
             }
-        });
+            handle(
+                    credential,
+                    attempt,
+                    result,
+                    response.statusCode(),
+                    response.headers().firstValue("Retry-After").orElse(null),
+                    response.body());
+        } catch (RuntimeException e) {
+            result.completeExceptionally(new TokenRefreshException(
+                    "the token response could not be handled (" + e.getClass().getSimpleName() + ")", false));
+        }
     }
 
     /**
@@ -270,8 +313,7 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
      * the request once more, with a new proof carrying the nonce; never more than once.
      */
     private CompletableFuture<HttpResponse<byte[]>> send(HttpClient c, HttpRequest request, String credential) {
-        HttpResponse.BodyHandler<byte[]> handler =
-                CappedBody.handler(MAX_RESPONSE_BYTES, status -> !isRetryable(status));
+        HttpResponse.BodyHandler<byte[]> handler = CappedBody.handler(MAX_RESPONSE_BYTES, KEEP_FINAL);
         TokenRequestProof p = proof;
         CompletableFuture<HttpResponse<byte[]>> first = c.sendAsync(request, handler);
         if (p == TokenRequestProof.NONE) {
@@ -395,6 +437,14 @@ public final class HttpTokenEndpoint implements TokenEndpoint {
         secrets.add(body.refreshToken);
         return ServerText.of(text, secrets);
     }
+
+    /** The bodies worth keeping: those of answers that are not retried. */
+    private static final IntPredicate KEEP_FINAL = new IntPredicate() {
+        @Override
+        public boolean test(int status) {
+            return !isRetryable(status);
+        }
+    };
 
     private static boolean isRetryable(int status) {
         return status == 408 || status == 429 || status >= 500;

@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import java.util.function.BiConsumer;
 
 /**
  * One refresh of this JVM, coordinated with every other JVM that shares the store.
@@ -236,6 +237,23 @@ final class StoreRefresh {
     }
 
     /**
+     * Runs a step on {@link #storeIo} when a timer fires. The steps of a refresh are classes, not lambdas: a JVM's first
+     * refresh is on its first call's way, and a lambda's first use spins a class there.
+     */
+    private final class OnStoreThread implements Runnable {
+        private final Runnable step;
+
+        OnStoreThread(Runnable step) {
+            this.step = step;
+        }
+
+        @Override
+        public void run() {
+            storeIo.execute(step);
+        }
+    }
+
+    /**
      * One refresh in progress; its steps run one after the other on {@link #storeIo}. Run there as itself, not
      * through a method reference: the first refresh of a JVM is on its first call's way, and a lambda's first use
      * spins a class.
@@ -303,7 +321,7 @@ final class StoreRefresh {
                     event("lease_wait");
                     Duration pause = poll;
                     poll = poll.multipliedBy(2).compareTo(MAX_LEASE_POLL) > 0 ? MAX_LEASE_POLL : poll.multipliedBy(2);
-                    scheduler.schedule(pause, () -> storeIo.execute(this));
+                    scheduler.schedule(pause, new OnStoreThread(this));
                     return;
                 }
                 // Step 3: the holder before may have written just before it let go.
@@ -369,7 +387,33 @@ final class StoreRefresh {
                 request = CompletableFuture.failedFuture(new TokenRefreshException(
                         "the token request failed (" + e.getClass().getSimpleName() + ")", false));
             }
-            request.whenComplete((g, e) -> storeIo.execute(() -> granted(base, written, g, e)));
+            request.whenComplete(new Granted(base, written));
+        }
+
+        /** Hands the token request's outcome to the store's thread, for {@link #granted}. */
+        private final class Granted implements BiConsumer<TokenGrant, Throwable>, Runnable {
+            private final TokenState base;
+            private final boolean written;
+            private TokenGrant issued;
+            private Throwable failure;
+
+            Granted(TokenState base, boolean written) {
+                this.base = base;
+                this.written = written;
+            }
+
+            @Override
+            public void accept(TokenGrant issued, Throwable failure) {
+                this.issued = issued;
+                this.failure = failure;
+                // The executor's hand-over publishes both fields to the store's thread.
+                storeIo.execute(this);
+            }
+
+            @Override
+            public void run() {
+                granted(base, written, issued, failure);
+            }
         }
 
         /** Steps 5 and 6. Nothing escapes: the result always completes, and a grant is never thrown away. */
@@ -499,22 +543,26 @@ final class StoreRefresh {
 
         /** Renews the lease every third of its life until the token request ends; a store that misses one is asked again. */
         void scheduleRenewal() {
-            renewal = scheduler.schedule(
-                    leaseTtl.dividedBy(3),
-                    () -> storeIo.execute(() -> {
-                        TokenStore.Lease l = lease;
-                        if (l == null || renewal == null) {
-                            return;
-                        }
-                        try {
-                            if (!l.renew()) {
-                                return;
-                            }
-                        } catch (StoreUnavailableException | RuntimeException e) {
-                            // The lease may well still stand: keep trying while the request runs.
-                        }
-                        scheduleRenewal();
-                    }));
+            renewal = scheduler.schedule(leaseTtl.dividedBy(3), new OnStoreThread(new Renewal()));
+        }
+
+        /** One renewal of the lease, on the store's thread; it schedules the next. */
+        private final class Renewal implements Runnable {
+            @Override
+            public void run() {
+                TokenStore.Lease l = lease;
+                if (l == null || renewal == null) {
+                    return;
+                }
+                try {
+                    if (!l.renew()) {
+                        return;
+                    }
+                } catch (StoreUnavailableException | RuntimeException e) {
+                    // The lease may well still stand: keep trying while the request runs.
+                }
+                scheduleRenewal();
+            }
         }
 
         void cancelRenewal() {
@@ -537,9 +585,11 @@ final class StoreRefresh {
     /** The state a grant makes of {@code base}: its tokens, its life (capped), the refresh token kept unless rotated. */
     private TokenState after(TokenState base, TokenGrant grant) {
         Instant now = clock.instant();
-        Duration life = grant.expiresIn()
-                .map(l -> l.compareTo(TokenManager.MAX_LIFETIME) > 0 ? TokenManager.MAX_LIFETIME : l)
-                .orElse(null);
+        // Plain code, not Optional.map with a lambda: a JVM's first refresh is often on its first call's way.
+        Duration life = grant.expiresIn().orElse(null);
+        if (life != null && life.compareTo(TokenManager.MAX_LIFETIME) > 0) {
+            life = TokenManager.MAX_LIFETIME;
+        }
         return base.next(
                         grant.accessToken(),
                         life == null ? null : now.plus(life),

@@ -18,7 +18,14 @@ public final class InternalClients {
 
     /** Builds a client that the agent does not wrap. */
     public static HttpClient build(HttpClient.Builder builder) {
-        return unwrapped(builder::build);
+        // Not through unwrapped(builder::build): the token client is built on a JVM's first call's way, where a method
+        // reference's first use spins a class.
+        BUILDING.set(Boolean.TRUE);
+        try {
+            return builder.build();
+        } finally {
+            BUILDING.remove();
+        }
     }
 
     /** Runs {@code work}; every client it builds on this thread is left unwrapped (a library's own, say). */

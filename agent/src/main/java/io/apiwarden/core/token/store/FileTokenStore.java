@@ -97,7 +97,22 @@ public final class FileTokenStore implements TokenStore {
 
     @Override
     public boolean compareAndSet(TokenState next) throws StoreUnavailableException {
-        return underLock(() -> {
+        return underLock(new CompareAndSet(next));
+    }
+
+    /**
+     * The write of {@link #compareAndSet}, under the lock. The work done under the lock is classes, not lambdas: a JVM's
+     * first refresh is often on its first call's way, where a lambda's first use spins a class.
+     */
+    private final class CompareAndSet implements Locked<Boolean> {
+        private final TokenState next;
+
+        CompareAndSet(TokenState next) {
+            this.next = next;
+        }
+
+        @Override
+        public Boolean run() throws IOException {
             TokenState stored = readUnlocked();
             long generation = stored == null ? 0 : stored.generation();
             if (generation != next.generation() - 1) {
@@ -111,13 +126,27 @@ public final class FileTokenStore implements TokenStore {
             }
             stateWriter.replace(StateFile.encode(next));
             return true;
-        });
+        }
     }
 
     @Override
     public Lease tryLease(Duration ttl) throws StoreUnavailableException {
         String owner = UUID.randomUUID().toString();
-        boolean taken = underLock(() -> {
+        return underLock(new TakeLease(owner, ttl)) ? new FileLease(owner, ttl) : null;
+    }
+
+    /** The claim of {@link #tryLease}, under the lock: whether it was taken. */
+    private final class TakeLease implements Locked<Boolean> {
+        private final String owner;
+        private final Duration ttl;
+
+        TakeLease(String owner, Duration ttl) {
+            this.owner = owner;
+            this.ttl = ttl;
+        }
+
+        @Override
+        public Boolean run() throws IOException {
             LeaseFile.Holder holder = LeaseFile.read(leaseFile);
             Instant now = clock.instant();
             if (holder != null
@@ -134,8 +163,7 @@ public final class FileTokenStore implements TokenStore {
                             ProcessHandle.current().pid(),
                             clock.instant().plus(ttl)));
             return true;
-        });
-        return taken ? new FileLease(owner, ttl) : null;
+        }
     }
 
     /**
@@ -215,7 +243,13 @@ public final class FileTokenStore implements TokenStore {
     }
 
     private <T> T underLock(Locked<T> work) throws StoreUnavailableException {
-        Object monitor = MONITORS.computeIfAbsent(lockFile, p -> new Object());
+        // Not computeIfAbsent with a lambda: the first lock is often on a JVM's first call's way.
+        Object monitor = MONITORS.get(lockFile);
+        if (monitor == null) {
+            Object made = new Object();
+            Object before = MONITORS.putIfAbsent(lockFile, made);
+            monitor = before == null ? made : before;
+        }
         synchronized (monitor) {
             long giveUp = System.nanoTime() + timeout.toNanos();
             try (FileChannel channel = openLockFile()) {
@@ -319,7 +353,22 @@ public final class FileTokenStore implements TokenStore {
 
         @Override
         public boolean renew() throws StoreUnavailableException {
-            return underLock(() -> {
+            return underLock(new Renew());
+        }
+
+        @Override
+        public void release() {
+            try {
+                underLock(new Release());
+            } catch (StoreUnavailableException e) {
+                // The lease runs out by itself.
+            }
+        }
+
+        /** A new claim of this holder's, under the lock: whether the lease was still this holder's. */
+        private final class Renew implements Locked<Boolean> {
+            @Override
+            public Boolean run() throws IOException {
                 LeaseFile.Holder holder = LeaseFile.read(leaseFile);
                 if (holder == null || !holder.owner.equals(owner)) {
                     return false;
@@ -332,21 +381,18 @@ public final class FileTokenStore implements TokenStore {
                                 ProcessHandle.current().pid(),
                                 clock.instant().plus(ttl)));
                 return true;
-            });
+            }
         }
 
-        @Override
-        public void release() {
-            try {
-                underLock(() -> {
-                    LeaseFile.Holder holder = LeaseFile.read(leaseFile);
-                    if (holder != null && holder.owner.equals(owner)) {
-                        Files.deleteIfExists(leaseFile);
-                    }
-                    return null;
-                });
-            } catch (StoreUnavailableException e) {
-                // The lease runs out by itself.
+        /** The claim removed, under the lock, if it is still this holder's. */
+        private final class Release implements Locked<Void> {
+            @Override
+            public Void run() throws IOException {
+                LeaseFile.Holder holder = LeaseFile.read(leaseFile);
+                if (holder != null && holder.owner.equals(owner)) {
+                    Files.deleteIfExists(leaseFile);
+                }
+                return null;
             }
         }
     }
