@@ -25,10 +25,11 @@ class RedisStoreLoadingIT extends AgainstFakeApi {
             "io.apiwarden.shaded.org.slf4j.",
             "io.apiwarden.shaded.com.google.gson.",
             "io.apiwarden.shaded.org.json.");
-    /** Of Gson, what the agent reads its own JSON with (token answers, the token state's file): not the store's. */
+    /** Of Gson, what the agent reads and writes its own JSON with (token answers, the token state's file): not the store's. */
     private static final List<String> AGENT_JSON = List.of(
             "io.apiwarden.shaded.com.google.gson.stream.",
             "io.apiwarden.shaded.com.google.gson.Strictness",
+            "io.apiwarden.shaded.com.google.gson.FormattingStyle",
             "io.apiwarden.shaded.com.google.gson.internal.JsonReaderInternalAccess");
 
     /** Names of the classes the JVM reported loading with -verbose:class. */
