@@ -2,6 +2,7 @@ package io.apiwarden.telemetry;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.apiwarden.core.time.DaemonThreads;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -20,17 +21,21 @@ final class PrometheusEndpoint {
         this.server = server;
     }
 
-    static PrometheusEndpoint start(PrometheusMeterRegistry registry, String host, int port) throws IOException {
+    /**
+     * Takes the port: a port in use fails here, at once. Nothing is served before {@link #open}; a scrape that comes
+     * sooner is taken into the socket's listen queue and answered once the endpoint opens.
+     */
+    static PrometheusEndpoint bind(PrometheusMeterRegistry registry, String host, int port) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
         server.createContext("/metrics", exchange -> respond(exchange, registry));
-        server.setExecutor(Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "apiwarden-prometheus");
-            t.setDaemon(true);
-            return t;
-        }));
+        server.setExecutor(Executors.newSingleThreadExecutor(new DaemonThreads("apiwarden-prometheus")));
+        return new PrometheusEndpoint(server);
+    }
+
+    /** Starts serving the meters. */
+    void open() throws IOException {
         startAsDaemon(server);
         TelemetryThreads.stopAtExit(() -> server.stop(0));
-        return new PrometheusEndpoint(server);
     }
 
     /**

@@ -35,19 +35,20 @@ public final class TelemetryFactory {
     /**
      * @param unwrapped runs the SDK's construction so that the HTTP client its OTLP exporter
      *     builds is not managed by the agent: the exporter's own traffic is never traced
-     * @param atExit takes the SDK's flush and stop, and runs it when the JVM exits (the SDK registers no exit
-     *     hook of its own: one that came up while the JVM exited could not, see {@link KeptCalls#exiting})
+     * @param startup takes the SDK's flush and stop, and runs it when the JVM exits (the SDK registers no exit
+     *     hook of its own: one that came up while the JVM exited could not, see {@link KeptCalls#exiting}); and
+     *     opens the Prometheus endpoint once the calls it kept while the telemetry started are replayed
      */
-    public static Telemetry create(
+    static Telemetry create(
             WardenConfig config,
             Clock clock,
             java.util.function.Function<Supplier<OpenTelemetrySdk>, OpenTelemetrySdk> unwrapped,
-            java.util.function.Consumer<Runnable> atExit) {
+            KeptCalls startup) {
         boolean otlpMetrics = config.metricsEnabled() && ExitDestination.otlpMetricsAskedFor();
         OpenTelemetrySdk sdk = null;
         if (config.tracingEnabled() || otlpMetrics) {
             try {
-                sdk = unwrapped.apply(new SdkBuild(clock, atExit));
+                sdk = unwrapped.apply(new SdkBuild(clock, startup));
             } catch (RuntimeException | LinkageError e) {
                 // The SDK's messages name the otel.* property at fault, and may quote its value,
                 // which can be a secret (otel.exporter.otlp.headers): values are cut off.
@@ -65,7 +66,7 @@ public final class TelemetryFactory {
         if (config.metricsEnabled()) {
             CompositeMeterRegistry composite = new CompositeMeterRegistry();
             if (config.prometheusPort().isPresent()) {
-                composite.add(prometheus(config));
+                composite.add(prometheus(config, startup));
             }
             if (otlpMetrics && sdk != null) {
                 composite.add(OpenTelemetryMeterRegistry.builder(sdk).build());
@@ -117,12 +118,18 @@ public final class TelemetryFactory {
         return sdk;
     }
 
-    private static MeterRegistry prometheus(WardenConfig config) {
+    private static MeterRegistry prometheus(WardenConfig config, KeptCalls startup) {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         try {
-            PrometheusEndpoint endpoint = PrometheusEndpoint.start(
+            PrometheusEndpoint endpoint = PrometheusEndpoint.bind(
                     registry, config.prometheusHost(), config.prometheusPort().get());
             AgentLog.info("metrics for Prometheus at " + endpoint.url());
+            // Served once the calls kept while the telemetry started are in the meters: a scrape in between would
+            // read meters without them (the app's first calls, missing from its first scrape).
+            OpenEndpoint open = new OpenEndpoint(endpoint);
+            if (!startup.whenReady(open)) {
+                open.run();
+            }
         } catch (java.io.IOException | RuntimeException e) {
             AgentLog.error(
                     "the Prometheus endpoint could not listen on " + config.prometheusHost() + ":"
@@ -131,6 +138,24 @@ public final class TelemetryFactory {
                     e);
         }
         return registry;
+    }
+
+    /** Opens the Prometheus endpoint; a failure to is one line, and the meters go on in the process. */
+    private static final class OpenEndpoint implements Runnable {
+        private final PrometheusEndpoint endpoint;
+
+        OpenEndpoint(PrometheusEndpoint endpoint) {
+            this.endpoint = endpoint;
+        }
+
+        @Override
+        public void run() {
+            try {
+                endpoint.open();
+            } catch (java.io.IOException | RuntimeException e) {
+                AgentLog.error("the Prometheus endpoint at " + endpoint.url() + " could not start", e);
+            }
+        }
     }
 
     /** A class, not a lambda, which would cost a class spun as the telemetry starts (docs/benchmarks.md). */

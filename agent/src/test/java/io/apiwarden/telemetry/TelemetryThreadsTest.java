@@ -46,7 +46,8 @@ class TelemetryThreadsTest {
     @Test
     void thePrometheusEndpointStopsAtExitAndItsDispatcherThreadEnds() throws Exception {
         PrometheusEndpoint endpoint =
-                PrometheusEndpoint.start(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), "127.0.0.1", 0);
+                PrometheusEndpoint.bind(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), "127.0.0.1", 0);
+        endpoint.open();
         URI metrics = URI.create(endpoint.url());
         assertThat(HttpClient.newHttpClient()
                         .send(HttpRequest.newBuilder(metrics).build(), HttpResponse.BodyHandlers.discarding())
