@@ -253,11 +253,7 @@ final class StoreRefresh {
         }
     }
 
-    /**
-     * One refresh in progress; its steps run one after the other on {@link #storeIo}. Run there as itself, not
-     * through a method reference: the first refresh of a JVM is on its first call's way, and a lambda's first use
-     * spins a class.
-     */
+    /** One refresh in progress; its steps run one after the other on {@link #storeIo}, the first as itself. */
     private final class Run implements Runnable {
         final CompletableFuture<Outcome> result = new CompletableFuture<>();
         final TokenState known;

@@ -158,16 +158,10 @@ final class StateFile {
             in.skipValue();
             return -1;
         }
-        String digits = in.nextString();
-        for (int i = digits.startsWith("-") ? 1 : 0; i < digits.length(); i++) {
-            if (digits.charAt(i) < '0' || digits.charAt(i) > '9') {
-                // A fraction or an exponent: no integer as the fleet writes it.
-                return -1;
-            }
-        }
         long n;
         try {
-            n = Long.parseLong(digits);
+            // A fraction, an exponent or more than a long holds fails here: no integer as the fleet writes it.
+            n = Long.parseLong(in.nextString());
         } catch (NumberFormatException e) {
             return -1;
         }
