@@ -39,7 +39,7 @@ class AgentJarIT {
     }
 
     /**
-     * The classes a managed call loads are read without inflating (docs/benchmarks.md: ~30 ms of CPU at start-up); the
+     * The classes a managed call loads are read without inflating (docs/benchmarks.md: ~40 ms of CPU at start-up); the
      * bundled libraries stay compressed, or the jar would more than double. The manifest comes first, where readers of a
      * jar as a stream look for it.
      */
