@@ -31,16 +31,16 @@ class RetryAfterSoakIT {
         assertThat(r.windows).as(r.toMarkdown()).isGreaterThanOrEqualTo(2);
         assertThat(r.earlyResends).as(r.toMarkdown()).isZero();
         assertThat(r.leastMarginMillis).as(r.toMarkdown()).isNotNegative();
-        // Every refused call is resent once its window has passed, but a few (0.1-1.3% of the calls in seven
-        // runs on this machine) end in the API's 429 with not_resent_reason=waits_spent: a call refused on
-        // its 4th or 5th attempt closes the JVM's gate for its own back-off (1.6 s, 3.2 s), and the calls
-        // held there spend their whole back-off (6.2 s). An open finding (docs/reliability.md); anything
-        // but 200 or 429, or more than 3%, fails.
+        // Every refused call is resent once its window has passed, but a few end in the API's 429 with
+        // not_resent_reason=waits_spent: a call that meets window after window spends its whole back-off
+        // (6.2 s here). Before the gate closed for the server's Retry-After and let late refusals be, up to
+        // 4.6% of the calls did (0.55-4.6% in three runs of 1,000 resends; 3.0% failed this test once);
+        // now 0.03-0.10%. Anything but 200 or 429, or more than 1%, fails.
         assertThat(r.statuses).as(r.toMarkdown()).matches("\\{200=\\d+(,429=\\d+)?\\}");
         Matcher ended = Pattern.compile("\\{200=(\\d+)(?:,429=(\\d+))?\\}").matcher(r.statuses);
         assertThat(ended.matches()).isTrue();
         long ok = Long.parseLong(ended.group(1));
         long refused = ended.group(2) == null ? 0 : Long.parseLong(ended.group(2));
-        assertThat(refused * 100).as(r.toMarkdown()).isLessThanOrEqualTo(3 * (ok + refused));
+        assertThat(refused * 100).as(r.toMarkdown()).isLessThanOrEqualTo(ok + refused);
     }
 }

@@ -239,13 +239,11 @@ public final class CallDriver<R> implements Judge {
         ThrottleGate.Pass p = pass;
         pass = null;
         if (sent.verdict() == Verdict.GLOBAL_RATE_LIMIT) {
-            Decision d = sent.decision();
-            Duration window = d.action() == Decision.Action.WAIT_AND_RESEND
-                    ? d.delay()
-                    : warden.resendPolicy().windowAfter(sent.retryAfter());
-            Duration closedFor = gate.refused(p, window);
-            warden.fleetWindow().announce(closedFor);
-            observer.gateClosed(closedFor);
+            Duration closedFor = gate.refused(p, warden.resendPolicy().gateWindow(sent.decision(), sent.retryAfter()));
+            if (closedFor != null) {
+                warden.fleetWindow().announce(closedFor);
+                observer.gateClosed(closedFor);
+            }
         } else {
             Duration exhausted = RateLimitHeaders.exhaustion(sent.headers(), warden.clock());
             Duration closedFor = gate.answered(p, exhausted);

@@ -127,9 +127,18 @@ public final class ThrottleGate {
 
     /**
      * The API refused {@code pass}'s call for the global rate limit: closed for {@code window} from
-     * now (the wait this call computed: its back-off or the server's {@code Retry-After}).
+     * now (the server's {@code Retry-After}, else the refused call's own back-off).
      *
-     * @return the window the gate closed for: {@code window}, cut to the longest one
+     * <p>A late refusal, of a call sent before the gate last closed, while that closing's window still
+     * holds, says nothing new and leaves the window as it is, as a late success does: the refusal that
+     * closed the gate already said the limit holds, and said it first. Taking the later end of every
+     * overlapping refusal instead held the gate past the limit's end by up to the latency of the calls in
+     * flight plus the rounding of the server's whole seconds, window after window, until calls held there
+     * spent their whole back-off. Should the early end be wrong, the one call that goes first is refused
+     * and closes the gate again.
+     *
+     * @return the window the gate closed for: {@code window}, cut to the longest one; null for a late
+     *         refusal, which left it as it was
      */
     public Duration refused(Pass pass, Duration window) {
         Duration closedFor = bounded(window);
@@ -138,7 +147,11 @@ public final class ThrottleGate {
             if (pass == firstInFlight) {
                 firstInFlight = null;
             }
-            closeUntil(clock.instant().plus(closedFor));
+            Instant now = clock.instant();
+            if (closed && pass != null && pass.closing != closings && now.isBefore(opensAt)) {
+                return null;
+            }
+            closeUntil(now.plus(closedFor));
             release = releaseFirstIfDue();
         }
         complete(release);

@@ -98,7 +98,7 @@ class ThrottledCallsTest {
         List<CompletableFuture<FakeExchange.Reply>> later = start(warden, 3, this);
 
         time.advance(Duration.ofSeconds(1));
-        // The first retry was refused again: its next wait is 2 s, and the window with it.
+        // The first retry was refused again, with no Retry-After: its next wait is 2 s, and the window with it.
         assertThat(client.sent).hasSize(2);
         client.reply(200, "ok").reply(200, "ok").reply(200, "ok").reply(200, "ok");
         time.advance(Duration.ofMillis(1999));
@@ -109,6 +109,34 @@ class ThrottledCallsTest {
         assertThat(refused.join().status).isEqualTo(200);
         assertThat(later).allMatch(f -> f.join().status == 200);
         assertThat(client.sent).hasSize(6);
+    }
+
+    @Test
+    void aRetryAfterShorterThanTheRefusedCallsOwnWaitClosesTheGateOnlyUntilTheServerSaid() {
+        Warden warden = warden();
+        client.reply(429, RATE_LIMIT).reply(429, RATE_LIMIT).reply(429, RATE_LIMIT, "Retry-After", "1");
+        CompletableFuture<FakeExchange.Reply> refused = start(warden);
+        time.advance(Duration.ofSeconds(1 + 2));
+        assertThat(client.sent)
+                .as("the first send and its resends after 1 and 2 s")
+                .hasSize(3);
+        client.reply(200, "a").reply(200, "b").reply(200, "c").reply(200, "its own");
+
+        // Its third refusal: it backs off 4 s by the spec's rule, but the server said the limit holds 1 s.
+        List<CompletableFuture<FakeExchange.Reply>> later = start(warden, 3, this);
+        time.advance(Duration.ofMillis(999));
+        assertThat(client.sent).as("the others wait out the server's window").hasSize(3);
+        time.advance(Duration.ofMillis(1));
+
+        assertThat(later)
+                .as("sent when the server said, not after the refused call's 4 s")
+                .allMatch(f -> f.isDone() && f.join().status == 200);
+        assertThat(refused).as("the refused call keeps its own wait").isNotDone();
+        time.advance(Duration.ofMillis(2999));
+        assertThat(refused).isNotDone();
+        time.advance(Duration.ofMillis(1));
+        assertThat(refused.join().body).isEqualTo("its own");
+        assertThat(client.sent).hasSize(7);
     }
 
     @Test

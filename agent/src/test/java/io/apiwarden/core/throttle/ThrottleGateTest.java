@@ -177,20 +177,43 @@ class ThrottleGateTest {
     }
 
     @Test
-    void overlappingRefusalsKeepTheLaterEndOfTheWindow() {
+    void aLateRefusalOfACallSentBeforeTheGateClosedLeavesTheWindowAsItIs() {
         ThrottleGate.Pass a = gate.enter(LONGEST_WAIT).join();
         ThrottleGate.Pass b = gate.enter(LONGEST_WAIT).join();
-        gate.refused(a, Duration.ofSeconds(4));
-        gate.refused(b, Duration.ofSeconds(2));
+        ThrottleGate.Pass c = gate.enter(LONGEST_WAIT).join();
+        gate.refused(a, Duration.ofSeconds(2));
+        time.advance(Duration.ofMillis(900));
 
+        assertThat(gate.refused(b, Duration.ofSeconds(2)))
+                .as("in flight as the gate closed: it says the limit holds, which the first refusal said first")
+                .isNull();
+        assertThat(gate.refused(c, Duration.ofSeconds(1)))
+                .as("nor does it bring the end nearer")
+                .isNull();
         CompletableFuture<ThrottleGate.Pass> waiting = gate.enter(LONGEST_WAIT);
-        time.advance(Duration.ofSeconds(3));
+        time.advance(Duration.ofMillis(1099));
         assertThat(waiting).isNotDone();
+        time.advance(Duration.ofMillis(1));
+        assertThat(waiting.join().first())
+                .as("at the first refusal's end, not 900 ms later")
+                .isTrue();
+    }
+
+    @Test
+    void aRefusalAfterTheWindowEndedOrOfACallSentThroughTheClosedGateClosesItAgain() {
+        ThrottleGate.Pass early = gate.enter(LONGEST_WAIT).join();
+        gate.refused(gate.enter(LONGEST_WAIT).join(), Duration.ofSeconds(1));
         time.advance(Duration.ofSeconds(1));
-        assertThat(waiting).isDone();
-        assertThat(time.waiting())
-                .as("only the waiter's longest-wait timer, none for the shorter window")
-                .isEqualTo(0);
+        assertThat(gate.refused(early, Duration.ofSeconds(3)))
+                .as("answered after the window's end: the limit holds longer than said")
+                .isEqualTo(Duration.ofSeconds(3));
+        assertThat(gate.opensAt()).isEqualTo(clock.instant().plusSeconds(3));
+
+        ThrottleGate.Pass hurried = gate.enter(Duration.ofSeconds(1)).join();
+        assertThat(gate.refused(hurried, Duration.ofSeconds(4)))
+                .as("sent through the closed gate: news about the window")
+                .isEqualTo(Duration.ofSeconds(4));
+        assertThat(gate.opensAt()).isEqualTo(clock.instant().plusSeconds(4));
     }
 
     // Issue 19: windows nobody can vouch for.
