@@ -83,6 +83,8 @@ public final class ThrottleGate {
      * after the latest of them (it then speaks for the window) or before (a late answer, which does not).
      */
     private long closings;
+    /** When the latest of those came: every call sent before it was sent no later. */
+    private Instant lastClosedAt = Instant.MIN;
 
     private Pass firstInFlight;
     /**
@@ -129,16 +131,17 @@ public final class ThrottleGate {
      * The API refused {@code pass}'s call for the global rate limit: closed for {@code window} from
      * now (the server's {@code Retry-After}, else the refused call's own back-off).
      *
-     * <p>A late refusal, of a call sent before the gate last closed, while that closing's window still
-     * holds, says nothing new and leaves the window as it is, as a late success does: the refusal that
-     * closed the gate already said the limit holds, and said it first. Taking the later end of every
-     * overlapping refusal instead held the gate past the limit's end by up to the latency of the calls in
-     * flight plus the rounding of the server's whole seconds, window after window, until calls held there
-     * spent their whole back-off. Should the early end be wrong, the one call that goes first is refused
-     * and closes the gate again.
+     * <p>A late refusal, of a call sent before the gate last closed, whose window counted from that
+     * closing ends no later than the gate does, says nothing new and leaves the gate as it is, as a late
+     * success does: had the call been refused as it was sent, its window would be over by then. Taking
+     * the later end of every overlapping refusal instead held the gate past the limit's end by the
+     * latency of the calls in flight plus the rounding of the server's whole seconds, window after
+     * window, until calls held there spent their whole back-off; and a straggler refused just after the
+     * window's end closed it again. Should the gate's end be too early, the one call that goes first is
+     * refused and closes the gate again. A late refusal with a longer window closes it as any other.
      *
      * @return the window the gate closed for: {@code window}, cut to the longest one; null for a late
-     *         refusal, which left it as it was
+     *         refusal, which left the gate as it was
      */
     public Duration refused(Pass pass, Duration window) {
         Duration closedFor = bounded(window);
@@ -148,10 +151,15 @@ public final class ThrottleGate {
                 firstInFlight = null;
             }
             Instant now = clock.instant();
-            if (closed && pass != null && pass.closing != closings && now.isBefore(opensAt)) {
-                return null;
+            boolean late = closed
+                    && pass != null
+                    && pass.closing != closings
+                    && !lastClosedAt.plus(closedFor).isAfter(opensAt);
+            if (late) {
+                closedFor = null;
+            } else {
+                closeUntil(now, closedFor);
             }
-            closeUntil(now.plus(closedFor));
             release = releaseFirstIfDue();
         }
         complete(release);
@@ -181,7 +189,7 @@ public final class ThrottleGate {
                 firstInFlight = null;
             }
             if (closedFor != null) {
-                closeUntil(now.plus(closedFor));
+                closeUntil(now, closedFor);
                 release = releaseFirstIfDue();
             } else if (!now.isBefore(opensAt) || (pass != null && pass != OPEN && pass.closing == closings)) {
                 // An answer after the window ended, whoever sent it, or to a call sent through the gate
@@ -211,7 +219,7 @@ public final class ThrottleGate {
         Duration closedFor = bounded(window);
         List<Waiter> release;
         synchronized (lock) {
-            closeUntil(clock.instant().plus(closedFor));
+            closeUntil(clock.instant(), closedFor);
             release = releaseFirstIfDue();
         }
         complete(release);
@@ -315,10 +323,12 @@ public final class ThrottleGate {
     }
 
     /** Under the lock. A timer already set fires early and sets itself again for the rest. */
-    private void closeUntil(Instant until) {
+    private void closeUntil(Instant now, Duration window) {
+        Instant until = now.plus(window);
         if (until.isAfter(opensAt)) {
             opensAt = until;
         }
+        lastClosedAt = now;
         closings++;
         closed = true;
     }

@@ -47,6 +47,29 @@ class ResendPolicyTest {
     }
 
     @Test
+    void theGateClosesForTheServersRetryAfterElseForTheRefusedCallsOwnWait() {
+        decide(Verdict.GLOBAL_RATE_LIMIT);
+        decide(Verdict.GLOBAL_RATE_LIMIT);
+        Decision third = policy.decide(
+                state, Verdict.GLOBAL_RATE_LIMIT, "3", BodyReplay.REPEATABLE, true, true, OnTheWire.AS_PREPARED);
+        assertThat(third.delay()).as("the refused call's own wait: 2^3 s").isEqualTo(Duration.ofSeconds(8));
+
+        assertThat(policy.gateWindow(third, "3")).as("the server's window").isEqualTo(Duration.ofSeconds(3));
+        assertThat(policy.gateWindow(third, "1")).as("at least the first wait").isEqualTo(Duration.ofSeconds(2));
+        assertThat(policy.gateWindow(third, "Thu, 01 Jan 2026 00:00:05 GMT"))
+                .as("an HTTP date, 5 s after the test clock's now")
+                .isEqualTo(Duration.ofSeconds(5));
+        assertThat(policy.gateWindow(third, null)).as("no header: its own wait").isEqualTo(Duration.ofSeconds(8));
+        assertThat(policy.gateWindow(third, "soon"))
+                .as("an unreadable header is none")
+                .isEqualTo(Duration.ofSeconds(8));
+        assertThat(policy.gateWindow(Decision.RETRIES_SPENT, null))
+                .as("not resent: the first wait")
+                .isEqualTo(Duration.ofSeconds(2));
+        assertThat(policy.gateWindow(Decision.RETRIES_SPENT, "9")).isEqualTo(Duration.ofSeconds(9));
+    }
+
+    @Test
     void waitsAtTheGateAndBackingOffTogetherStayWithinOneCallsWholeBackOff() {
         assertThat(policy.wholeBackOff()).as("2 + 4 + 8 + 16 + 32 s").isEqualTo(Duration.ofSeconds(62));
         assertThat(decide(Verdict.GLOBAL_RATE_LIMIT).delay()).isEqualTo(Duration.ofSeconds(2));

@@ -187,9 +187,7 @@ class ThrottleGateTest {
         assertThat(gate.refused(b, Duration.ofSeconds(2)))
                 .as("in flight as the gate closed: it says the limit holds, which the first refusal said first")
                 .isNull();
-        assertThat(gate.refused(c, Duration.ofSeconds(1)))
-                .as("nor does it bring the end nearer")
-                .isNull();
+        assertThat(gate.refused(c, Duration.ofSeconds(1))).isNull();
         CompletableFuture<ThrottleGate.Pass> waiting = gate.enter(LONGEST_WAIT);
         time.advance(Duration.ofMillis(1099));
         assertThat(waiting).isNotDone();
@@ -200,20 +198,41 @@ class ThrottleGateTest {
     }
 
     @Test
-    void aRefusalAfterTheWindowEndedOrOfACallSentThroughTheClosedGateClosesItAgain() {
-        ThrottleGate.Pass early = gate.enter(LONGEST_WAIT).join();
+    void aLateRefusalWithALongerWindowClosesTheGateForIt() {
+        ThrottleGate.Pass a = gate.enter(LONGEST_WAIT).join();
+        ThrottleGate.Pass b = gate.enter(LONGEST_WAIT).join();
+        gate.refused(a, Duration.ofSeconds(2));
+        time.advance(Duration.ofMillis(900));
+
+        assertThat(gate.refused(b, Duration.ofSeconds(30))).isEqualTo(Duration.ofSeconds(30));
+        assertThat(gate.opensAt()).isEqualTo(clock.instant().plusSeconds(30));
+    }
+
+    @Test
+    void aStragglerRefusedJustAfterTheWindowsEndNeitherClosesTheGateAgainNorSilencesTheFirstCallsAnswer() {
+        ThrottleGate.Pass straggler = gate.enter(LONGEST_WAIT).join();
         gate.refused(gate.enter(LONGEST_WAIT).join(), Duration.ofSeconds(1));
+        List<CompletableFuture<ThrottleGate.Pass>> waiting = enterMany(3);
         time.advance(Duration.ofSeconds(1));
-        assertThat(gate.refused(early, Duration.ofSeconds(3)))
-                .as("answered after the window's end: the limit holds longer than said")
-                .isEqualTo(Duration.ofSeconds(3));
-        assertThat(gate.opensAt()).isEqualTo(clock.instant().plusSeconds(3));
+        ThrottleGate.Pass first = waiting.get(0).join();
+        assertThat(first.first()).isTrue();
+
+        assertThat(gate.refused(straggler, Duration.ofSeconds(1))).isNull();
+        gate.answered(first, null);
+
+        assertThat(gate.isClosed()).isFalse();
+        assertThat(waiting).allMatch(CompletableFuture::isDone);
+    }
+
+    @Test
+    void aRefusalOfACallSentThroughTheClosedGateClosesItAgain() {
+        gate.refused(gate.enter(LONGEST_WAIT).join(), Duration.ofSeconds(30));
+        time.advance(Duration.ofSeconds(1));
 
         ThrottleGate.Pass hurried = gate.enter(Duration.ofSeconds(1)).join();
-        assertThat(gate.refused(hurried, Duration.ofSeconds(4)))
+        assertThat(gate.refused(hurried, Duration.ofSeconds(1)))
                 .as("sent through the closed gate: news about the window")
-                .isEqualTo(Duration.ofSeconds(4));
-        assertThat(gate.opensAt()).isEqualTo(clock.instant().plusSeconds(4));
+                .isEqualTo(Duration.ofSeconds(1));
     }
 
     // Issue 19: windows nobody can vouch for.
