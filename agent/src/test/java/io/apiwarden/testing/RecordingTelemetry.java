@@ -19,6 +19,8 @@ public final class RecordingTelemetry implements Telemetry {
     public final List<String> ended = new CopyOnWriteArrayList<>();
     /** The failure of each attempt that ended with no answer, by its class's simple name. */
     public final List<String> attemptsFailed = new CopyOnWriteArrayList<>();
+    /** The window of each closing of the throttle gate an answer caused. */
+    public final List<java.time.Duration> gateClosings = new CopyOnWriteArrayList<>();
 
     @Override
     public CallObserver call(String method, String url, String host, int port) {
@@ -59,6 +61,11 @@ public final class RecordingTelemetry implements Telemetry {
                         attemptsFailed.add(failure.getClass().getSimpleName());
                     }
                 };
+            }
+
+            @Override
+            public void gateClosed(java.time.Duration window) {
+                gateClosings.add(window);
             }
 
             @Override

@@ -7,6 +7,7 @@ import io.apiwarden.core.Warden;
 import io.apiwarden.testing.FakeTimer;
 import io.apiwarden.testing.FakeTokenEndpoint;
 import io.apiwarden.testing.MutableClock;
+import io.apiwarden.testing.RecordingTelemetry;
 import io.apiwarden.testing.TestWardens;
 import java.net.URI;
 import java.time.Duration;
@@ -137,6 +138,37 @@ class ThrottledCallsTest {
         time.advance(Duration.ofMillis(1));
         assertThat(refused.join().body).isEqualTo("its own");
         assertThat(client.sent).hasSize(7);
+    }
+
+    @Test
+    void theRefusalsOfCallsInFlightAsTheGateClosedCloseNothingAndAreNotRecordedAsClosings() {
+        RecordingTelemetry telemetry = new RecordingTelemetry();
+        Warden warden = new Warden(
+                TestWardens.config(
+                        "apiwarden.base-url", "https://api.example/v1",
+                        "apiwarden.access-token", "access-0",
+                        "apiwarden.backoff.initial-delay", "1s"),
+                new FakeTokenEndpoint(),
+                time,
+                clock,
+                telemetry);
+        client.reply(429, RATE_LIMIT, "Retry-After", "1")
+                .reply(429, RATE_LIMIT, "Retry-After", "1")
+                .reply(429, RATE_LIMIT, "Retry-After", "1");
+        // All three sent before the first refusal comes back, as concurrent callers are.
+        client.wire = new CompletableFuture<>();
+        List<CompletableFuture<FakeExchange.Reply>> calls = start(warden, 3, this);
+        client.wire.complete(null);
+        client.wire = null;
+
+        assertThat(telemetry.gateClosings)
+                .as("the first refusal closed the gate; the two late ones nothing")
+                .containsExactly(Duration.ofSeconds(1));
+        assertThat(warden.throttleGate().opensAt()).isEqualTo(clock.instant().plusSeconds(1));
+        client.reply(200, "a").reply(200, "b").reply(200, "c");
+        time.advance(Duration.ofSeconds(1));
+        assertThat(calls).allMatch(f -> f.isDone() && f.join().status == 200);
+        assertThat(client.sent).hasSize(6);
     }
 
     @Test
