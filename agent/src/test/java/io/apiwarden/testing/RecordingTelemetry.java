@@ -8,6 +8,7 @@ import io.apiwarden.core.telemetry.RefreshObserver;
 import io.apiwarden.core.telemetry.Scope;
 import io.apiwarden.core.telemetry.Telemetry;
 import java.net.URI;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiConsumer;
@@ -20,7 +21,7 @@ public final class RecordingTelemetry implements Telemetry {
     /** The failure of each attempt that ended with no answer, by its class's simple name. */
     public final List<String> attemptsFailed = new CopyOnWriteArrayList<>();
     /** The window of each closing of the throttle gate an answer caused. */
-    public final List<java.time.Duration> gateClosings = new CopyOnWriteArrayList<>();
+    public final List<Duration> gateClosings = new CopyOnWriteArrayList<>();
 
     @Override
     public CallObserver call(String method, String url, String host, int port) {
@@ -64,7 +65,7 @@ public final class RecordingTelemetry implements Telemetry {
             }
 
             @Override
-            public void gateClosed(java.time.Duration window) {
+            public void gateClosed(Duration window) {
                 gateClosings.add(window);
             }
 

@@ -60,31 +60,20 @@ public final class ResendPolicy {
     }
 
     /**
-     * How long the API's global limit is taken to hold after a refusal that was not resent: the
-     * first wait of the back-off, or the server's {@code Retry-After} if longer, capped. (A refusal
-     * that is resent without a {@code Retry-After} holds for the wait of its {@link Decision}: {@link #gateWindow}.)
-     */
-    public Duration windowAfter(String retryAfter) {
-        Optional<Duration> asked = RetryAfter.parse(retryAfter, clock.instant());
-        return backoff.maxRetries() == 0 ? asked.orElse(Duration.ZERO) : backoff.delayBefore(1, asked);
-    }
-
-    /**
      * How long the refusal {@code d} of a global rate limit closes the JVM's gate. When the server said when
-     * the limit lets go ({@code Retry-After}), for that ({@link #windowAfter}), however long the refused call
-     * itself backs off: a call refused on its 4th attempt waits 2^4 s by the spec's rule, but holding every
-     * other call that long spent their whole back-off at the gate while the API was already answering
-     * (measured: up to 4.6% of a soak's calls ended in the 429). Without one, the refused call's own wait is
-     * the only estimate there is, and a longer one after each refusal of the call sent first keeps the probes
-     * of a limit that holds few; a refusal not resent holds for the first wait.
+     * the limit lets go ({@code Retry-After}), for that (at least the back-off's first wait, capped), however
+     * long the refused call itself backs off: a call refused on its 4th attempt waits 2^4 s by the spec's rule,
+     * but holding every other call that long spent their whole back-off at the gate while the API was already
+     * answering (measured: up to 4.6% of a soak's calls ended in the 429). Without one, the refused call's own
+     * wait is the only estimate there is, and a longer one after each refusal of the call sent first keeps the
+     * probes of a limit that holds few; a refusal not resent holds for the first wait.
      */
     public Duration gateWindow(Decision d, String retryAfter) {
-        if (d != null
-                && d.action() == Decision.Action.WAIT_AND_RESEND
-                && !RetryAfter.parse(retryAfter, clock.instant()).isPresent()) {
+        Optional<Duration> asked = RetryAfter.parse(retryAfter, clock.instant());
+        if (!asked.isPresent() && d != null && d.action() == Decision.Action.WAIT_AND_RESEND) {
             return d.delay();
         }
-        return windowAfter(retryAfter);
+        return backoff.maxRetries() == 0 ? asked.orElse(Duration.ZERO) : backoff.delayBefore(1, asked);
     }
 
     /**
